@@ -1,0 +1,15 @@
+#!/bin/sh
+# Installs what building and testing trace-cmd needs on Debian 12, as root.
+# Only what is missing is installed, so running it again is quick.
+set -e
+pkgs="build-essential pkg-config libtraceevent-dev libtracefs-dev zlib1g-dev libzstd-dev
+      libtraceevent1-plugin asciidoc-base xmlto docbook-xsl python3 perl util-linux
+      trace-cmd kmod procps"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: GPL-2.0
+# A small TAP test library in the spirit of git's t/test-lib.sh.
+#
+#   . ./test-lib.sh
+#   test_expect_success [PREREQ[,PREREQ]] 'what a user sees' 'commands && ...'
+#   test_done
+#
+# The binary under test is $TRACE_CMD (default: ../trace-cmd of this tree),
+# never whatever trace-cmd is on PATH.  A test missing a prerequisite is
+# skipped on a user's machine but fails under CI=true.
+
+TEST_DIR=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
+TRACE_CMD=${TRACE_CMD:-$SRC_DIR/trace-cmd}
+UPSTREAM=${UPSTREAM:-/usr/bin/trace-cmd}
+SHIM=${SHIM:-$SRC_DIR/../shared/tools/upstream-shim}
+CORPUS=${CORPUS:-$SRC_DIR/../shared/corpus}
+FIXTURES=$TEST_DIR/fixtures
+HELPERS=$TEST_DIR/helper
+TRACEFS_LOCK=/tmp/trace-cmd-tracefs.lock
+export TRACE_CMD UPSTREAM LC_ALL=C
+
+test_count=0
+test_failed=0
+test_skipped=0
+test_cleanup=:
+
+# Each script works in its own scratch directory, removed at the end.
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/trace-cmd-test.XXXXXX")
+cd "$TRASH" || exit 1
+trap 'cd /; rm -rf "$TRASH"' EXIT
+
+say() { printf '# %s\n' "$*"; }
+
+# --- prerequisites ---------------------------------------------------------
+test_set_prereq() { eval "prereq_$1=yes"; }
+
+prereq_check() {
+	case $1 in
+	ROOT) [ "$(id -u)" = 0 ] ;;
+	TRACEFS) [ "$(id -u)" = 0 ] && tracefs_dir >/dev/null ;;
+	UPSTREAM) [ -x "$UPSTREAM" ] ;;
+	CORPUS) [ -d "$CORPUS" ] ;;
+	PYTHON) command -v python3 >/dev/null ;;
+	*) eval "[ \"\${prereq_$1:-}\" = yes ]" ;;
+	esac
+}
+
+test_have_prereq() {
+	missing_prereq=
+	for p in $(echo "$1" | tr , ' '); do
+		prereq_check "$p" || missing_prereq="$missing_prereq $p"
+	done
+	[ -z "$missing_prereq" ]
+}
+
+# The tracing directory, mounting tracefs if nothing is mounted (as record does).
+tracefs_dir() {
+	d=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$d" ] && [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null && d=/sys/kernel/tracing
+	fi
+	[ -n "$d" ] && [ -e "$d/trace_marker" ] && echo "$d"
+}
+
+# A test script that touches tracefs calls this first: no two run at once.
+test_lock_tracefs() {
+	exec 9>"$TRACEFS_LOCK"
+	flock 9
+}
+
+# --- assertions ------------------------------------------------------------
+test_when_finished() { test_cleanup="$*; $test_cleanup"; }
+
+test_cmp() { diff -u "$1" "$2"; }
+
+# Fails when the command succeeds, and also when it dies of a signal:
+# a crash never counts as the expected failure.
+test_must_fail() {
+	"$@"
+	code=$?
+	if [ $code = 0 ]; then
+		echo "test_must_fail: command succeeded: $*"; return 1
+	elif [ $code -gt 128 ]; then
+		echo "test_must_fail: command died of signal $((code - 128)): $*"; return 1
+	fi
+	return 0
+}
+
+# test_expect_code N cmd...: the exact exit status.
+test_expect_code() {
+	want=$1; shift
+	"$@"
+	code=$?
+	[ $code = "$want" ] && return 0
+	echo "test_expect_code: want exit $want, got $code: $*"
+	return 1
+}
+
+# Runs a command that writes to stderr and checks its first line.
+test_stderr_is() {
+	want=$1; shift
+	"$@" 2>stderr.out
+	first=$(head -n 1 stderr.out)
+	[ "$first" = "$want" ] && return 0
+	echo "stderr first line: '$first'"; echo "expected:          '$want'"
+	return 1
+}
+
+# --- running tests ---------------------------------------------------------
+test_run_() {
+	test_cleanup=:
+	( eval "$1" ) >test.log 2>&1
+	ok=$?
+	eval "$test_cleanup" >>test.log 2>&1 || ok=1
+	return $ok
+}
+
+test_expect_success() {
+	prereq=
+	[ $# = 3 ] && { prereq=$1; shift; }
+	test_count=$((test_count + 1))
+	if [ -n "$prereq" ] && ! test_have_prereq "$prereq"; then
+		if [ "${CI:-}" = true ]; then
+			echo "not ok $test_count - $1 # missing prerequisite:$missing_prereq (CI=true)"
+			test_failed=$((test_failed + 1))
+		else
+			echo "ok $test_count # skip $1 (missing$missing_prereq)"
+			test_skipped=$((test_skipped + 1))
+		fi
+		return
+	fi
+	if test_run_ "$2"; then
+		echo "ok $test_count - $1"
+	else
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' test.log
+		test_failed=$((test_failed + 1))
+	fi
+}
+
+test_done() {
+	echo "1..$test_count"
+	[ -n "${TEST_SKIP_LOG:-}" ] && [ $test_skipped -gt 0 ] &&
+		echo "$(basename "$0") $test_skipped" >>"$TEST_SKIP_LOG"
+	[ $test_failed = 0 ]
+	exit $?
+}

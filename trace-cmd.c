@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main(): the table of subcommands and the dispatch.  Each command defines
+ * itself in its own file; this file only lists them, prints help, and makes
+ * sure stdout really reached its destination before reporting success.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+
+extern const struct command cmd_record, cmd_report, cmd_help;
+
+const struct command *const commands[] = {
+	&cmd_record,
+	&cmd_report,
+	&cmd_help,
+	NULL,
+};
+
+const struct command *find_command(const char *name)
+{
+	for (int i = 0; commands[i]; i++)
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	return NULL;
+}
+
+static const char main_usage[] =
+	"usage: trace-cmd COMMAND [OPTIONS]\n"
+	"       trace-cmd help [COMMAND]\n"
+	"       trace-cmd --version\n";
+
+static void list_commands(FILE *out)
+{
+	fputs(main_usage, out);
+	fputs("\ncommands:\n", out);
+	for (int i = 0; commands[i]; i++)
+		fprintf(out, "  %-12s %s\n", commands[i]->name, commands[i]->summary);
+	fputs("\n'trace-cmd help COMMAND' or 'trace-cmd COMMAND -h' shows a command's options.\n",
+	      out);
+}
+
+static int run_help(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		list_commands(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return show_usage(&cmd_help);
+	if (argc > 2)
+		return usage_error(&cmd_help, "too many arguments");
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return usage_error(&cmd_help, "unknown command '%s'", argv[1]);
+	return show_usage(cmd);
+}
+
+const struct command cmd_help = {
+	.name = "help",
+	.run = run_help,
+	.usage = "usage: trace-cmd help [COMMAND]\n",
+	.summary = "show the commands, or one command's usage",
+};
+
+/* Like git: a full disk or a closed pipe must not exit 0 with output lost. */
+static int finish_stdout(int status)
+{
+	int failed = fflush(stdout) != 0 || ferror(stdout);
+	int saved = errno;
+
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (failed && saved != EPIPE) {
+		error("write error on standard output: %s", strerror(saved));
+		return status ? status : EXIT_FAILED;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		list_commands(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v") ||
+	    !strcmp(argv[1], "version")) {
+		printf("trace-cmd version %s\n", TRACE_CMD_VERSION);
+		return finish_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		list_commands(stdout);
+		return finish_stdout(EXIT_OK);
+	}
+	/* Used by the build to generate bash completion from this same table. */
+	if (!strcmp(argv[1], "--list-commands")) {
+		for (int i = 0; commands[i]; i++)
+			puts(commands[i]->name);
+		return finish_stdout(EXIT_OK);
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "trace-cmd: unknown command '%s'\n", argv[1]);
+		list_commands(stderr);
+		return EXIT_USAGE;
+	}
+	current_command = cmd->name;
+	return finish_stdout(cmd->run(argc - 1, argv + 1));
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The private header shared by every command: the command table entry,
+ * messages in one voice, number parsing and safe I/O.  Modules with an API
+ * of their own (input, output, tracefs, cursor, ...) have their own header.
+ */
+#ifndef TRACE_CMD_H
+#define TRACE_CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TRACE_CMD_VERSION "3.1.6"
+
+/* Exit statuses: a documented contract, see trace-cmd(1) EXIT STATUS. */
+enum {
+	EXIT_OK		= 0,
+	EXIT_FAILED	= 1,
+	EXIT_USAGE	= 2,
+};
+
+/*
+ * One subcommand.  Each command file ends with its definition; trace-cmd.c
+ * holds the list.  @run returns an exit status and never calls exit().
+ */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;	/* the SYNOPSIS and options, as in the man page */
+	const char *summary;	/* one line for `trace-cmd help` */
+};
+
+extern const struct command *const commands[];
+const struct command *find_command(const char *name);
+
+/* The command being run, for the "trace-cmd CMD: " message prefix. */
+extern const char *current_command;
+
+/* Prints "trace-cmd CMD: message" to stderr and returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "trace-cmd CMD: warning: message" to stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints the error, then the command's usage, and returns EXIT_USAGE. */
+int usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Prints the command's usage to stdout and returns EXIT_OK (for -h). */
+int show_usage(const struct command *cmd);
+
+/*
+ * Number parsing for options: on failure prints
+ * "invalid -b value 'abc': not a number" (or "out of range") and returns -1.
+ */
+int parse_ulong(const char *opt, const char *arg, unsigned long min,
+		unsigned long max, unsigned long *out);
+int parse_long(const char *opt, const char *arg, long min, long max, long *out);
+
+/* Full writes and reads that retry on EINTR and short transfers. */
+ssize_t write_all(int fd, const void *buf, size_t len);
+ssize_t read_all(int fd, void *buf, size_t len);	/* < len only at EOF */
+
+/* Allocation that reports failure by message instead of returning NULL silently. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages in one voice ("trace-cmd CMD: what: why"), option number parsing,
+ * and I/O helpers that survive EINTR and short transfers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+
+const char *current_command;
+
+static void vmessage(const char *tag, const char *fmt, va_list ap)
+{
+	/* One fprintf per line so concurrent writers do not interleave. */
+	char line[4096];
+	int n = 0;
+
+	if (current_command)
+		n = snprintf(line, sizeof(line), "trace-cmd %s: %s", current_command, tag);
+	else
+		n = snprintf(line, sizeof(line), "trace-cmd: %s", tag);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		n = 0;
+	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	fprintf(stderr, "%s\n", line);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+	fputs(cmd->usage, stderr);
+	return EXIT_USAGE;
+}
+
+int show_usage(const struct command *cmd)
+{
+	fputs(cmd->usage, stdout);
+	return EXIT_OK;
+}
+
+int parse_ulong(const char *opt, const char *arg, unsigned long min,
+		unsigned long max, unsigned long *out)
+{
+	unsigned long val;
+	char *end;
+
+	errno = 0;
+	if (!arg || !*arg || *arg == '-')
+		goto nan;
+	val = strtoul(arg, &end, 0);
+	if (*end)
+		goto nan;
+	if (errno == ERANGE || val < min || val > max) {
+		error("invalid %s value '%s': out of range (%lu to %lu)", opt, arg, min, max);
+		return -1;
+	}
+	*out = val;
+	return 0;
+nan:
+	error("invalid %s value '%s': not a number", opt, arg ? arg : "");
+	return -1;
+}
+
+int parse_long(const char *opt, const char *arg, long min, long max, long *out)
+{
+	long val;
+	char *end;
+
+	errno = 0;
+	if (!arg || !*arg)
+		goto nan;
+	val = strtol(arg, &end, 0);
+	if (*end)
+		goto nan;
+	if (errno == ERANGE || val < min || val > max) {
+		error("invalid %s value '%s': out of range (%ld to %ld)", opt, arg, min, max);
+		return -1;
+	}
+	*out = val;
+	return 0;
+nan:
+	error("invalid %s value '%s': not a number", opt, arg ? arg : "");
+	return -1;
+}
+
+ssize_t write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, p + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		done += n;
+	}
+	return done;
+}
+
+ssize_t read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, p + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+static void *check_alloc(void *p)
+{
+	if (!p) {
+		/* Nothing sensible is left to do; say so rather than crash later. */
+		fputs("trace-cmd: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return check_alloc(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	return check_alloc(calloc(nmemb ? nmemb : 1, size ? size : 1));
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	return check_alloc(realloc(ptr, size ? size : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return check_alloc(strdup(s));
+}
