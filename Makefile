@@ -55,7 +55,7 @@ test: all helpers
 doc: $(MAN1) $(MAN5)
 
 Documentation/%: Documentation/%.txt
-	a2x --no-xmllint -d manpage -f manpage -D Documentation $<
+	PATH=/usr/bin:$$PATH a2x --no-xmllint -d manpage -f manpage -D Documentation $<
 
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(completiondir)
