@@ -12,10 +12,14 @@
 #include "trace-cmd.h"
 
 extern const struct command cmd_record, cmd_report, cmd_help;
+extern const struct command cmd_stop, cmd_restart, cmd_reset;
 
 const struct command *const commands[] = {
 	&cmd_record,
 	&cmd_report,
+	&cmd_stop,
+	&cmd_restart,
+	&cmd_reset,
 	&cmd_help,
 	NULL,
 };

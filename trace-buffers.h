@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Buffer selection for the small tracefs commands (stop, reset, clear, show,
+ * stat, extract, ...): finding the tracing directory as the kernel really
+ * shows it, and turning -B NAME / -a / -t into a list of buffers.
+ */
+#ifndef TRACE_BUFFERS_H
+#define TRACE_BUFFERS_H
+
+#include <stdbool.h>
+
+struct tracefs_instance;
+
+/*
+ * Finds the tracing directory in effect (the last tracefs or debugfs mount
+ * that is not hidden by a later mount), mounting tracefs (or else debugfs)
+ * when none is visible, and points libtracefs at it.  Returns the path, or
+ * NULL after printing why.
+ */
+const char *tracing_dir_setup(void);
+
+/* A list of selected buffers; the top buffer is represented by a NULL instance. */
+struct buffers;
+
+struct buffers *buffers_new(void);
+void buffers_free(struct buffers *b);
+
+/*
+ * Selectors, in command-line order.  Each starts a new group that later
+ * per-group settings (buffers_set_size, buffers_set_delete) apply to.
+ * buffers_select_name fails with "no instance 'NAME'" unless @create.
+ */
+int buffers_select_name(struct buffers *b, const char *name, bool create);
+int buffers_select_all(struct buffers *b);
+void buffers_select_top(struct buffers *b);
+/* Adds the top buffer when nothing was selected at all. */
+void buffers_default_top(struct buffers *b);
+/* True when the most recent selector was -t, or none was given yet. */
+bool buffers_group_is_top(const struct buffers *b);
+
+/* Per-group settings for the most recent selector. */
+void buffers_set_size(struct buffers *b, unsigned long kb);
+void buffers_set_delete(struct buffers *b);
+
+int buffers_count(const struct buffers *b);
+struct tracefs_instance *buffers_instance(const struct buffers *b, int i);
+/* "top" for the top buffer, else the instance name (for messages). */
+const char *buffers_name(const struct buffers *b, int i);
+bool buffers_is_top(const struct buffers *b, int i);
+/* The -b size given for this buffer's group, or 0 when none was. */
+unsigned long buffers_size(const struct buffers *b, int i);
+bool buffers_delete(const struct buffers *b, int i);
+
+/*
+ * Reads a file of the buffer (relative to its directory) into a malloc'd,
+ * NUL-terminated string; NULL with errno set when it cannot be read.
+ */
+char *buffer_read_file(struct tracefs_instance *inst, const char *file);
+/* Writes @val to a file of the buffer with O_TRUNC; -1 with errno set on failure. */
+int buffer_write_file(struct tracefs_instance *inst, const char *file, const char *val);
+
+/*
+ * The usage error for what getopt_long returned as '?' or ':' (the option
+ * string starts with "+:" or ":" and opterr is 0): "unknown option '-x'" or
+ * "option '-x' needs a value", then the usage; returns EXIT_USAGE.
+ */
+struct command;
+int option_error(const struct command *cmd, char **argv, int c);
+
+#endif
