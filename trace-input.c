@@ -1,0 +1,1534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reads trace.dat v6 and v7 (trace-cmd.dat.v6(5), .v7(5), as corrected by
+ * FORMATS.md section 3).  The metadata is parsed through bounded cursors
+ * over a read-only mapping; per-CPU data is read in windows with pread (or
+ * decompressed chunk by chunk), so memory does not grow with the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "trace-cmd.h"
+#include "trace-cursor.h"
+#include "trace-input.h"
+
+#define MAX_CPUS		4096
+#define MAX_PAGE_SIZE		(1U << 24)
+#define MAX_BUFFERS		256
+#define MAX_OPTION_SECTIONS	1024
+#define MAX_SECTION_SIZE	(1ULL << 30)	/* decompressed metadata */
+#define MAX_CHUNK_SIZE		(1U << 26)	/* decompressed CPU data chunk */
+#define WINDOW_PAGES		64		/* pages read at once per CPU */
+#define WINDOW_SLACK		(1U << 17)	/* zeros after a window, see fill_window() */
+#define COMMIT_MASK		((1ULL << 27) - 1)
+#define MISSED_EVENTS		(1ULL << 31)
+#define MISSED_STORED		(1ULL << 30)
+
+enum compression { COMP_NONE, COMP_ZLIB, COMP_ZSTD };
+
+struct option_rec {
+	uint16_t		id;
+	uint32_t		size;
+	const unsigned char	*data;
+};
+
+struct cpu_data {
+	uint64_t		offset;
+	uint64_t		size;
+};
+
+struct buffer {
+	char			*name;
+	char			*clock;
+	int			cpus;
+	unsigned int		page_size;
+	int			chunked;	/* v7 compressed data */
+	uint64_t		flyrecord;	/* v6: offset of its flyrecord block */
+	struct cpu_data		*cpu;
+};
+
+struct format {
+	const char		*system;
+	const char		*text;
+	size_t			len;
+};
+
+struct stream {
+	struct trace_input	*in;
+	int			buffer;
+	int			cpu;
+	int			idx;		/* merge order for equal timestamps */
+	int			chunked;
+	uint64_t		next;		/* next file offset to read */
+	uint64_t		end;		/* end of this CPU's data in the file */
+	uint32_t		chunks_left;
+	unsigned char		*win;
+	size_t			win_cap;
+	size_t			win_len;
+	uint64_t		win_off;	/* file offset of win[0] (raw data) */
+	size_t			page;		/* offset of the loaded page in win */
+	int			page_loaded;
+	unsigned int		page_size;
+	size_t			page_end;	/* end of the loaded page's events in win */
+	struct kbuffer		*kbuf;
+	struct tep_record	rec;
+	int			first;		/* rec is its page's first record */
+};
+
+struct trace_input {
+	char			*file;
+	int			fd;
+	uint64_t		fsize;
+	const unsigned char	*map;
+	int			flags;
+	int			version;
+	int			big_endian;
+	int			long_size;
+	int			kernel_long_size;
+	unsigned int		page_size;
+	enum compression	comp;
+	char			*comp_name;
+	char			*comp_version;
+	int			cpus;
+	int			cpucount_seen;
+	int			latency;
+	uint64_t		latency_off;	/* v6: text start; v7: section header */
+	struct tep_handle	*tep;
+	struct tep_plugin_list	*plugins;
+
+	struct buffer		buffers[MAX_BUFFERS];
+	int			nr_buffers;
+	struct option_rec	*opts;
+	int			nr_opts;
+	struct format		*formats;
+	int			nr_formats;
+	const char		*header_page, *header_event;
+	size_t			header_page_len, header_event_len;
+	char			*kallsyms, *printk, *cmdlines;
+	int			traceclock_seen;
+	char			*clock;
+	int			in_usecs;
+
+	void			**owned;	/* decompressed sections, freed at close */
+	int			nr_owned;
+	uint64_t		sections[32];	/* v7: section offsets by option id */
+
+	int64_t			ts_offset;	/* DATE, OFFSET, --ts-offset */
+	uint64_t		ts2secs_hz;
+	int			tsc2nsec;
+	uint32_t		tsc_mult, tsc_shift;
+	uint64_t		tsc_offset;
+
+	unsigned char		*skip_cpu;
+	struct stream		*streams;
+	int			nr_streams;
+	struct stream		**heap;
+	int			heap_len;
+	int			started;
+	int			failed;
+};
+
+static void own(struct trace_input *in, void *p)
+{
+	in->owned = xrealloc(in->owned, sizeof(*in->owned) * (in->nr_owned + 1));
+	in->owned[in->nr_owned++] = p;
+}
+
+static char *strndup_x(const void *p, size_t n)
+{
+	char *s = xmalloc(n + 1);
+
+	memcpy(s, p, n);
+	s[n] = 0;
+	return s;
+}
+
+/* ---- decompression ------------------------------------------------------ */
+
+static int decompress(struct trace_input *in, const void *src, size_t csize, void *dst,
+		      size_t usize, uint64_t off, const char *what)
+{
+	struct cursor c;
+
+	cur_init(&c, NULL, 0, 0, 0, in->file);
+	if (in->comp == COMP_ZLIB) {
+		uLongf dl = usize;
+		int ret = uncompress(dst, &dl, src, csize);
+
+		if (ret != Z_OK || dl != usize)
+			return cur_bad(&c, off, "%s does not decompress with zlib (%s)", what,
+				       ret != Z_OK ? zError(ret) : "wrong size");
+		return 0;
+	}
+	if (in->comp == COMP_ZSTD) {
+		size_t ret = ZSTD_decompress(dst, usize, src, csize);
+
+		if (ZSTD_isError(ret))
+			return cur_bad(&c, off, "%s does not decompress with zstd (%s)", what,
+				       ZSTD_getErrorName(ret));
+		if (ret != usize)
+			return cur_bad(&c, off, "%s decompresses to %zu bytes, not %zu", what,
+				       ret, usize);
+		return 0;
+	}
+	return cur_bad(&c, off, "%s is compressed but the file names no compression", what);
+}
+
+/* ---- the v6 header items, also the bodies of v7 sections ----------------- */
+
+static int parse_header_info(struct trace_input *in, struct cursor *c)
+{
+	const void *p;
+	uint64_t size;
+
+	if (cur_bytes(c, 12, &p, "header_page tag") < 0)
+		return -1;
+	if (memcmp(p, "header_page", 12))
+		return cur_bad(c, cur_offset(c) - 12, "expected 'header_page'");
+	if (cur_u64(c, &size, "header_page size") < 0 ||
+	    cur_bytes(c, size, &p, "header_page") < 0)
+		return -1;
+	in->header_page = p;
+	in->header_page_len = size;
+	if (cur_bytes(c, 13, &p, "header_event tag") < 0)
+		return -1;
+	if (memcmp(p, "header_event", 13))
+		return cur_bad(c, cur_offset(c) - 13, "expected 'header_event'");
+	if (cur_u64(c, &size, "header_event size") < 0 ||
+	    cur_bytes(c, size, &p, "header_event") < 0)
+		return -1;
+	in->header_event = p;
+	in->header_event_len = size;
+	return 0;
+}
+
+static void add_format(struct trace_input *in, const char *system, const void *text, size_t len)
+{
+	in->formats = xrealloc(in->formats, sizeof(*in->formats) * (in->nr_formats + 1));
+	in->formats[in->nr_formats].system = system;
+	in->formats[in->nr_formats].text = text;
+	in->formats[in->nr_formats].len = len;
+	in->nr_formats++;
+}
+
+static int parse_format_list(struct trace_input *in, struct cursor *c, const char *system,
+			     const char *what)
+{
+	uint32_t count;
+
+	if (cur_u32(c, &count, what) < 0)
+		return -1;
+	for (uint32_t i = 0; i < count; i++) {
+		const void *p;
+		uint64_t size;
+
+		if (cur_u64(c, &size, "event format size") < 0 ||
+		    cur_bytes(c, size, &p, "event format") < 0)
+			return -1;
+		add_format(in, system, p, size);
+	}
+	return 0;
+}
+
+static int parse_ftrace_events(struct trace_input *in, struct cursor *c)
+{
+	return parse_format_list(in, c, "ftrace", "ftrace format count");
+}
+
+static int parse_event_formats(struct trace_input *in, struct cursor *c)
+{
+	uint32_t systems;
+
+	if (cur_u32(c, &systems, "event system count") < 0)
+		return -1;
+	for (uint32_t i = 0; i < systems; i++) {
+		const char *name;
+
+		if (cur_string(c, &name, "event system name") < 0 ||
+		    parse_format_list(in, c, name, "event count") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_text32(struct cursor *c, char **out, const char *what)
+{
+	uint32_t size;
+	const void *p;
+
+	if (cur_u32(c, &size, what) < 0 || cur_bytes(c, size, &p, what) < 0)
+		return -1;
+	*out = strndup_x(p, size);
+	return 0;
+}
+
+static int parse_kallsyms(struct trace_input *in, struct cursor *c)
+{
+	return parse_text32(c, &in->kallsyms, "kallsyms");
+}
+
+static int parse_printk(struct trace_input *in, struct cursor *c)
+{
+	return parse_text32(c, &in->printk, "printk formats");
+}
+
+static int parse_cmdlines(struct trace_input *in, struct cursor *c)
+{
+	uint64_t size;
+	const void *p;
+
+	if (cur_u64(c, &size, "saved cmdlines size") < 0 ||
+	    cur_bytes(c, size, &p, "saved cmdlines") < 0)
+		return -1;
+	in->cmdlines = strndup_x(p, size);
+	return 0;
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+static void set_clock(struct trace_input *in, const char *text, size_t len)
+{
+	const char *open = memchr(text, '[', len);
+	const char *close = open ? memchr(open, ']', len - (open - text)) : NULL;
+
+	free(in->clock);
+	if (open && close)
+		in->clock = strndup_x(open + 1, close - open - 1);
+	else {
+		while (len && (text[len - 1] == '\n' || text[len - 1] == 0 || text[len - 1] == ' '))
+			len--;
+		in->clock = strndup_x(text, len);
+	}
+}
+
+static struct buffer *add_buffer(struct trace_input *in, struct cursor *c, const char *name)
+{
+	struct buffer *b;
+
+	if (in->nr_buffers >= MAX_BUFFERS) {
+		cur_bad(c, cur_offset(c), "more than %d buffers", MAX_BUFFERS);
+		return NULL;
+	}
+	b = &in->buffers[in->nr_buffers++];
+	memset(b, 0, sizeof(*b));
+	b->name = xstrdup(name);
+	b->page_size = in->page_size;
+	return b;
+}
+
+static int parse_buffer_v7(struct trace_input *in, struct cursor *c)
+{
+	const char *name, *clock;
+	uint64_t sect;
+	uint32_t page_size, count;
+	struct buffer *b;
+
+	if (cur_u64(c, &sect, "buffer section offset") < 0 ||
+	    cur_string(c, &name, "buffer name") < 0 ||
+	    cur_string(c, &clock, "buffer clock") < 0 ||
+	    cur_u32(c, &page_size, "buffer page size") < 0 ||
+	    cur_u32(c, &count, "buffer CPU count") < 0)
+		return -1;
+	if (!page_size || page_size > MAX_PAGE_SIZE || (page_size & (page_size - 1)))
+		return cur_bad(c, cur_offset(c) - 8, "buffer page size %u is not a power of two",
+			       page_size);
+	if (count > MAX_CPUS)
+		return cur_bad(c, cur_offset(c) - 4, "buffer CPU count %u is too large", count);
+	b = add_buffer(in, c, name);
+	if (!b)
+		return -1;
+	b->clock = xstrdup(clock);
+	b->page_size = page_size;
+	b->flyrecord = sect;
+	b->cpu = xcalloc(count ? count : 1, sizeof(*b->cpu));
+	b->cpus = count;	/* raised to the file's CPU count later */
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t cpu;
+		uint64_t off, size;
+
+		if (cur_u32(c, &cpu, "buffer CPU id") < 0 ||
+		    cur_u64(c, &off, "CPU data offset") < 0 ||
+		    cur_u64(c, &size, "CPU data size") < 0)
+			return -1;
+		if (cpu >= MAX_CPUS)
+			return cur_bad(c, cur_offset(c) - 20, "CPU id %u is too large", cpu);
+		if ((int)cpu >= b->cpus) {
+			b->cpu = xrealloc(b->cpu, sizeof(*b->cpu) * (cpu + 1));
+			memset(b->cpu + b->cpus, 0, sizeof(*b->cpu) * (cpu + 1 - b->cpus));
+			b->cpus = cpu + 1;
+		}
+		b->cpu[cpu].offset = off;
+		b->cpu[cpu].size = size;
+	}
+	return 0;
+}
+
+static int parse_u64_text(const unsigned char *data, uint32_t size, int base, int64_t *v)
+{
+	char buf[64];
+	char *end;
+
+	if (!size || size >= sizeof(buf))
+		return -1;
+	memcpy(buf, data, size);
+	buf[size] = 0;
+	errno = 0;
+	*v = strtoll(buf, &end, base);
+	return errno || end == buf ? -1 : 0;
+}
+
+/* Acts on the options that change how the file is read; all are kept for lookups. */
+static int use_option(struct trace_input *in, struct cursor *c, uint16_t id,
+		      const unsigned char *data, uint32_t size)
+{
+	struct cursor oc;
+	int64_t v;
+
+	cur_init(&oc, data, size, cur_offset(c) - size, in->big_endian, in->file);
+	oc.within = c->within;
+	switch (id) {
+	case TRACE_OPT_BUFFER:
+		if (in->version >= 7)
+			return parse_buffer_v7(in, &oc);
+		{
+			uint64_t off;
+			const char *name;
+			struct buffer *b;
+
+			if (cur_u64(&oc, &off, "buffer offset") < 0 ||
+			    cur_string(&oc, &name, "buffer name") < 0)
+				return -1;
+			b = add_buffer(in, &oc, name);
+			if (!b)
+				return -1;
+			b->flyrecord = off;
+		}
+		break;
+	case TRACE_OPT_CPUCOUNT: {
+		uint32_t n;
+
+		if (cur_u32(&oc, &n, "CPU count") < 0)
+			return -1;
+		if (n > MAX_CPUS)
+			return cur_bad(&oc, oc.base, "CPU count %u is too large", n);
+		/* In v6 it follows the BUFFER option of an instance it describes. */
+		if (in->version < 7 && in->nr_buffers > 1)
+			in->buffers[in->nr_buffers - 1].cpus = n;
+		else {
+			in->cpus = n;
+			in->cpucount_seen = 1;
+		}
+		break;
+	}
+	case TRACE_OPT_TRACECLOCK:
+		in->traceclock_seen = 1;
+		if (size && !in->clock)
+			set_clock(in, (const char *)data, size);
+		break;
+	case TRACE_OPT_DATE:
+		if (!(in->flags & (TRACE_INPUT_NO_DATE | TRACE_INPUT_RAW_TS)) &&
+		    parse_u64_text(data, size - (size && !data[size - 1]), 0, &v) == 0)
+			in->ts_offset += v * 1000;
+		break;
+	case TRACE_OPT_OFFSET:
+		if (!(in->flags & TRACE_INPUT_RAW_TS) &&
+		    parse_u64_text(data, size - (size && !data[size - 1]), 0, &v) == 0)
+			in->ts_offset += v;
+		break;
+	case TRACE_OPT_TSC2NSEC:
+		if (cur_u32(&oc, &in->tsc_mult, "tsc2nsec multiplier") < 0 ||
+		    cur_u32(&oc, &in->tsc_shift, "tsc2nsec shift") < 0 ||
+		    cur_u64(&oc, &in->tsc_offset, "tsc2nsec offset") < 0)
+			return -1;
+		in->tsc2nsec = 1;
+		break;
+	case TRACE_OPT_HEADER_INFO ... TRACE_OPT_CMDLINES:
+	case TRACE_OPT_BUFFER_TEXT:
+		if (in->version < 7)
+			break;
+		{
+			uint64_t off;
+
+			if (cur_u64(&oc, &off, "section offset") < 0)
+				return -1;
+			in->sections[id] = off;
+		}
+		break;
+	default:
+		break;	/* unknown or informational: kept, skipped by its size */
+	}
+	return 0;
+}
+
+static int record_option(struct trace_input *in, struct cursor *c, uint16_t id)
+{
+	uint32_t size;
+	const void *data;
+
+	if (cur_u32(c, &size, "option size") < 0 || cur_bytes(c, size, &data, "option data") < 0)
+		return -1;
+	in->opts = xrealloc(in->opts, sizeof(*in->opts) * (in->nr_opts + 1));
+	in->opts[in->nr_opts].id = id;
+	in->opts[in->nr_opts].size = size;
+	in->opts[in->nr_opts].data = data;
+	in->nr_opts++;
+	return use_option(in, c, id, data, size);
+}
+
+/* v6: (u16 id, u32 size, data) until a bare u16 0. */
+static int parse_options_v6(struct trace_input *in, struct cursor *c)
+{
+	for (;;) {
+		uint16_t id;
+
+		if (cur_u16(c, &id, "option id") < 0)
+			return -1;
+		if (id == TRACE_OPT_DONE)
+			return 0;
+		if (record_option(in, c, id) < 0)
+			return -1;
+	}
+}
+
+/* ---- v6 ------------------------------------------------------------------ */
+
+static int read_tag(struct cursor *c, const char **tag)
+{
+	const void *p;
+
+	if (cur_bytes(c, 10, &p, "section tag") < 0)
+		return -1;
+	*tag = p;
+	return 0;
+}
+
+static int parse_flyrecord(struct trace_input *in, struct cursor *c, struct buffer *b)
+{
+	b->cpu = xcalloc(b->cpus ? b->cpus : 1, sizeof(*b->cpu));
+	for (int i = 0; i < b->cpus; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "CPU %d data offset", i);
+		if (cur_u64(c, &b->cpu[i].offset, what) < 0)
+			return -1;
+		snprintf(what, sizeof(what), "CPU %d data size", i);
+		if (cur_u64(c, &b->cpu[i].size, what) < 0)
+			return -1;
+	}
+	/* The clock trailer; readers expect it only after a TRACECLOCK option. */
+	if (in->traceclock_seen) {
+		uint64_t len;
+		const void *p;
+
+		if (cur_u64(c, &len, "trace clock size") < 0 ||
+		    cur_bytes(c, len, &p, "trace clock") < 0)
+			return -1;
+		if (len) {
+			set_clock(in, p, len);
+			free(b->clock);
+			b->clock = xstrdup(in->clock);
+		}
+	}
+	return 0;
+}
+
+static int parse_v6(struct trace_input *in, struct cursor *c)
+{
+	const char *tag;
+	uint32_t cpus;
+	struct buffer *top;
+
+	if (parse_header_info(in, c) < 0 || parse_ftrace_events(in, c) < 0 ||
+	    parse_event_formats(in, c) < 0 || parse_kallsyms(in, c) < 0 ||
+	    parse_printk(in, c) < 0 || parse_cmdlines(in, c) < 0)
+		return -1;
+	if (cur_u32(c, &cpus, "CPU count") < 0)
+		return -1;
+	if (cpus > MAX_CPUS)
+		return cur_bad(c, cur_offset(c) - 4, "CPU count %u is too large", cpus);
+	in->cpus = cpus;
+	top = add_buffer(in, c, "");
+	if (read_tag(c, &tag) < 0)
+		return -1;
+	if (!memcmp(tag, "options  ", 10)) {
+		if (parse_options_v6(in, c) < 0 || read_tag(c, &tag) < 0)
+			return -1;
+	}
+	top = &in->buffers[0];
+	top->cpus = in->cpus;
+	if (!memcmp(tag, "latency  ", 10)) {
+		in->latency = 1;
+		in->latency_off = cur_offset(c);
+		return 0;
+	}
+	if (memcmp(tag, "flyrecord", 10))
+		return cur_bad(c, cur_offset(c) - 10, "expected 'flyrecord' or 'latency'");
+	if (parse_flyrecord(in, c, top) < 0)
+		return -1;
+	for (int i = 1; i < in->nr_buffers; i++) {
+		struct buffer *b = &in->buffers[i];
+
+		if (!b->cpus)
+			b->cpus = in->cpus;
+		if (cur_seek(c, b->flyrecord, "buffer flyrecord") < 0 || read_tag(c, &tag) < 0)
+			return -1;
+		if (memcmp(tag, "flyrecord", 10))
+			return cur_bad(c, b->flyrecord, "buffer '%s': expected 'flyrecord'", b->name);
+		if (parse_flyrecord(in, c, b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- v7 ------------------------------------------------------------------ */
+
+/*
+ * Reads the section header at @off, checks its id and gives a cursor over its
+ * body, decompressed when the section says so.
+ */
+static int open_section(struct trace_input *in, struct cursor *file, uint64_t off, uint16_t want,
+			const char *what, struct cursor *body, uint16_t *flags_out)
+{
+	struct cursor c = *file;
+	uint16_t id, flags;
+	uint32_t desc;
+	uint64_t size;
+
+	if (cur_seek(&c, off, what) < 0 || cur_u16(&c, &id, "section id") < 0 ||
+	    cur_u16(&c, &flags, "section flags") < 0 ||
+	    cur_u32(&c, &desc, "section description") < 0 ||
+	    cur_u64(&c, &size, "section size") < 0)
+		return -1;
+	if (id != want)
+		return cur_bad(&c, off, "%s: section id %u, expected %u", what, id, want);
+	if (flags_out)
+		*flags_out = flags;
+	if (want == TRACE_OPT_BUFFER || want == TRACE_OPT_BUFFER_TEXT || !(flags & 1))
+		return cur_sub(&c, body, size, what);
+	{
+		uint32_t csize, usize;
+		const void *p;
+		unsigned char *buf;
+		uint64_t start = cur_offset(&c);
+		static char within[32][64];
+
+		if (cur_need(&c, size, what) < 0 ||
+		    cur_u32(&c, &csize, "compressed size") < 0 ||
+		    cur_u32(&c, &usize, "uncompressed size") < 0 ||
+		    cur_bytes(&c, csize, &p, what) < 0)
+			return -1;
+		if (usize > MAX_SECTION_SIZE)
+			return cur_bad(&c, start, "%s: uncompressed size %u is too large", what,
+				       usize);
+		buf = xmalloc(usize + 1);
+		own(in, buf);
+		if (decompress(in, p, csize, buf, usize, start, what) < 0)
+			return -1;
+		buf[usize] = 0;
+		cur_init(body, buf, usize, 0, in->big_endian, in->file);
+		snprintf(within[want & 31], sizeof(within[0]), "decompressed %s section", what);
+		body->within = within[want & 31];
+	}
+	return 0;
+}
+
+/* Sections lie back to back from the end of the prefix to the end of the file. */
+static int check_sections(struct cursor *file, uint64_t start)
+{
+	struct cursor c = *file;
+
+	if (cur_seek(&c, start, "first section") < 0)
+		return -1;
+	while (cur_left(&c)) {
+		uint16_t id, flags;
+		uint32_t desc;
+		uint64_t size;
+
+		if (cur_u16(&c, &id, "section id") < 0 || cur_u16(&c, &flags, "section flags") < 0 ||
+		    cur_u32(&c, &desc, "section description") < 0 ||
+		    cur_u64(&c, &size, "section size") < 0 ||
+		    cur_skip(&c, size, "section body") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_options_v7(struct trace_input *in, struct cursor *file, uint64_t off)
+{
+	for (int n = 0; off; n++) {
+		struct cursor c;
+
+		if (n >= MAX_OPTION_SECTIONS)
+			return cur_bad(file, off, "more than %d option sections (a loop?)",
+				       MAX_OPTION_SECTIONS);
+		if (open_section(in, file, off, 0, "options", &c, NULL) < 0)
+			return -1;
+		off = 0;
+		for (;;) {
+			uint16_t id;
+
+			if (cur_u16(&c, &id, "option id") < 0)
+				return -1;
+			if (id == TRACE_OPT_DONE) {
+				uint32_t size;
+
+				if (cur_u32(&c, &size, "option size") < 0)
+					return -1;
+				if (size >= 8 && cur_u64(&c, &off, "next options offset") < 0)
+					return -1;
+				break;
+			}
+			if (record_option(in, &c, id) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_v7_section(struct trace_input *in, struct cursor *file, int id, const char *what,
+			    int (*parse)(struct trace_input *, struct cursor *))
+{
+	struct cursor c;
+
+	if (!in->sections[id])
+		return 0;
+	if (open_section(in, file, in->sections[id], id, what, &c, NULL) < 0)
+		return -1;
+	return parse(in, &c);
+}
+
+static int parse_v7(struct trace_input *in, struct cursor *c)
+{
+	const char *name, *version;
+	uint64_t opts;
+
+	if (cur_string(c, &name, "compression name") < 0 ||
+	    cur_string(c, &version, "compression version") < 0 ||
+	    cur_u64(c, &opts, "options offset") < 0)
+		return -1;
+	in->comp_name = xstrdup(name);
+	in->comp_version = xstrdup(version);
+	if (!strcmp(name, "zlib"))
+		in->comp = COMP_ZLIB;
+	else if (!strcmp(name, "zstd"))
+		in->comp = COMP_ZSTD;
+	else if (strcmp(name, "none"))
+		return cur_bad(c, 18, "unknown compression '%s'", name);
+	if (check_sections(c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0)
+		return -1;
+	if (parse_v7_section(in, c, TRACE_OPT_HEADER_INFO, "headers", parse_header_info) < 0 ||
+	    parse_v7_section(in, c, TRACE_OPT_FTRACE_EVENTS, "ftrace events",
+			     parse_ftrace_events) < 0 ||
+	    parse_v7_section(in, c, TRACE_OPT_EVENT_FORMATS, "events format",
+			     parse_event_formats) < 0 ||
+	    parse_v7_section(in, c, TRACE_OPT_KALLSYMS, "kallsyms", parse_kallsyms) < 0 ||
+	    parse_v7_section(in, c, TRACE_OPT_PRINTK, "printk", parse_printk) < 0 ||
+	    parse_v7_section(in, c, TRACE_OPT_CMDLINES, "command lines", parse_cmdlines) < 0)
+		return -1;
+	if (!in->header_page)
+		return cur_bad(c, opts, "no headers section");
+	if (in->sections[TRACE_OPT_BUFFER_TEXT]) {
+		in->latency = 1;
+		in->latency_off = in->sections[TRACE_OPT_BUFFER_TEXT];
+	}
+	/* The top instance comes first, whatever order its option was in. */
+	for (int i = 0; i < in->nr_buffers; i++) {
+		if (!in->buffers[i].name[0] && i) {
+			struct buffer t = in->buffers[i];
+
+			memmove(in->buffers + 1, in->buffers, sizeof(t) * i);
+			in->buffers[0] = t;
+			break;
+		}
+	}
+	if (!in->nr_buffers || in->buffers[0].name[0]) {
+		struct buffer t;
+
+		if (!add_buffer(in, c, ""))
+			return -1;
+		t = in->buffers[in->nr_buffers - 1];
+		memmove(in->buffers + 1, in->buffers, sizeof(t) * (in->nr_buffers - 1));
+		in->buffers[0] = t;
+		in->buffers[0].cpu = xcalloc(1, sizeof(struct cpu_data));
+	}
+	for (int i = 0; i < in->nr_buffers; i++) {
+		struct buffer *b = &in->buffers[i];
+		struct cursor body;
+		uint16_t flags = 0;
+
+		if (b->flyrecord &&
+		    open_section(in, c, b->flyrecord, TRACE_OPT_BUFFER, "buffer", &body, &flags) < 0)
+			return -1;
+		b->chunked = (flags & 1) && in->comp != COMP_NONE;
+		if (b->clock && b->clock[0] && !i) {
+			free(in->clock);
+			in->clock = xstrdup(b->clock);
+		}
+	}
+	/* Without a CPUCOUNT option, the highest CPU any buffer names. */
+	for (int i = 0; i < in->nr_buffers && !in->cpucount_seen; i++)
+		if (in->buffers[i].cpus > in->cpus)
+			in->cpus = in->buffers[i].cpus;
+	for (int i = 0; i < in->nr_buffers; i++) {
+		struct buffer *b = &in->buffers[i];
+
+		if (b->cpus < in->cpus) {
+			b->cpu = xrealloc(b->cpu, sizeof(*b->cpu) * in->cpus);
+			memset(b->cpu + b->cpus, 0, sizeof(*b->cpu) * (in->cpus - b->cpus));
+			b->cpus = in->cpus;
+		}
+	}
+	return 0;
+}
+
+/* ---- common -------------------------------------------------------------- */
+
+static int parse_prefix(struct trace_input *in, struct cursor *c)
+{
+	static const unsigned char magic[3] = { 0x17, 0x08, 0x44 };
+	const void *p;
+	const char *version;
+	uint8_t endian, lsize;
+	uint32_t page_size;
+	char *end;
+	long v;
+
+	if (cur_bytes(c, 3, &p, "magic") < 0)
+		return -1;
+	if (memcmp(p, magic, 3))
+		return error("'%s': not a trace.dat file (bad magic at offset 0)", in->file);
+	if (cur_bytes(c, 7, &p, "'tracing' tag") < 0)
+		return -1;
+	if (memcmp(p, "tracing", 7))
+		return error("'%s': not a trace.dat file (no 'tracing' at offset 3)", in->file);
+	if (cur_string(c, &version, "file version") < 0)
+		return -1;
+	v = strtol(version, &end, 10);
+	if (!*version || *end || v < 1 || v > 7)
+		return cur_bad(c, 10, "file version '%.8s' is not supported (1 to 7)", version);
+	in->version = v;
+	if (cur_u8(c, &endian, "endianness") < 0 || cur_u8(c, &lsize, "long size") < 0)
+		return -1;
+	if (endian > 1)
+		return cur_bad(c, cur_offset(c) - 2, "endianness byte is %u, not 0 or 1", endian);
+	if (lsize != 4 && lsize != 8)
+		return cur_bad(c, cur_offset(c) - 1, "long size is %u, not 4 or 8", lsize);
+	in->big_endian = endian;
+	c->big_endian = endian;
+	in->long_size = lsize;
+	if (cur_u32(c, &page_size, "page size") < 0)
+		return -1;
+	if (page_size < 64 || page_size > MAX_PAGE_SIZE || (page_size & (page_size - 1)))
+		return cur_bad(c, cur_offset(c) - 4, "page size %u is not a power of two",
+			       page_size);
+	in->page_size = page_size;
+	return 0;
+}
+
+/* Every CPU's data must lie inside the file. */
+static int check_cpu_data(struct trace_input *in)
+{
+	for (int b = 0; b < in->nr_buffers; b++) {
+		struct buffer *buf = &in->buffers[b];
+
+		for (int i = 0; i < buf->cpus; i++) {
+			struct cpu_data *d = &buf->cpu[i];
+			struct cursor end;
+			char what[128];
+
+			if (d->offset <= in->fsize && d->size <= in->fsize - d->offset)
+				continue;
+			if (buf->name[0])
+				snprintf(what, sizeof(what), "buffer '%s' CPU %d data", buf->name, i);
+			else
+				snprintf(what, sizeof(what), "CPU %d data", i);
+			cur_init(&end, in->map, in->fsize, 0, in->big_endian, in->file);
+			end.pos = in->fsize;
+			if (d->offset >= in->fsize)
+				return cur_need(&end, d->size > buf->page_size ? d->size :
+						buf->page_size, what);
+			end.pos = d->offset;
+			return cur_need(&end, d->size, what);
+		}
+	}
+	return 0;
+}
+
+/* Clocks whose timestamps are nanoseconds, shown as seconds.microseconds. */
+static int clock_in_usecs(const char *clock)
+{
+	static const char *const ns_clocks[] = {
+		"local", "global", "uptime", "perf", "tai", "boot", "tsc2nsec",
+	};
+
+	if (!clock || !*clock || !strncmp(clock, "mono", 4))
+		return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(ns_clocks); i++)
+		if (!strcmp(clock, ns_clocks[i]))
+			return 1;
+	return 0;
+}
+
+static int parse_fatal(enum tep_errno err)
+{
+	return err == TEP_ERRNO__MEM_ALLOC_FAILED || err == TEP_ERRNO__PARSE_EVENT_FAILED ||
+	       err == TEP_ERRNO__READ_ID_FAILED || err == TEP_ERRNO__READ_FORMAT_FAILED;
+}
+
+static int build_tep(struct trace_input *in)
+{
+	struct tep_handle *tep = tep_alloc();
+	const uint16_t probe = 1;
+	int host_big = *(const unsigned char *)&probe == 0;
+
+	if (!tep)
+		return error("'%s': out of memory for the event parser", in->file);
+	in->tep = tep;
+	tep_set_file_bigendian(tep, in->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, in->long_size);
+	tep_set_page_size(tep, in->page_size);
+	tep_set_cpus(tep, in->cpus);
+	in->kernel_long_size = in->long_size;
+	if (in->header_page) {
+		char *hp = strndup_x(in->header_page, in->header_page_len);
+
+		tep_parse_header_page(tep, hp, in->header_page_len, in->long_size);
+		free(hp);
+		if (in->header_page_len) {
+			int ls = tep_get_header_page_size(tep);
+
+			if (ls == 4 || ls == 8) {
+				in->kernel_long_size = ls;
+				tep_set_long_size(tep, ls);
+			}
+		}
+	}
+	for (int i = 0; i < in->nr_formats; i++) {
+		struct format *f = &in->formats[i];
+		enum tep_errno err = tep_parse_event(tep, f->text, f->len, f->system);
+
+		if (err && parse_fatal(err)) {
+			char buf[128];
+
+			tep_strerror(tep, err, buf, sizeof(buf));
+			return error("'%s': bad event format %d of system '%s': %s", in->file, i,
+				     f->system, buf);
+		}
+	}
+	if (in->kallsyms && *in->kallsyms)
+		tep_parse_kallsyms(tep, in->kallsyms);
+	if (in->printk && *in->printk)
+		tep_parse_printk_formats(tep, in->printk);
+	if (in->cmdlines && *in->cmdlines)
+		tep_parse_saved_cmdlines(tep, in->cmdlines);
+	if (!(in->flags & TRACE_INPUT_NO_PLUGINS))
+		in->plugins = tep_load_plugins(tep);
+	return 0;
+}
+
+struct trace_input *trace_input_open(const char *file, int flags)
+{
+	struct trace_input *in = xcalloc(1, sizeof(*in));
+	struct cursor c;
+	struct stat st;
+	int ret;
+
+	in->file = xstrdup(file);
+	in->flags = flags;
+	in->fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
+		error("cannot open '%s': %s", file, strerror(errno));
+		goto fail;
+	}
+	if (fstat(in->fd, &st) < 0) {
+		error("cannot stat '%s': %s", file, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error("'%s': not a regular file", file);
+		goto fail;
+	}
+	in->fsize = st.st_size;
+	if (in->fsize) {
+		void *m = mmap(NULL, in->fsize, PROT_READ, MAP_PRIVATE, in->fd, 0);
+
+		if (m == MAP_FAILED) {
+			error("cannot map '%s': %s", file, strerror(errno));
+			goto fail;
+		}
+		in->map = m;
+	}
+	cur_init(&c, in->map, in->fsize, 0, 0, in->file);
+	if (parse_prefix(in, &c) < 0)
+		goto fail;
+	ret = in->version >= 7 ? parse_v7(in, &c) : parse_v6(in, &c);
+	if (ret < 0 || check_cpu_data(in) < 0)
+		goto fail;
+	if (!in->comp_name) {
+		in->comp_name = xstrdup("none");
+		in->comp_version = xstrdup("");
+	}
+	in->in_usecs = clock_in_usecs(in->clock);
+	if (!(flags & TRACE_INPUT_NO_TEP) && build_tep(in) < 0)
+		goto fail;
+	return in;
+fail:
+	trace_input_close(in);
+	return NULL;
+}
+
+void trace_input_close(struct trace_input *in)
+{
+	if (!in)
+		return;
+	for (int i = 0; i < in->nr_streams; i++) {
+		if (in->streams[i].kbuf)
+			kbuffer_free(in->streams[i].kbuf);
+		free(in->streams[i].win);
+	}
+	free(in->streams);
+	free(in->heap);
+	if (in->plugins)
+		tep_unload_plugins(in->plugins, in->tep);
+	if (in->tep)
+		tep_free(in->tep);
+	for (int i = 0; i < in->nr_buffers; i++) {
+		free(in->buffers[i].name);
+		free(in->buffers[i].clock);
+		free(in->buffers[i].cpu);
+	}
+	for (int i = 0; i < in->nr_owned; i++)
+		free(in->owned[i]);
+	free(in->owned);
+	free(in->opts);
+	free(in->formats);
+	free(in->kallsyms);
+	free(in->printk);
+	free(in->cmdlines);
+	free(in->clock);
+	free(in->comp_name);
+	free(in->comp_version);
+	free(in->skip_cpu);
+	if (in->map)
+		munmap((void *)in->map, in->fsize);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->file);
+	free(in);
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+const char *trace_input_file(const struct trace_input *in) { return in->file; }
+int trace_input_version(const struct trace_input *in) { return in->version; }
+int trace_input_big_endian(const struct trace_input *in) { return in->big_endian; }
+int trace_input_long_size(const struct trace_input *in) { return in->long_size; }
+int trace_input_kernel_long_size(const struct trace_input *in) { return in->kernel_long_size; }
+unsigned int trace_input_page_size(const struct trace_input *in) { return in->page_size; }
+const char *trace_input_compression(const struct trace_input *in) { return in->comp_name; }
+int trace_input_cpus(const struct trace_input *in) { return in->cpus; }
+int trace_input_is_latency(const struct trace_input *in) { return in->latency; }
+struct tep_handle *trace_input_tep(const struct trace_input *in) { return in->tep; }
+int trace_input_in_usecs(const struct trace_input *in) { return in->in_usecs; }
+int trace_input_nr_buffers(const struct trace_input *in) { return in->nr_buffers; }
+int trace_input_nr_formats(const struct trace_input *in) { return in->nr_formats; }
+const char *trace_input_kallsyms(const struct trace_input *in) { return in->kallsyms; }
+const char *trace_input_printk(const struct trace_input *in) { return in->printk; }
+const char *trace_input_cmdlines(const struct trace_input *in) { return in->cmdlines; }
+
+const char *trace_input_compression_version(const struct trace_input *in)
+{
+	return in->comp_version;
+}
+
+const char *trace_input_clock(const struct trace_input *in)
+{
+	return in->clock ? in->clock : "local";
+}
+
+const char *trace_input_buffer_name(const struct trace_input *in, int buffer)
+{
+	return in->buffers[buffer].name;
+}
+
+int trace_input_buffer_cpus(const struct trace_input *in, int buffer)
+{
+	return in->buffers[buffer].cpus;
+}
+
+uint64_t trace_input_cpu_size(const struct trace_input *in, int buffer, int cpu)
+{
+	const struct buffer *b = &in->buffers[buffer];
+
+	return cpu < b->cpus ? b->cpu[cpu].size : 0;
+}
+
+const char *trace_input_format(const struct trace_input *in, int i, const char **system,
+			       size_t *len)
+{
+	*system = in->formats[i].system;
+	*len = in->formats[i].len;
+	return in->formats[i].text;
+}
+
+const char *trace_input_header_page(const struct trace_input *in, size_t *len)
+{
+	*len = in->header_page_len;
+	return in->header_page;
+}
+
+const char *trace_input_header_event(const struct trace_input *in, size_t *len)
+{
+	*len = in->header_event_len;
+	return in->header_event;
+}
+
+const void *trace_input_option(const struct trace_input *in, int id, int nth, size_t *len)
+{
+	for (int i = 0; i < in->nr_opts; i++) {
+		if (in->opts[i].id != id || nth--)
+			continue;
+		*len = in->opts[i].size;
+		return in->opts[i].data;
+	}
+	return NULL;
+}
+
+void trace_input_add_ts_offset(struct trace_input *in, int64_t offset)
+{
+	in->ts_offset += offset;
+}
+
+void trace_input_set_ts2secs(struct trace_input *in, uint64_t hz)
+{
+	in->ts2secs_hz = hz;
+	in->in_usecs = 1;
+}
+
+void trace_input_skip_cpu(struct trace_input *in, int cpu)
+{
+	if (!in->skip_cpu)
+		in->skip_cpu = xcalloc(MAX_CPUS, 1);
+	if (cpu >= 0 && cpu < MAX_CPUS)
+		in->skip_cpu[cpu] = 1;
+}
+
+char *trace_input_latency_text(struct trace_input *in, size_t *len)
+{
+	struct cursor file, body;
+	uint16_t flags = 0;
+
+	cur_init(&file, in->map, in->fsize, 0, in->big_endian, in->file);
+	if (in->version < 7) {
+		*len = in->fsize - in->latency_off;
+		return strndup_x(in->map + in->latency_off, *len);
+	}
+	if (open_section(in, &file, in->latency_off, TRACE_OPT_BUFFER_TEXT, "latency", &body,
+			 &flags) < 0)
+		return NULL;
+	if (!(flags & 1) || in->comp == COMP_NONE) {
+		*len = body.size;
+		return strndup_x(body.data, body.size);
+	}
+	{
+		uint32_t count;
+		char *text = NULL;
+		size_t n = 0;
+
+		if (cur_u32(&body, &count, "latency chunk count") < 0)
+			return NULL;
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t cs, us;
+			const void *p;
+			uint64_t off = cur_offset(&body);
+
+			if (cur_u32(&body, &cs, "chunk compressed size") < 0 ||
+			    cur_u32(&body, &us, "chunk uncompressed size") < 0 ||
+			    cur_bytes(&body, cs, &p, "latency chunk") < 0)
+				goto bad;
+			if (us > MAX_CHUNK_SIZE) {
+				cur_bad(&body, off, "latency chunk of %u bytes is too large", us);
+				goto bad;
+			}
+			text = xrealloc(text, n + us + 1);
+			if (decompress(in, p, cs, text + n, us, off, "latency chunk") < 0)
+				goto bad;
+			n += us;
+		}
+		text = xrealloc(text, n + 1);
+		text[n] = 0;
+		*len = n;
+		return text;
+bad:
+		free(text);
+		return NULL;
+	}
+}
+
+/* ---- per-CPU streams and the merge --------------------------------------- */
+
+static int stream_bad(struct stream *s, uint64_t off, const char *fmt, const char *detail,
+		      unsigned long long v)
+{
+	struct cursor c;
+	char msg[256];
+	const char *name = s->in->buffers[s->buffer].name;
+
+	cur_init(&c, NULL, 0, 0, 0, s->in->file);
+	snprintf(msg, sizeof(msg), fmt, detail, v);
+	if (*name)
+		return cur_bad(&c, off, "buffer '%s' CPU %d: %s", name, s->cpu, msg);
+	return cur_bad(&c, off, "CPU %d: %s", s->cpu, msg);
+}
+
+static int stream_truncated(struct stream *s, uint64_t off, uint64_t need, const char *what)
+{
+	struct cursor c;
+	char full[128];
+	const char *name = s->in->buffers[s->buffer].name;
+
+	cur_init(&c, NULL, 0, off, 0, s->in->file);
+	if (*name)
+		snprintf(full, sizeof(full), "buffer '%s' CPU %d %s", name, s->cpu, what);
+	else
+		snprintf(full, sizeof(full), "CPU %d %s", s->cpu, what);
+	return cur_need(&c, need, full);
+}
+
+static int read_at(struct stream *s, void *buf, size_t len, uint64_t off, const char *what)
+{
+	ssize_t n = pread(s->in->fd, buf, len, off);
+	size_t got = n < 0 ? 0 : n;
+
+	while (n > 0 && got < len) {
+		n = pread(s->in->fd, (char *)buf + got, len - got, off + got);
+		if (n > 0)
+			got += n;
+	}
+	if (n < 0)
+		return error("'%s': read error at offset %llu: %s", s->in->file,
+			     (unsigned long long)off, strerror(errno));
+	if (got < len)
+		return stream_truncated(s, off + got, len - got, what);
+	return 0;
+}
+
+static void ensure_window(struct stream *s, size_t len)
+{
+	if (len + WINDOW_SLACK <= s->win_cap)
+		return;
+	free(s->win);
+	s->win_cap = len + WINDOW_SLACK;
+	s->win = xmalloc(s->win_cap);
+}
+
+/*
+ * Loads the next window of pages.  Zeros follow the data so that a damaged
+ * event that points a little past its page still reads inside the buffer.
+ * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
+ */
+static int fill_window(struct stream *s)
+{
+	size_t len;
+
+	if (!s->chunked) {
+		if (s->next >= s->end)
+			return 0;
+		len = s->end - s->next;
+		if (len > (size_t)WINDOW_PAGES * s->page_size)
+			len = (size_t)WINDOW_PAGES * s->page_size;
+		ensure_window(s, len);
+		if (read_at(s, s->win, len, s->next, "data") < 0)
+			return -1;
+		s->win_off = s->next;
+		s->next += len;
+	} else {
+		unsigned char hdr[8];
+		struct cursor c;
+		uint32_t cs, us;
+		void *cbuf;
+
+		if (!s->chunks_left)
+			return 0;
+		if (s->next + 8 > s->end)
+			return stream_truncated(s, s->next, 8, "data chunk header");
+		if (read_at(s, hdr, 8, s->next, "data chunk header") < 0)
+			return -1;
+		cur_init(&c, hdr, 8, s->next, s->in->big_endian, s->in->file);
+		cur_u32(&c, &cs, "chunk size");
+		cur_u32(&c, &us, "chunk size");
+		if (us > MAX_CHUNK_SIZE || !us)
+			return stream_bad(s, s->next, "%s of %llu bytes", "bad chunk size", us);
+		if (cs > s->end - s->next - 8)
+			return stream_truncated(s, s->next + 8, cs, "data chunk");
+		cbuf = xmalloc(cs ? cs : 1);
+		if (read_at(s, cbuf, cs, s->next + 8, "data chunk") < 0) {
+			free(cbuf);
+			return -1;
+		}
+		ensure_window(s, us);
+		if (decompress(s->in, cbuf, cs, s->win, us, s->next, "CPU data chunk") < 0) {
+			free(cbuf);
+			return -1;
+		}
+		free(cbuf);
+		s->win_off = s->next;
+		s->next += 8 + cs;
+		s->chunks_left--;
+		len = us;
+	}
+	memset(s->win + len, 0, WINDOW_SLACK);
+	s->win_len = len;
+	s->page = 0;
+	s->page_loaded = 0;
+	return 1;
+}
+
+static uint64_t adjust_ts(struct trace_input *in, uint64_t ts)
+{
+	if (in->tsc2nsec && !(in->flags & TRACE_INPUT_RAW_TS) && in->clock &&
+	    !strcmp(in->clock, "tsc2nsec")) {
+		unsigned __int128 v = (unsigned __int128)ts * in->tsc_mult;
+
+		ts = (uint64_t)(v >> in->tsc_shift) + in->tsc_offset;
+	}
+	if (in->ts2secs_hz) {
+		unsigned __int128 v = (unsigned __int128)ts * 1000000000ULL;
+
+		ts = (uint64_t)(v / in->ts2secs_hz);
+	}
+	return ts + in->ts_offset;
+}
+
+static uint64_t page_offset(struct stream *s)
+{
+	return s->chunked ? s->win_off : s->win_off + s->page;
+}
+
+/* Loads the page at s->page after checking its header against its bounds. */
+static int load_page(struct stream *s)
+{
+	struct trace_input *in = s->in;
+	size_t avail = s->win_len - s->page;
+	size_t hdr = 8 + in->kernel_long_size;
+	uint64_t commit, size;
+	struct cursor c;
+
+	if (avail > s->page_size)
+		avail = s->page_size;
+	if (avail < hdr)
+		return stream_truncated(s, page_offset(s), hdr, "page header");
+	cur_init(&c, s->win + s->page + 8, in->kernel_long_size, 0, in->big_endian, in->file);
+	commit = cur_decode(&c, c.data, in->kernel_long_size);
+	size = commit & COMMIT_MASK;
+	if (size > s->page_size - hdr)
+		return stream_bad(s, page_offset(s), "%s %llu is larger than the page",
+				  "page data size", size);
+	if (hdr + size > avail)
+		return stream_truncated(s, page_offset(s), hdr + size, "page");
+	if ((commit & MISSED_STORED) && hdr + size + in->kernel_long_size > s->page_size)
+		return stream_bad(s, page_offset(s), "%s%llu", "no room for the missed count at ",
+				  hdr + size);
+	if (kbuffer_load_subbuffer(s->kbuf, s->win + s->page) < 0)
+		return stream_bad(s, page_offset(s), "%s%llu", "cannot load page", 0);
+	s->page_end = s->page + hdr + size;
+	s->page_loaded = 1;
+	return 0;
+}
+
+static int fill_record(struct stream *s, void *data, unsigned long long ts, int first)
+{
+	unsigned char *p = data;
+	int size = kbuffer_event_size(s->kbuf);
+
+	if (p < s->win + s->page || size < 0 || p + size > s->win + s->page_end)
+		return stream_bad(s, page_offset(s) + kbuffer_curr_offset(s->kbuf),
+				  "%s (%llu bytes) runs past its page", "event", size);
+	memset(&s->rec, 0, sizeof(s->rec));
+	s->rec.ts = adjust_ts(s->in, ts);
+	s->rec.offset = page_offset(s) + kbuffer_curr_offset(s->kbuf);
+	s->rec.size = size;
+	s->rec.record_size = kbuffer_curr_size(s->kbuf);
+	s->rec.data = data;
+	s->rec.cpu = s->cpu;
+	s->rec.ref_count = 1;
+	s->rec.missed_events = first ? kbuffer_missed_events(s->kbuf) : 0;
+	s->rec.priv = s;
+	s->first = first;
+	return 1;
+}
+
+/* Moves @s to its next record: 1 when there is one, 0 at its end, -1 on damage. */
+static int stream_advance(struct stream *s)
+{
+	unsigned long long ts;
+	void *data;
+
+	if (s->page_loaded) {
+		data = kbuffer_next_event(s->kbuf, &ts);
+		if (data)
+			return fill_record(s, data, ts, 0);
+		s->page += s->page_size;
+		s->page_loaded = 0;
+	}
+	for (;;) {
+		if (s->page >= s->win_len) {
+			int ret = fill_window(s);
+
+			if (ret <= 0)
+				return ret;
+		}
+		if (load_page(s) < 0)
+			return -1;
+		data = kbuffer_read_event(s->kbuf, &ts);
+		if (data)
+			return fill_record(s, data, ts, 1);
+		s->page += s->page_size;
+		s->page_loaded = 0;
+	}
+}
+
+static int stream_less(const struct stream *a, const struct stream *b)
+{
+	if (a->rec.ts != b->rec.ts)
+		return a->rec.ts < b->rec.ts;
+	return a->idx < b->idx;
+}
+
+static void heap_down(struct trace_input *in, int i)
+{
+	struct stream **h = in->heap;
+
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < in->heap_len && stream_less(h[l], h[m]))
+			m = l;
+		if (r < in->heap_len && stream_less(h[r], h[m]))
+			m = r;
+		if (m == i)
+			return;
+		struct stream *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static int start_streams(struct trace_input *in)
+{
+	struct kbuffer *kb;
+	int n = 0;
+
+	for (int b = 0; b < in->nr_buffers; b++)
+		n += in->buffers[b].cpus;
+	in->streams = xcalloc(n ? n : 1, sizeof(*in->streams));
+	in->heap = xcalloc(n ? n : 1, sizeof(*in->heap));
+	for (int b = 0; b < in->nr_buffers; b++) {
+		struct buffer *buf = &in->buffers[b];
+
+		for (int cpu = 0; cpu < buf->cpus; cpu++) {
+			struct stream *s;
+			int ret;
+
+			if (!buf->cpu[cpu].size || (in->skip_cpu && cpu < MAX_CPUS &&
+						    in->skip_cpu[cpu]))
+				continue;
+			s = &in->streams[in->nr_streams];
+			s->in = in;
+			s->buffer = b;
+			s->cpu = cpu;
+			s->idx = in->nr_streams++;
+			s->page_size = buf->page_size;
+			s->next = buf->cpu[cpu].offset;
+			s->end = buf->cpu[cpu].offset + buf->cpu[cpu].size;
+			s->chunked = buf->chunked;
+			/*
+			 * Upstream 3.1.6 leaves the chunk count out of a compressed CPU's
+			 * size although the data offset points at it; accept both.
+			 */
+			if (s->chunked && s->end + 4 <= in->fsize)
+				s->end += 4;
+			kb = kbuffer_alloc(in->kernel_long_size == 8 ? KBUFFER_LSIZE_8 :
+					   KBUFFER_LSIZE_4, in->big_endian ? KBUFFER_ENDIAN_BIG :
+					   KBUFFER_ENDIAN_LITTLE);
+			if (!kb)
+				return error("out of memory for a page reader");
+			if (in->tep && tep_is_old_format(in->tep))
+				kbuffer_set_old_format(kb);
+			s->kbuf = kb;
+			if (s->chunked) {
+				unsigned char hdr[4];
+				struct cursor c;
+
+				if (s->end - s->next < 4)
+					return stream_truncated(s, s->next, 4, "chunk count");
+				if (read_at(s, hdr, 4, s->next, "chunk count") < 0)
+					return -1;
+				cur_init(&c, hdr, 4, s->next, in->big_endian, in->file);
+				cur_u32(&c, &s->chunks_left, "chunk count");
+				s->next += 4;
+			}
+			ret = stream_advance(s);
+			if (ret < 0)
+				return -1;
+			if (ret)
+				in->heap[in->heap_len++] = s;
+		}
+	}
+	for (int i = in->heap_len / 2 - 1; i >= 0; i--)
+		heap_down(in, i);
+	return 0;
+}
+
+int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffer)
+{
+	struct stream *s;
+	int ret;
+
+	if (in->failed)
+		return -1;
+	if (!in->started) {
+		in->started = 1;
+		if (start_streams(in) < 0)
+			goto fail;
+	} else if (in->heap_len) {
+		/* The record handed out last time is consumed now. */
+		s = in->heap[0];
+		ret = stream_advance(s);
+		if (ret < 0)
+			goto fail;
+		if (!ret)
+			in->heap[0] = in->heap[--in->heap_len];
+		heap_down(in, 0);
+	}
+	if (!in->heap_len)
+		return 0;
+	s = in->heap[0];
+	*rec = &s->rec;
+	if (buffer)
+		*buffer = s->buffer;
+	return 1;
+fail:
+	in->failed = 1;
+	return -1;
+}
+
+int trace_input_record_at_page_start(const struct tep_record *rec)
+{
+	const struct stream *s = rec->priv;
+
+	return s->first;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading trace.dat (v6 and v7, see trace-cmd.dat.v6(5), .v7(5) and
+ * FORMATS.md): every layout fact comes from the file, the tep handle is built
+ * from the file's own formats, and records come out merged across CPUs and
+ * buffers in timestamp order, reading per-CPU data in bounded windows.
+ */
+#ifndef TRACE_INPUT_H
+#define TRACE_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_input;
+struct tep_handle;
+struct tep_record;
+
+/* Option ids of the trace.dat format (FORMATS.md 3.3). */
+enum {
+	TRACE_OPT_DONE		= 0,
+	TRACE_OPT_DATE		= 1,
+	TRACE_OPT_CPUSTAT	= 2,
+	TRACE_OPT_BUFFER	= 3,
+	TRACE_OPT_TRACECLOCK	= 4,
+	TRACE_OPT_UNAME		= 5,
+	TRACE_OPT_HOOK		= 6,
+	TRACE_OPT_OFFSET	= 7,
+	TRACE_OPT_CPUCOUNT	= 8,
+	TRACE_OPT_VERSION	= 9,
+	TRACE_OPT_PROCMAPS	= 10,
+	TRACE_OPT_TRACEID	= 11,
+	TRACE_OPT_TIME_SHIFT	= 12,
+	TRACE_OPT_GUEST		= 13,
+	TRACE_OPT_TSC2NSEC	= 14,
+	TRACE_OPT_STRINGS	= 15,
+	TRACE_OPT_HEADER_INFO	= 16,
+	TRACE_OPT_FTRACE_EVENTS	= 17,
+	TRACE_OPT_EVENT_FORMATS	= 18,
+	TRACE_OPT_KALLSYMS	= 19,
+	TRACE_OPT_PRINTK	= 20,
+	TRACE_OPT_CMDLINES	= 21,
+	TRACE_OPT_BUFFER_TEXT	= 22,
+};
+
+/* Flags for trace_input_open(). */
+enum {
+	TRACE_INPUT_NO_PLUGINS	= 1 << 0,	/* do not load libtraceevent plugins */
+	TRACE_INPUT_RAW_TS	= 1 << 1,	/* no DATE/OFFSET/TSC2NSEC corrections */
+	TRACE_INPUT_NO_DATE	= 1 << 2,	/* ignore the DATE option */
+	TRACE_INPUT_NO_TEP	= 1 << 3,	/* read the layout only, build no tep handle */
+};
+
+/*
+ * Opens and checks @file: every section is read and bounds-checked here, so
+ * a damaged file fails now with one message.  Returns NULL after printing it.
+ */
+struct trace_input *trace_input_open(const char *file, int flags);
+void trace_input_close(struct trace_input *in);
+
+/* Layout facts, all taken from the file. */
+const char *trace_input_file(const struct trace_input *in);
+int trace_input_version(const struct trace_input *in);
+int trace_input_big_endian(const struct trace_input *in);
+int trace_input_long_size(const struct trace_input *in);	/* as the file header says */
+int trace_input_kernel_long_size(const struct trace_input *in);	/* from header_page */
+unsigned int trace_input_page_size(const struct trace_input *in);
+const char *trace_input_compression(const struct trace_input *in);	/* "none", "zlib", "zstd" */
+const char *trace_input_compression_version(const struct trace_input *in);
+int trace_input_cpus(const struct trace_input *in);
+int trace_input_is_latency(const struct trace_input *in);
+/* The latency text of a latency-tracer file (malloc'd, NUL-terminated) or NULL on error. */
+char *trace_input_latency_text(struct trace_input *in, size_t *len);
+struct tep_handle *trace_input_tep(const struct trace_input *in);
+/* The trace clock ("local", "x86-tsc", ...), and whether timestamps are in ns. */
+const char *trace_input_clock(const struct trace_input *in);
+int trace_input_in_usecs(const struct trace_input *in);
+
+/* Buffers: 0 is the top instance (name ""), then instances in file order. */
+int trace_input_nr_buffers(const struct trace_input *in);
+const char *trace_input_buffer_name(const struct trace_input *in, int buffer);
+int trace_input_buffer_cpus(const struct trace_input *in, int buffer);
+/* Bytes of data recorded for @cpu of @buffer (0: the CPU is empty). */
+uint64_t trace_input_cpu_size(const struct trace_input *in, int buffer, int cpu);
+
+/* Event formats in file order; system is "ftrace" for the ftrace formats. */
+int trace_input_nr_formats(const struct trace_input *in);
+const char *trace_input_format(const struct trace_input *in, int i, const char **system,
+			       size_t *len);
+/* The header_page and header_event texts. */
+const char *trace_input_header_page(const struct trace_input *in, size_t *len);
+const char *trace_input_header_event(const struct trace_input *in, size_t *len);
+/* kallsyms, printk formats and saved cmdlines texts (NUL-terminated). */
+const char *trace_input_kallsyms(const struct trace_input *in);
+const char *trace_input_printk(const struct trace_input *in);
+const char *trace_input_cmdlines(const struct trace_input *in);
+
+/* The @nth option with @id (in file order), or NULL; *len is its payload size. */
+const void *trace_input_option(const struct trace_input *in, int id, int nth, size_t *len);
+
+/* Adds @offset to every timestamp (report --ts-offset, --align-ts). */
+void trace_input_add_ts_offset(struct trace_input *in, int64_t offset);
+/* Multiplies raw timestamps into ns with @hz ticks per second (report --ts2secs). */
+void trace_input_set_ts2secs(struct trace_input *in, uint64_t hz);
+
+/* Leaves @cpu of every buffer out of the merged stream (report --cpu). */
+void trace_input_skip_cpu(struct trace_input *in, int cpu);
+
+/*
+ * The next record in timestamp order across all CPUs and buffers.  Returns
+ * 1 and sets *rec (valid until the next call) and *buffer, 0 at the end, or
+ * -1 after printing what is damaged.
+ */
+int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffer);
+
+/* Whether @rec is the first record of its sub-buffer (page). */
+int trace_input_record_at_page_start(const struct tep_record *rec);
+
+#endif
