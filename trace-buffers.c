@@ -122,7 +122,11 @@ const char *tracing_dir_setup(void)
 
 	if (dir)
 		return dir;
-	dir = find_visible();
+	/* The same override trace-tracefs.c honours, for fake tracing directories. */
+	if (getenv("TRACE_CMD_TRACING_DIR") && *getenv("TRACE_CMD_TRACING_DIR"))
+		dir = xstrdup(getenv("TRACE_CMD_TRACING_DIR"));
+	else
+		dir = find_visible();
 	if (!dir)
 		dir = mount_tracing();
 	if (!dir)
@@ -360,4 +364,28 @@ int option_error(const struct command *cmd, char **argv, int c)
 	if (c == ':')
 		return usage_error(cmd, "option '%.*s' needs a value", len, arg);
 	return usage_error(cmd, "unknown option '%.*s'", len, arg);
+}
+
+int buffer_for_each_event(struct tracefs_instance *inst,
+			  int (*fn)(const char *system, const char *event, void *data),
+			  void *data)
+{
+	const char *dir = tracefs_instance_get_dir(inst);
+	char **systems = tracefs_event_systems(dir), **events;
+	int ret = 0;
+
+	if (!systems) {
+		error("cannot list the events of '%s': %s", dir, strerror(errno));
+		tracefs_put_tracing_file((char *)dir);
+		return -1;
+	}
+	for (int s = 0; !ret && systems[s]; s++) {
+		events = tracefs_system_events(dir, systems[s]);
+		for (int e = 0; !ret && events && events[e]; e++)
+			ret = fn(systems[s], events[e], data);
+		tracefs_list_free(events);
+	}
+	tracefs_list_free(systems);
+	tracefs_put_tracing_file((char *)dir);
+	return ret;
 }

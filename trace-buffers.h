@@ -14,7 +14,8 @@ struct tracefs_instance;
 /*
  * Finds the tracing directory in effect (the last tracefs or debugfs mount
  * that is not hidden by a later mount), mounting tracefs (or else debugfs)
- * when none is visible, and points libtracefs at it.  Returns the path, or
+ * when none is visible, and points libtracefs at it.  $TRACE_CMD_TRACING_DIR,
+ * when set, names the directory instead (tests use fake ones).  Returns the path, or
  * NULL after printing why.
  */
 const char *tracing_dir_setup(void);
@@ -58,6 +59,15 @@ bool buffers_delete(const struct buffers *b, int i);
 char *buffer_read_file(struct tracefs_instance *inst, const char *file);
 /* Writes @val to a file of the buffer with O_TRUNC; -1 with errno set on failure. */
 int buffer_write_file(struct tracefs_instance *inst, const char *file, const char *val);
+
+/*
+ * Calls @fn for every event of the buffer (systems and events in tracefs
+ * order); stops early when @fn returns non-zero, and returns that value, or
+ * -1 after printing why the events cannot be listed.
+ */
+int buffer_for_each_event(struct tracefs_instance *inst,
+			  int (*fn)(const char *system, const char *event, void *data),
+			  void *data);
 
 /*
  * The usage error for what getopt_long returned as '?' or ':' (the option

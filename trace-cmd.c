@@ -13,6 +13,7 @@
 
 extern const struct command cmd_record, cmd_report, cmd_help;
 extern const struct command cmd_stop, cmd_restart, cmd_reset;
+extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -20,6 +21,10 @@ const struct command *const commands[] = {
 	&cmd_stop,
 	&cmd_restart,
 	&cmd_reset,
+	&cmd_clear,
+	&cmd_show,
+	&cmd_stat,
+	&cmd_list,
 	&cmd_help,
 	NULL,
 };

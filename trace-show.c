@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * show: print a tracing file of the top buffer or an instance: the trace
+ * (or trace_pipe, or the snapshot), whole or for one CPU, or one of the
+ * settings files upstream's long options name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "trace-cmd.h"
+#include "trace-buffers.h"
+
+extern const struct command cmd_show;
+
+static const char show_help[] =
+	"usage: trace-cmd show [-p | -s] [-c CPU] [-B NAME] [-f] [FILE-OPTION]...\n"
+	"  -p       read trace_pipe (consuming, waits for data) instead of trace\n"
+	"  -s       read the snapshot buffer instead of trace\n"
+	"  -c CPU   read only the file of CPU (per_cpu/cpuCPU)\n"
+	"  -B NAME  read the files of the instance NAME\n"
+	"  -f       print the full path of each file before its contents\n"
+	"FILE-OPTION prints that file instead of the trace:\n"
+	"  --tracing_on         tracing_on\n"
+	"  --current_tracer     current_tracer\n"
+	"  --buffer_size        buffer_size_kb (of CPU with -c)\n"
+	"  --buffer_total_size  buffer_total_size_kb\n"
+	"  --set_event          set_event (the enabled events)\n"
+	"  --ftrace_filter      set_ftrace_filter\n"
+	"  --ftrace_notrace     set_ftrace_notrace\n"
+	"  --ftrace_pid         set_ftrace_pid\n"
+	"  --graph_function     set_graph_function\n"
+	"  --graph_notrace      set_graph_notrace\n"
+	"  --cpumask            tracing_cpumask\n";
+
+/* Long options with a val of 256 + index name the file of files[index]. */
+static const char *const files[] = {
+	"tracing_on", "current_tracer", "buffer_size_kb", "buffer_total_size_kb", "set_event",
+	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
+	"set_graph_notrace", "tracing_cpumask",
+};
+
+static const struct option show_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "tracing_on", no_argument, NULL, 256 },
+	{ "current_tracer", no_argument, NULL, 257 },
+	{ "buffer_size", no_argument, NULL, 258 },
+	{ "buffer_total_size", no_argument, NULL, 259 },
+	{ "set_event", no_argument, NULL, 260 },
+	{ "ftrace_filter", no_argument, NULL, 261 },
+	{ "ftrace_notrace", no_argument, NULL, 262 },
+	{ "ftrace_pid", no_argument, NULL, 263 },
+	{ "graph_function", no_argument, NULL, 264 },
+	{ "graph_notrace", no_argument, NULL, 265 },
+	{ "cpumask", no_argument, NULL, 266 },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct show_opts {
+	const char *instance;
+	long cpu;		/* -1: all */
+	bool pipe, snapshot, path;
+	const char *want[ARRAY_SIZE(files)];
+	int nr_want;
+};
+
+static int parse(int argc, char **argv, struct show_opts *o)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hpsc:B:f", show_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return show_usage(&cmd_show);
+		case 'p':
+			o->pipe = true;
+			break;
+		case 's':
+			o->snapshot = true;
+			break;
+		case 'c':
+			if (parse_long("-c", optarg, 0, 4095, &o->cpu) < 0) {
+				fputs(show_help, stderr);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'B':
+			o->instance = optarg;
+			break;
+		case 'f':
+			o->path = true;
+			break;
+		case 256 ... 256 + ARRAY_SIZE(files) - 1:
+			o->want[o->nr_want++] = files[c - 256];
+			break;
+		default:
+			return option_error(&cmd_show, argv, c);
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_show, "unexpected argument '%s'", argv[optind]);
+	if (o->pipe && o->snapshot)
+		return usage_error(&cmd_show, "-p and -s cannot be used together");
+	return -1;
+}
+
+/* Copies the file to stdout; trace_pipe blocks, which is what the user asked for. */
+static int cat_file(struct tracefs_instance *inst, const char *rel, bool path)
+{
+	char *file = tracefs_instance_get_file(inst, rel);
+	char buf[65536];
+	ssize_t n;
+	int fd;
+
+	if (!file)
+		return error("cannot find '%s': %s", rel, strerror(errno));
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("cannot open '%s': %s", rel, strerror(errno));
+		tracefs_put_tracing_file(file);
+		return -1;
+	}
+	if (path)
+		printf("%s\n", file);
+	tracefs_put_tracing_file(file);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("cannot read '%s': %s", rel, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (fwrite(buf, 1, n, stdout) != (size_t)n)
+			break;	/* main() reports the write error */
+		if (!strcmp(rel + strlen(rel) - 4, "pipe"))
+			fflush(stdout);
+	}
+	close(fd);
+	return 0;
+}
+
+static int show(struct show_opts *o)
+{
+	struct buffers *b = buffers_new();
+	struct tracefs_instance *inst;
+	const char *what = o->pipe ? "trace_pipe" : o->snapshot ? "snapshot" : "trace";
+	char rel[128];
+	int ret = 0;
+
+	if (o->instance && buffers_select_name(b, o->instance, false) < 0) {
+		buffers_free(b);
+		return -1;
+	}
+	buffers_default_top(b);
+	inst = buffers_instance(b, 0);
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%ld", o->cpu);
+	if (o->snapshot && !tracefs_file_exists(inst, "snapshot"))
+		ret = error("this kernel has no snapshot buffer (no 'snapshot' file)");
+	else if (o->cpu >= 0 && !tracefs_dir_exists(inst, rel))
+		ret = error("no CPU %ld ('%s' does not exist)", o->cpu, rel);
+	for (int i = 0; !ret && i < o->nr_want; i++) {
+		if (o->cpu >= 0 && !strcmp(o->want[i], "buffer_size_kb")) {
+			snprintf(rel, sizeof(rel), "per_cpu/cpu%ld/buffer_size_kb", o->cpu);
+			ret = cat_file(inst, rel, o->path);
+		} else {
+			ret = cat_file(inst, o->want[i], o->path);
+		}
+	}
+	if (!ret && !o->nr_want) {
+		if (o->cpu >= 0)
+			snprintf(rel, sizeof(rel), "per_cpu/cpu%ld/%s", o->cpu, what);
+		else
+			snprintf(rel, sizeof(rel), "%s", what);
+		ret = cat_file(inst, rel, o->path);
+	}
+	buffers_free(b);
+	return ret;
+}
+
+static int run_show(int argc, char **argv)
+{
+	struct show_opts o = { .cpu = -1 };
+	int ret = parse(argc, argv, &o);
+
+	if (ret >= 0)
+		return ret;
+	if (!tracing_dir_setup())
+		return EXIT_FAILED;
+	return show(&o) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+const struct command cmd_show = {
+	.name = "show",
+	.run = run_show,
+	.usage = show_help,
+	.summary = "print the trace or a setting from tracefs",
+};
