@@ -1,16 +1,574 @@
 // SPDX-License-Identifier: GPL-2.0
-/* trace-cmd record: placeholder until the record module lands. */
+/*
+ * trace-cmd record: parse the options into a plan, set tracefs up, fork one
+ * recorder per CPU and the traced command, stop when it exits (or on SIGINT
+ * or SIGTERM), write trace.dat from the recorders' files, print the kernel's
+ * buffer statistics, and put tracefs back as it was on every path.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include "trace-cmd.h"
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-static const char record_usage[] = "usage: trace-cmd record [OPTIONS]\n";
+#include "trace-cmd.h"
+#include "trace-output.h"
+#include "trace-recorder.h"
+#include "trace-tracefs.h"
+
 extern const struct command cmd_record;
+
+static const char record_usage[] =
+	"usage: trace-cmd record -e EVENT [-e EVENT]... [-o FILE] [--file-version 6]\n"
+	"                        [COMMAND [ARG]...]\n"
+	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
+	"                      globs as in 'sched:sched_s*' (repeatable)\n"
+	"  -o FILE             write the trace to FILE (default trace.dat)\n"
+	"  --file-version N    the trace.dat version to write (6)\n"
+	"  -h                  show this help\n"
+	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
+
+enum { OPT_FILE_VERSION = 256 };
+
+static const struct option record_options[] = {
+	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* What the options asked for. */
+struct record_plan {
+	const char **events;
+	int nr_events;
+	const char *output;
+	int version;
+	char **argv;		/* the command and its arguments, or NULL */
+};
+
+/* What the run holds, so one cleanup path can undo any of it. */
+struct record_run {
+	struct record_plan *plan;
+	struct tfs_events *events;
+	struct tfs_saved *saved;
+	int out_fd;
+	int out_created;	/* we created the output: remove it on failure */
+	int out_truncated;	/* its old content is gone */
+	int out_written;	/* trace.dat is complete: keep it whatever the status */
+	int nr_cpus;
+	size_t page_size;
+	char **tmp_paths;
+	int *tmp_fds;
+	pid_t *recorders;
+	char *cmd_path;
+	pid_t child;
+	int child_status;
+	char **stats;		/* per_cpu/cpuN/stats after the stop */
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static int parse_options(int argc, char **argv, struct record_plan *plan)
+{
+	unsigned long val;
+	int c;
+
+	plan->output = "trace.dat";
+	plan->version = 6;
+	plan->events = xcalloc(argc, sizeof(*plan->events));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+he:o:", record_options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return -2;
+		case 'e':
+			plan->events[plan->nr_events++] = optarg;
+			break;
+		case 'o':
+			plan->output = optarg;
+			break;
+		case OPT_FILE_VERSION:
+			if (parse_ulong("--file-version", optarg, 1, 1000, &val) < 0) {
+				fputs(record_usage, stderr);
+				return -1;
+			}
+			if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
+				return usage_error(&cmd_record,
+					"file version %lu is not supported: record writes version %d",
+					val, TRACE_OUTPUT_MAX_VERSION), -1;
+			plan->version = val;
+			break;
+		case ':':
+			return usage_error(&cmd_record, "option '%s' needs a value",
+					   argv[optind - 1]), -1;
+		default:
+			return usage_error(&cmd_record, "unknown option '%s'",
+					   argv[optind - 1]), -1;
+		}
+	}
+	if (!plan->nr_events)
+		return usage_error(&cmd_record, "no events to record: give -e EVENT"), -1;
+	if (!*plan->output)
+		return usage_error(&cmd_record, "-o needs a file name"), -1;
+	plan->argv = optind < argc ? argv + optind : NULL;
+	return 0;
+}
+
+/* PATH lookup, so a missing command is found out before tracefs is touched. */
+static char *find_command_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *dirs, *dir, *save = NULL, *full = NULL;
+
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
+	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+
+		full = xmalloc(strlen(dir) + strlen(name) + 2);
+		sprintf(full, "%s/%s", *dir ? dir : ".", name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+			break;
+		free(full);
+		full = NULL;
+	}
+	free(dirs);
+	return full;
+}
+
+/* Opens the output without truncating it: an old file survives a failed run. */
+static int open_output(struct record_run *run)
+{
+	const char *path = run->plan->output;
+
+	run->out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (run->out_fd >= 0) {
+		run->out_created = 1;
+		return 0;
+	}
+	if (errno == EEXIST)
+		run->out_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (run->out_fd < 0)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The recorders' files, beside the output: FILE.cpuN. */
+static int open_temp_files(struct record_run *run)
+{
+	run->tmp_paths = xcalloc(run->nr_cpus, sizeof(*run->tmp_paths));
+	run->tmp_fds = xcalloc(run->nr_cpus, sizeof(*run->tmp_fds));
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++)
+		run->tmp_fds[cpu] = -1;
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+		char *p = xmalloc(strlen(run->plan->output) + 32);
+
+		sprintf(p, "%s.cpu%d", run->plan->output, cpu);
+		run->tmp_fds[cpu] = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (run->tmp_fds[cpu] < 0) {
+			int e = errno;
+
+			free(p);
+			return error("cannot create '%s.cpu%d': %s", run->plan->output, cpu,
+				     strerror(e));
+		}
+		run->tmp_paths[cpu] = p;
+	}
+	return 0;
+}
+
+static void remove_temp_files(struct record_run *run)
+{
+	for (int cpu = 0; run->tmp_paths && cpu < run->nr_cpus; cpu++) {
+		if (run->tmp_fds[cpu] >= 0)
+			close(run->tmp_fds[cpu]);
+		if (run->tmp_paths[cpu])
+			unlink(run->tmp_paths[cpu]);
+		free(run->tmp_paths[cpu]);
+	}
+	free(run->tmp_paths);
+	free(run->tmp_fds);
+	run->tmp_paths = NULL;
+	run->tmp_fds = NULL;
+}
+
+/* The sub-buffer size the kernel hands out through trace_pipe_raw. */
+static size_t kernel_page_size(void)
+{
+	unsigned long kb;
+
+	if (tfs_exists("buffer_subbuf_size_kb") &&
+	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
+		return kb * 1024;
+	return getpagesize();
+}
+
+static int start_recorders(struct record_run *run)
+{
+	run->recorders = xcalloc(run->nr_cpus, sizeof(*run->recorders));
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+		run->recorders[cpu] = recorder_start(cpu, run->tmp_fds[cpu], run->page_size,
+						     run->tmp_fds, run->nr_cpus);
+		if (run->recorders[cpu] < 0) {
+			run->recorders[cpu] = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int stop_recorders(struct record_run *run)
+{
+	int ret = 0;
+
+	for (int cpu = 0; run->recorders && cpu < run->nr_cpus; cpu++) {
+		if (recorder_stop(run->recorders[cpu]) < 0)
+			ret = -1;
+		run->recorders[cpu] = 0;
+	}
+	return ret;
+}
+
+/*
+ * The traced command: tracing goes on in the child right before exec, so the
+ * trace starts with the command.  An exec failure comes back through a pipe.
+ */
+static int start_command(struct record_run *run)
+{
+	int errpipe[2];
+	int err = 0;
+	ssize_t n;
+
+	if (pipe2(errpipe, O_CLOEXEC) < 0)
+		return error("cannot create a pipe: %s", strerror(errno));
+	fflush(NULL);
+	run->child = fork();
+	if (run->child < 0) {
+		err = errno;
+		close(errpipe[0]);
+		close(errpipe[1]);
+		run->child = 0;
+		return error("cannot fork: %s", strerror(err));
+	}
+	if (run->child == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		close(errpipe[0]);
+		if (tfs_write_file("tracing_on", "1") == 0)
+			execv(run->cmd_path, run->plan->argv);
+		err = errno;
+		write_all(errpipe[1], &err, sizeof(err));
+		_exit(127);
+	}
+	close(errpipe[1]);
+	n = read_all(errpipe[0], &err, sizeof(err));
+	close(errpipe[0]);
+	if (n == sizeof(err)) {
+		waitpid(run->child, NULL, 0);
+		run->child = 0;
+		return error("cannot run '%s': %s", run->plan->argv[0], strerror(err));
+	}
+	return 0;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;	/* only wakes sigsuspend() */
+}
+
+/*
+ * Waits for the command, passing SIGINT and SIGTERM on to it.  The signals
+ * are blocked except inside sigsuspend(), so none slips past the check.
+ */
+static void wait_command(struct record_run *run)
+{
+	struct sigaction sa = { .sa_handler = on_child }, old_chld;
+	sigset_t block, old;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, &old_chld);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	for (;;) {
+		pid_t pid = waitpid(run->child, &run->child_status, WNOHANG);
+
+		if (pid == run->child || (pid < 0 && errno != EINTR))
+			break;
+		if (stop_signal) {
+			kill(run->child, stop_signal);
+			stop_signal = 0;
+		}
+		sigsuspend(&old);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	run->child = 0;
+}
+
+/* No command: record until a signal sets the flag. */
+static int wait_signal(void)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (tfs_write_file("tracing_on", "1") < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	fprintf(stderr, "Hit Ctrl^C to stop recording\n");
+	while (!stop_signal)
+		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return 0;
+}
+
+static void install_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	/* No SA_RESTART: waitpid() must return so the flag is seen. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, old_int);
+	sigaction(SIGTERM, &sa, old_term);
+}
+
+/* The kernel's "commit" field size in header_page is its long size. */
+static int kernel_long_size(void)
+{
+	char *buf, *p;
+	int size = sizeof(long);
+
+	if (!tfs_exists("events/header_page") ||
+	    tfs_read_file("events/header_page", &buf, NULL) < 0)
+		return size;
+	p = strstr(buf, " commit;");
+	if (p && (p = strstr(p, "size:")))
+		size = atoi(p + 5) == 4 ? 4 : 8;
+	free(buf);
+	return size;
+}
+
+static int read_stats(struct record_run *run)
+{
+	char rel[64];
+
+	run->stats = xcalloc(run->nr_cpus, sizeof(*run->stats));
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		if (tfs_read_file(rel, &run->stats[cpu], NULL) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static unsigned long long stat_value(const char *stats, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ':')
+			return strtoull(p + len + 1, NULL, 10);
+	return 0;
+}
+
+static void print_stats(struct record_run *run)
+{
+	int long_size = kernel_long_size();
+
+	fprintf(stderr, "Kernel buffer statistics:\n"
+		"  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
+		"        recorded in the trace data. They should all be zero.\n\n");
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++)
+		fprintf(stderr, "CPU: %d\n%s\n", cpu, run->stats[cpu]);
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+		const char *s = run->stats[cpu];
+		unsigned long long events = 0, missed = 0;
+		unsigned long long lost = stat_value(s, "overrun") +
+			stat_value(s, "commit overrun") + stat_value(s, "dropped events");
+		struct stat st = { 0 };
+
+		fstat(run->tmp_fds[cpu], &st);
+		recorder_count_events(run->tmp_fds[cpu], run->page_size, long_size, &events,
+				      &missed);
+		fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost\n",
+			cpu, events, (unsigned long long)st.st_size, lost);
+	}
+}
+
+static int write_trace(struct record_run *run)
+{
+	struct trace_output *out;
+	char *clock;
+	int ret;
+
+	run->out_truncated = 1;
+	if (ftruncate(run->out_fd, 0) < 0 || lseek(run->out_fd, 0, SEEK_SET) < 0)
+		return error("cannot write '%s': %s", run->plan->output, strerror(errno));
+	out = trace_output_fdopen(run->out_fd, run->plan->output, run->plan->version);
+	if (!out)
+		return -1;
+	run->out_fd = -1;	/* the output owns it now */
+	clock = tfs_current_clock();
+	ret = trace_output_write_metadata(out, run->page_size, run->events);
+	if (ret == 0)
+		ret = trace_output_add_host_options(out);
+	if (ret == 0)
+		ret = trace_output_add_cpustats(out, run->nr_cpus);
+	if (ret == 0)
+		ret = trace_output_write_data(out, run->nr_cpus, run->tmp_fds, clock);
+	free(clock);
+	if (trace_output_close(out) < 0)
+		ret = -1;
+	run->out_written = ret == 0;
+	return ret;
+}
+
+/* The one cleanup path: every exit, error or not, comes through here. */
+static int finish(struct record_run *run, int status)
+{
+	if (run->child > 0) {
+		kill(run->child, SIGTERM);
+		waitpid(run->child, NULL, 0);
+	}
+	if (run->saved && tfs_saved_count(run->saved) && tfs_exists("tracing_on"))
+		tfs_write_file("tracing_on", "0");
+	if (stop_recorders(run) < 0 && status == EXIT_OK)
+		status = EXIT_FAILED;
+	if (tfs_restore(run->saved) < 0 && status == EXIT_OK)
+		status = EXIT_FAILED;
+	remove_temp_files(run);
+	/* A file we created or already truncated is worthless unless complete. */
+	if (!run->out_written && (run->out_created || run->out_truncated))
+		unlink(run->plan->output);
+	if (run->out_fd >= 0)
+		close(run->out_fd);
+	for (int cpu = 0; run->stats && cpu < run->nr_cpus; cpu++)
+		free(run->stats[cpu]);
+	free(run->stats);
+	free(run->recorders);
+	free(run->cmd_path);
+	tfs_saved_free(run->saved);
+	tfs_events_free(run->events);
+	return status;
+}
+
+/* The command's exit status becomes ours, as a shell would report it. */
+static int command_status(struct record_run *run)
+{
+	int st = run->child_status;
+
+	if (!run->plan->argv)
+		return EXIT_OK;
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "trace-cmd record: '%s' was killed by signal %d\n",
+			run->plan->argv[0], WTERMSIG(st));
+		return 128 + WTERMSIG(st);
+	}
+	if (WEXITSTATUS(st))
+		fprintf(stderr, "trace-cmd record: '%s' exited with status %d\n",
+			run->plan->argv[0], WEXITSTATUS(st));
+	return WEXITSTATUS(st);
+}
+
+static int setup(struct record_run *run)
+{
+	struct record_plan *plan = run->plan;
+
+	/* Nothing touches tracefs until every check that can fail has passed. */
+	if (plan->argv && !(run->cmd_path = find_command_path(plan->argv[0])))
+		return error("cannot run '%s': command not found", plan->argv[0]);
+	if (open_output(run) < 0 || !tfs_dir())
+		return -1;
+	run->events = tfs_events_new();
+	for (int i = 0; i < plan->nr_events; i++)
+		if (tfs_events_add(run->events, plan->events[i]) <= 0)
+			return -1;
+	run->nr_cpus = tfs_cpu_count();
+	if (run->nr_cpus < 1)
+		return error("no per_cpu buffers in '%s'", tfs_dir());
+	run->page_size = kernel_page_size();
+	if (open_temp_files(run) < 0)
+		return -1;
+	run->saved = tfs_saved_new();
+	/* Off while we set up; writing "trace" empties the buffers and stats. */
+	if (tfs_set(run->saved, "tracing_on", "0") < 0 || tfs_write_file("trace", "") < 0)
+		return -1;
+	if (tfs_events_enable(run->events, run->saved) < 0)
+		return -1;
+	return start_recorders(run);
+}
+
+static int record(struct record_plan *plan)
+{
+	struct record_run run = { .plan = plan, .out_fd = -1 };
+	struct sigaction old_int, old_term;
+	int status;
+
+	stop_signal = 0;
+	install_signals(&old_int, &old_term);
+	if (setup(&run) < 0) {
+		status = finish(&run, EXIT_FAILED);
+		goto out;
+	}
+	/* A signal during setup ends the recording before it starts. */
+	if (!stop_signal && (plan->argv ? start_command(&run) < 0 : wait_signal() < 0)) {
+		status = finish(&run, EXIT_FAILED);
+		goto out;
+	}
+	if (run.child)
+		wait_command(&run);
+	tfs_write_file("tracing_on", "0");
+	if (stop_recorders(&run) < 0 || read_stats(&run) < 0 || write_trace(&run) < 0) {
+		status = finish(&run, EXIT_FAILED);
+		goto out;
+	}
+	print_stats(&run);
+	status = finish(&run, command_status(&run));
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return status;
+}
 
 static int run_record(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "-h"))
+	struct record_plan plan = { 0 };
+	int ret = parse_options(argc, argv, &plan);
+	int status;
+
+	if (ret == -2) {
+		free(plan.events);
 		return show_usage(&cmd_record);
-	return error("not built yet"), EXIT_FAILED;
+	}
+	if (ret < 0) {
+		free(plan.events);
+		return EXIT_USAGE;
+	}
+	status = record(&plan);
+	free(plan.events);
+	return status;
 }
 
-const struct command cmd_record = { "record", run_record, record_usage, "record" };
+const struct command cmd_record = {
+	.name = "record",
+	.run = run_record,
+	.usage = record_usage,
+	.summary = "record a trace into a file",
+};

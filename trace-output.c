@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace.dat writer, version 6 as FORMATS.md section 3.2 describes it:
+ * strictly sequential, so it writes to a file, a pipe or a socket alike.
+ * Metadata comes from the tracing directory; CPU data from the recorders'
+ * files, each placed at a page-aligned offset.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+#include "trace-output.h"
+#include "trace-tracefs.h"
+
+#define TRACE_MAGIC		"\027\010\104tracing"
+#define FLYRECORD_TAG		"flyrecord"	/* 10 bytes with the NUL */
+#define OPTIONS_TAG		"options  "
+#define KPTR_RESTRICT		"/proc/sys/kernel/kptr_restrict"
+
+struct option_rec {
+	uint16_t id;
+	uint32_t size;
+	char *data;
+};
+
+struct trace_output {
+	int fd;
+	char *name;
+	int version;
+	uint64_t pos;
+	uint32_t page_size;
+	struct option_rec *opts;
+	size_t nr_opts;
+};
+
+static struct trace_output *output_new(int fd, const char *name, int version)
+{
+	struct trace_output *out;
+
+	if (version < TRACE_OUTPUT_MIN_VERSION || version > TRACE_OUTPUT_MAX_VERSION) {
+		error("file version %d is not supported (this writer writes version %d)",
+		      version, TRACE_OUTPUT_MAX_VERSION);
+		return NULL;
+	}
+	out = xcalloc(1, sizeof(*out));
+	out->fd = fd;
+	out->name = xstrdup(name);
+	out->version = version;
+	out->page_size = getpagesize();
+	return out;
+}
+
+struct trace_output *trace_output_create(const char *path, int version)
+{
+	struct trace_output *out;
+	int fd;
+
+	if (version < TRACE_OUTPUT_MIN_VERSION || version > TRACE_OUTPUT_MAX_VERSION)
+		return output_new(-1, path, version);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot create '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	out = output_new(fd, path, version);
+	if (!out)
+		close(fd);
+	return out;
+}
+
+struct trace_output *trace_output_fdopen(int fd, const char *name, int version)
+{
+	return output_new(fd, name, version);
+}
+
+uint64_t trace_output_offset(const struct trace_output *out)
+{
+	return out->pos;
+}
+
+int trace_output_write_raw(struct trace_output *out, const void *buf, size_t len)
+{
+	if (write_all(out->fd, buf, len) < 0)
+		return error("cannot write '%s': %s", out->name, strerror(errno));
+	out->pos += len;
+	return 0;
+}
+
+/* Integers in host byte order: the file's endian byte says which. */
+static int put_u16(struct trace_output *out, uint16_t v)
+{
+	return trace_output_write_raw(out, &v, sizeof(v));
+}
+
+static int put_u32(struct trace_output *out, uint32_t v)
+{
+	return trace_output_write_raw(out, &v, sizeof(v));
+}
+
+static int put_u64(struct trace_output *out, uint64_t v)
+{
+	return trace_output_write_raw(out, &v, sizeof(v));
+}
+
+static int put_str(struct trace_output *out, const char *s)
+{
+	return trace_output_write_raw(out, s, strlen(s) + 1);
+}
+
+int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
+{
+	char version[8];
+	unsigned char endian_long[2];
+	int one = 1;
+
+	out->page_size = page_size;
+	snprintf(version, sizeof(version), "%d", out->version);
+	endian_long[0] = *(char *)&one ? 0 : 1;
+	endian_long[1] = sizeof(long);
+	if (trace_output_write_raw(out, TRACE_MAGIC, 10) < 0 ||
+	    put_str(out, version) < 0 ||
+	    trace_output_write_raw(out, endian_long, 2) < 0)
+		return -1;
+	return put_u32(out, page_size);
+}
+
+/* A tracing-directory file as u32/u64 size + text; a missing file is size 0. */
+static int put_tfs_file(struct trace_output *out, const char *rel, int size64, int optional)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (!(optional && !tfs_exists(rel)) && tfs_read_file(rel, &buf, &len) < 0)
+		return -1;
+	ret = size64 ? put_u64(out, len) : put_u32(out, len);
+	if (ret == 0 && len)
+		ret = trace_output_write_raw(out, buf, len);
+	free(buf);
+	return ret;
+}
+
+int trace_output_write_header_info(struct trace_output *out)
+{
+	int have = tfs_exists("events/header_page");
+
+	if (put_str(out, "header_page") < 0)
+		return -1;
+	if (!have ? put_u64(out, 0) : put_tfs_file(out, "events/header_page", 1, 0))
+		return -1;
+	if (put_str(out, "header_event") < 0)
+		return -1;
+	return !have ? put_u64(out, 0) : put_tfs_file(out, "events/header_event", 1, 1);
+}
+
+static int has_format(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+}
+
+int trace_output_write_ftrace_formats(struct trace_output *out)
+{
+	struct dirent **list = NULL;
+	char *dir = tfs_path("events/ftrace");
+	char rel[512];
+	int n = scandir(dir, &list, has_format, alphasort);
+	int count = 0, ret = 0;
+
+	free(dir);
+	if (n < 0)
+		n = 0;	/* no ftrace system: an empty list, as upstream writes */
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "events/ftrace/%s/format", list[i]->d_name);
+		count += tfs_exists(rel);
+	}
+	ret = put_u32(out, count);
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "events/ftrace/%s/format", list[i]->d_name);
+		if (ret == 0 && tfs_exists(rel))
+			ret = put_tfs_file(out, rel, 1, 0);
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+/* Every system's events, for a writer given no event list. */
+static struct tfs_events *all_events(void)
+{
+	struct tfs_events *ev = tfs_events_new();
+
+	if (tfs_events_add(ev, "all") < 0) {
+		tfs_events_free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+static int write_system(struct trace_output *out, const struct tfs_events *ev,
+			size_t first, size_t end)
+{
+	char rel[1024];
+
+	if (put_str(out, tfs_events_system(ev, first)) < 0 || put_u32(out, end - first) < 0)
+		return -1;
+	for (size_t i = first; i < end; i++) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/format", tfs_events_system(ev, i),
+			 tfs_events_name(ev, i));
+		if (put_tfs_file(out, rel, 1, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events)
+{
+	struct tfs_events *own = events ? NULL : all_events();
+	const struct tfs_events *ev = events ? events : own;
+	size_t n, nr_systems = 0, i, j;
+	int ret = 0;
+
+	if (!ev)
+		return -1;
+	n = tfs_events_count(ev);
+	/* The list is sorted by system; ftrace's formats went in their own section. */
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && !strcmp(tfs_events_system(ev, i), tfs_events_system(ev, j)); j++)
+			;
+		nr_systems += strcmp(tfs_events_system(ev, i), "ftrace") != 0;
+	}
+	ret = put_u32(out, nr_systems);
+	for (i = 0; ret == 0 && i < n; i = j) {
+		for (j = i; j < n && !strcmp(tfs_events_system(ev, i), tfs_events_system(ev, j)); j++)
+			;
+		if (strcmp(tfs_events_system(ev, i), "ftrace"))
+			ret = write_system(out, ev, i, j);
+	}
+	tfs_events_free(own);
+	return ret;
+}
+
+static char *read_whole(const char *path, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap)
+			buf = xrealloc(buf, cap *= 2);
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+/* Addresses show as zeros unless kptr_restrict is 0: lift it while we read. */
+static char *read_kallsyms(size_t *len)
+{
+	char old[16] = "";
+	char *buf;
+	int fd = open(KPTR_RESTRICT, O_RDWR | O_CLOEXEC);
+	int changed = 0;
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, old, sizeof(old) - 1);
+
+		if (n > 0 && old[0] != '0') {
+			old[n] = '\0';
+			changed = pwrite(fd, "0", 1, 0) == 1;
+			if (!changed)
+				warning("cannot lift kptr_restrict: kallsyms may show no addresses");
+		}
+	}
+	buf = read_whole("/proc/kallsyms", len);
+	if (changed && pwrite(fd, old, strlen(old), 0) < 0)
+		warning("cannot restore kptr_restrict to %s: %s", old, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+int trace_output_write_kallsyms(struct trace_output *out, const char *path)
+{
+	size_t len = 0;
+	char *buf = path ? read_whole(path, &len) : read_kallsyms(&len);
+	int ret;
+
+	/* Symbols only make reports nicer: without them the file is still good. */
+	if (!buf) {
+		warning("cannot read '%s': %s", path ? path : "/proc/kallsyms", strerror(errno));
+		len = 0;
+	}
+	ret = put_u32(out, len);
+	if (ret == 0 && len)
+		ret = trace_output_write_raw(out, buf, len);
+	free(buf);
+	return ret;
+}
+
+int trace_output_write_printk(struct trace_output *out)
+{
+	return put_tfs_file(out, "printk_formats", 0, 1);
+}
+
+int trace_output_write_cmdlines(struct trace_output *out)
+{
+	return put_tfs_file(out, "saved_cmdlines", 1, 1);
+}
+
+int trace_output_write_metadata(struct trace_output *out, uint32_t page_size,
+				const struct tfs_events *events)
+{
+	if (trace_output_write_prefix(out, page_size) < 0 ||
+	    trace_output_write_header_info(out) < 0 ||
+	    trace_output_write_ftrace_formats(out) < 0 ||
+	    trace_output_write_event_formats(out, events) < 0 ||
+	    trace_output_write_kallsyms(out, NULL) < 0 ||
+	    trace_output_write_printk(out) < 0)
+		return -1;
+	return trace_output_write_cmdlines(out);
+}
+
+int trace_output_add_option(struct trace_output *out, uint16_t id, const void *data,
+			    uint32_t size)
+{
+	struct option_rec *o;
+
+	out->opts = xrealloc(out->opts, (out->nr_opts + 1) * sizeof(*out->opts));
+	o = &out->opts[out->nr_opts++];
+	o->id = id;
+	o->size = size;
+	o->data = xmalloc(size ? size : 1);
+	memcpy(o->data, data, size);
+	return 0;
+}
+
+static int add_string_option(struct trace_output *out, uint16_t id, const char *s)
+{
+	return trace_output_add_option(out, id, s, strlen(s) + 1);
+}
+
+int trace_output_add_host_options(struct trace_output *out)
+{
+	struct utsname u;
+	char buf[1024];
+	char *clock = NULL;
+	struct timespec ts;
+	uint64_t id;
+
+	/* The whole trace_clock line, as upstream saves it (size 0 if unreadable). */
+	if (tfs_exists("trace_clock") && tfs_read_file("trace_clock", &clock, NULL) == 0)
+		add_string_option(out, TRACE_OPT_TRACECLOCK, clock);
+	else
+		trace_output_add_option(out, TRACE_OPT_TRACECLOCK, "", 0);
+	free(clock);
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename, u.release,
+			 u.machine);
+		add_string_option(out, TRACE_OPT_UNAME, buf);
+	}
+	add_string_option(out, TRACE_OPT_VERSION, TRACE_CMD_VERSION " trace-cmd-clone");
+	/* A trace id tells files of one session apart; any unlikely number will do. */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	id = ((uint64_t)getpid() << 32) ^ ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+	return trace_output_add_option(out, TRACE_OPT_TRACEID, &id, sizeof(id));
+}
+
+int trace_output_add_cpustats(struct trace_output *out, int nr_cpus)
+{
+	char rel[64];
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		char *stats, *buf;
+		size_t len;
+
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		if (tfs_read_file(rel, &stats, &len) < 0)
+			return -1;
+		buf = xmalloc(len + 32);
+		snprintf(buf, len + 32, "CPU: %d\n%s", cpu, stats);
+		add_string_option(out, TRACE_OPT_CPUSTAT, buf);
+		free(buf);
+		free(stats);
+	}
+	return 0;
+}
+
+static int write_options(struct trace_output *out)
+{
+	if (!out->nr_opts)
+		return 0;
+	if (put_str(out, OPTIONS_TAG) < 0)
+		return -1;
+	for (size_t i = 0; i < out->nr_opts; i++) {
+		struct option_rec *o = &out->opts[i];
+
+		if (put_u16(out, o->id) < 0 || put_u32(out, o->size) < 0 ||
+		    trace_output_write_raw(out, o->data, o->size) < 0)
+			return -1;
+	}
+	/* v6 ends the run with a bare id 0, no size after it. */
+	return put_u16(out, TRACE_OPT_DONE);
+}
+
+static uint64_t fd_size(int fd)
+{
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return 0;
+	return st.st_size;
+}
+
+static int pad_to(struct trace_output *out, uint64_t offset)
+{
+	static const char zeros[4096];
+
+	while (out->pos < offset) {
+		uint64_t n = offset - out->pos;
+
+		if (trace_output_write_raw(out, zeros, n < sizeof(zeros) ? n : sizeof(zeros)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Copies @len bytes of @fd from offset 0, in the kernel where it can. */
+static int copy_data(struct trace_output *out, int fd, uint64_t len)
+{
+	char buf[65536];
+	loff_t in_off = 0;
+
+	while (len) {
+		ssize_t n = copy_file_range(fd, &in_off, out->fd, NULL, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		out->pos += n;
+		len -= n;
+	}
+	/* Pipes, sockets and older kernels: plain reads and writes. */
+	while (len) {
+		ssize_t n = pread(fd, buf, len < sizeof(buf) ? len : sizeof(buf), in_off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return error("cannot read CPU data for '%s': %s", out->name,
+				     n < 0 ? strerror(errno) : "file shrank");
+		if (trace_output_write_raw(out, buf, n) < 0)
+			return -1;
+		in_off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
+			    const char *clock)
+{
+	uint64_t *sizes = xcalloc(nr_cpus, sizeof(*sizes));
+	uint64_t *offsets = xcalloc(nr_cpus, sizeof(*offsets));
+	char trailer[128];
+	uint64_t off;
+	int ret = -1;
+
+	snprintf(trailer, sizeof(trailer), "[%s]", clock ? clock : "local");
+	if (put_u32(out, nr_cpus) < 0 || write_options(out) < 0 ||
+	    put_str(out, FLYRECORD_TAG) < 0)
+		goto out;
+	/* Offsets first: after the table and the trailer, each CPU on a page. */
+	off = out->pos + nr_cpus * 16 + 8 + strlen(trailer);
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		off = (off + out->page_size - 1) / out->page_size * out->page_size;
+		sizes[cpu] = fd_size(cpu_fds[cpu]);
+		offsets[cpu] = off;
+		off += sizes[cpu];
+	}
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if (put_u64(out, offsets[cpu]) < 0 || put_u64(out, sizes[cpu]) < 0)
+			goto out;
+	if (put_u64(out, strlen(trailer)) < 0 ||
+	    trace_output_write_raw(out, trailer, strlen(trailer)) < 0)
+		goto out;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		if (pad_to(out, offsets[cpu]) < 0)
+			goto out;
+		if (sizes[cpu] && copy_data(out, cpu_fds[cpu], sizes[cpu]) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(sizes);
+	free(offsets);
+	return ret;
+}
+
+int trace_output_close(struct trace_output *out)
+{
+	int ret = 0;
+
+	if (!out)
+		return 0;
+	if (out->fd >= 0 && close(out->fd) < 0)
+		ret = error("cannot write '%s': %s", out->name, strerror(errno));
+	for (size_t i = 0; i < out->nr_opts; i++)
+		free(out->opts[i].data);
+	free(out->opts);
+	free(out->name);
+	free(out);
+	return ret;
+}

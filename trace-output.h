@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing trace.dat (version 6, FORMATS.md 3.2): the prefix, the metadata
+ * sections read from the tracing directory, options, and the flyrecord part
+ * with each CPU's raw pages placed page-aligned.  Every write is checked.
+ */
+#ifndef TRACE_OUTPUT_H
+#define TRACE_OUTPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tfs_events;
+struct trace_output;
+
+/* Option ids (FORMATS.md 3.3, options table). */
+enum {
+	TRACE_OPT_DONE		= 0,
+	TRACE_OPT_DATE		= 1,
+	TRACE_OPT_CPUSTAT	= 2,
+	TRACE_OPT_BUFFER	= 3,
+	TRACE_OPT_TRACECLOCK	= 4,
+	TRACE_OPT_UNAME		= 5,
+	TRACE_OPT_HOOK		= 6,
+	TRACE_OPT_OFFSET	= 7,
+	TRACE_OPT_CPUCOUNT	= 8,
+	TRACE_OPT_VERSION	= 9,
+	TRACE_OPT_PROCMAPS	= 10,
+	TRACE_OPT_TRACEID	= 11,
+};
+
+/* The versions this writer produces. */
+#define TRACE_OUTPUT_MIN_VERSION 6
+#define TRACE_OUTPUT_MAX_VERSION 6
+
+/*
+ * Creates (truncating) @path, mode 0644.  Returns NULL after printing why.
+ */
+struct trace_output *trace_output_create(const char *path, int version);
+/*
+ * Writes to an open @fd (a file, pipe or socket; only sequential writes are
+ * made).  @name is used in messages.  The output owns @fd from now on.
+ */
+struct trace_output *trace_output_fdopen(int fd, const char *name, int version);
+
+/* Bytes written so far. */
+uint64_t trace_output_offset(const struct trace_output *out);
+
+/* Writes @len bytes as they are (e.g. metadata a peer sent). */
+int trace_output_write_raw(struct trace_output *out, const void *buf, size_t len);
+
+/*
+ * The whole metadata from the tracing directory (tfs_dir()): prefix (with
+ * the ring buffer's @page_size), header_page/header_event, ftrace formats, the formats of @events (all
+ * systems when NULL), kallsyms, printk formats, saved cmdlines.
+ */
+int trace_output_write_metadata(struct trace_output *out, uint32_t page_size,
+				const struct tfs_events *events);
+
+/* The single steps of trace_output_write_metadata, in file order. */
+int trace_output_write_prefix(struct trace_output *out, uint32_t page_size);
+int trace_output_write_header_info(struct trace_output *out);
+int trace_output_write_ftrace_formats(struct trace_output *out);
+int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events);
+/* @path: a kallsyms file, NULL for /proc/kallsyms (kptr_restrict lifted meanwhile). */
+int trace_output_write_kallsyms(struct trace_output *out, const char *path);
+int trace_output_write_printk(struct trace_output *out);
+int trace_output_write_cmdlines(struct trace_output *out);
+
+/* Queues an option for the options block (written by trace_output_write_data). */
+int trace_output_add_option(struct trace_output *out, uint16_t id, const void *data,
+			    uint32_t size);
+/* TRACECLOCK, UNAME, VERSION and TRACEID, as upstream records them. */
+int trace_output_add_host_options(struct trace_output *out);
+/* One CPUSTAT per CPU from per_cpu/cpuN/stats (read them after recording). */
+int trace_output_add_cpustats(struct trace_output *out, int nr_cpus);
+
+/*
+ * The end of the file: CPU count, options, "flyrecord", per-CPU offsets and
+ * sizes, the clock trailer ("[@clock]"), then the content of each of
+ * @cpu_fds (regular files, read from offset 0 to their end; -1: no data)
+ * page-aligned.
+ */
+int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
+			    const char *clock);
+
+/* Closes the output; returns -1 if the final close failed (printed). */
+int trace_output_close(struct trace_output *out);
+
+#endif

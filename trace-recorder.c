@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU recorder child.  It sleeps in ppoll() until the kernel says the
+ * CPU's buffer holds data (buffer_percent), splices whole pages through a pipe
+ * into its output without copying them, and at the stop signal drains the
+ * rest, including the last partial page that only read() hands out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+
+#include "trace-cmd.h"
+#include "trace-recorder.h"
+#include "trace-tracefs.h"
+
+/* Pipe capacity asked for: more pages per splice, fewer wake-ups. */
+#define RECORDER_PIPE_SIZE	(1024 * 1024)
+/* Sleep when the kernel says "readable" but has no whole page yet. */
+#define RECORDER_IDLE_NSEC	(100 * 1000 * 1000)
+
+static volatile sig_atomic_t recorder_stopping;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	recorder_stopping = 1;
+}
+
+/* Moves everything in the pipe to @out_fd. */
+static int pipe_to_out(int pipe_rd, int out_fd, size_t len)
+{
+	while (len) {
+		ssize_t n = splice(pipe_rd, NULL, out_fd, NULL, len, SPLICE_F_MOVE);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Splices whole pages until the kernel has none ready.  Returns the bytes
+ * moved, or -1 with errno set (EIO: the output side failed).
+ */
+static ssize_t splice_ready(int in_fd, int pipe_fds[2], int out_fd, size_t chunk)
+{
+	ssize_t total = 0;
+
+	for (;;) {
+		ssize_t n = splice(in_fd, NULL, pipe_fds[1], NULL, chunk,
+				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return total;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return total;
+		if (pipe_to_out(pipe_fds[0], out_fd, n) < 0)
+			return -1;
+		total += n;
+	}
+}
+
+/* The last partial page: only read() gives it, splice waits for it to fill. */
+static int read_rest(int in_fd, int out_fd, size_t page_size)
+{
+	char *page = xmalloc(page_size);
+	int ret = 0;
+
+	for (;;) {
+		ssize_t n = read(in_fd, page, page_size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0 && errno != EAGAIN)
+				ret = -1;
+			break;
+		}
+		/* Pages in the file are whole: pad a short one. */
+		memset(page + n, 0, page_size - n);
+		if (write_all(out_fd, page, page_size) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	free(page);
+	return ret;
+}
+
+static int record_loop(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t page_size,
+		       const sigset_t *wait_mask)
+{
+	struct timespec idle = { 0, RECORDER_IDLE_NSEC };
+	struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
+	size_t chunk = page_size * 16;
+	int pipe_size = fcntl(pipe_fds[1], F_GETPIPE_SZ);
+	int idle_wait = 0;
+
+	if (pipe_size > 0 && (size_t)pipe_size > chunk)
+		chunk = pipe_size - pipe_size % page_size;
+	while (!recorder_stopping) {
+		ssize_t n = splice_ready(in_fd, pipe_fds, out_fd, chunk);
+
+		if (n < 0)
+			return error("cpu %d: cannot record: %s", cpu, strerror(errno));
+		/*
+		 * Readable without a whole page (buffer_percent 0): sleep a
+		 * little instead of spinning.  Else sleep until the kernel wakes us.
+		 * Either way the stop signal is only unblocked inside ppoll, so
+		 * it can never slip in between the check and the sleep.
+		 */
+		if (idle_wait && n == 0)
+			ppoll(NULL, 0, &idle, wait_mask);
+		else
+			idle_wait = ppoll(&pfd, 1, NULL, wait_mask) > 0;
+	}
+	if (splice_ready(in_fd, pipe_fds, out_fd, chunk) < 0 ||
+	    read_rest(in_fd, out_fd, page_size) < 0)
+		return error("cpu %d: cannot drain the buffer: %s", cpu, strerror(errno));
+	return 0;
+}
+
+int recorder_run(int cpu, int out_fd, size_t page_size)
+{
+	char rel[64];
+	char *path;
+	sigset_t wait_mask;
+	int pipe_fds[2];
+	int in_fd, ret;
+
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	path = tfs_path(rel);
+	in_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (in_fd < 0)
+		return error("cannot open '%s': %s", rel, strerror(errno));
+	if (pipe2(pipe_fds, O_CLOEXEC) < 0) {
+		close(in_fd);
+		return error("cpu %d: cannot create a pipe: %s", cpu, strerror(errno));
+	}
+	/* A bigger pipe is an optimisation only; the default size works too. */
+	fcntl(pipe_fds[1], F_SETPIPE_SZ, RECORDER_PIPE_SIZE);
+	sigprocmask(SIG_BLOCK, NULL, &wait_mask);
+	sigdelset(&wait_mask, RECORDER_STOP_SIGNAL);
+	ret = record_loop(cpu, in_fd, pipe_fds, out_fd, page_size, &wait_mask);
+	close(pipe_fds[0]);
+	close(pipe_fds[1]);
+	close(in_fd);
+	return ret;
+}
+
+/* In the child: signals as the recorder needs them, then record. */
+static void child_main(int cpu, int out_fd, size_t page_size, pid_t parent)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(RECORDER_STOP_SIGNAL, &sa, NULL);
+	/* Ctrl-C reaches the whole group; the parent decides when we stop. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	/* If the parent dies, drain and leave rather than record forever. */
+	prctl(PR_SET_PDEATHSIG, RECORDER_STOP_SIGNAL);
+	if (getppid() != parent)
+		recorder_stopping = 1;
+	fflush(NULL);
+	_exit(recorder_run(cpu, out_fd, page_size) < 0 ? 1 : 0);
+}
+
+pid_t recorder_start(int cpu, int out_fd, size_t page_size,
+		     const int *close_fds, int nr_close)
+{
+	sigset_t block, old;
+	pid_t parent = getpid();
+	pid_t pid;
+
+	/* Blocked across fork so a stop sent right away is not lost. */
+	sigemptyset(&block);
+	sigaddset(&block, RECORDER_STOP_SIGNAL);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		for (int i = 0; i < nr_close; i++)
+			if (close_fds[i] != out_fd)
+				close(close_fds[i]);
+		child_main(cpu, out_fd, page_size, parent);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0)
+		return error("cannot fork the recorder for cpu %d: %s", cpu, strerror(errno));
+	return pid;
+}
+
+int recorder_stop(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0)
+		return 0;
+	kill(pid, RECORDER_STOP_SIGNAL);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return error("cannot wait for recorder %d: %s", (int)pid, strerror(errno));
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		return error("recorder %d died of signal %d", (int)pid, WTERMSIG(status));
+	return -1;
+}
+
+int recorder_count_events(int fd, size_t page_size, int long_size,
+			  unsigned long long *events, unsigned long long *missed)
+{
+	struct kbuffer *kbuf;
+	char *page;
+	int ret = 0;
+
+	*events = *missed = 0;
+	kbuf = kbuffer_alloc(long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+			     KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!kbuf)
+		return error("cannot count events: out of memory");
+	page = xmalloc(page_size);
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		ret = error("cannot count events: %s", strerror(errno));
+	while (ret == 0) {
+		ssize_t n = read_all(fd, page, page_size);
+
+		if (n < 0)
+			ret = error("cannot count events: %s", strerror(errno));
+		if (n <= 0)
+			break;
+		if (kbuffer_load_subbuffer(kbuf, page) < 0)
+			continue;
+		if (kbuffer_missed_events(kbuf) > 0)
+			*missed += kbuffer_missed_events(kbuf);
+		for (void *e = kbuffer_read_event(kbuf, NULL); e; e = kbuffer_next_event(kbuf, NULL))
+			(*events)++;
+	}
+	free(page);
+	kbuffer_free(kbuf);
+	return ret;
+}

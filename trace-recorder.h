@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The per-CPU recorder: a child process that splices one CPU's ring buffer
+ * (per_cpu/cpuN/trace_pipe_raw) into a file descriptor until told to stop,
+ * then drains what is left.  Also counts the events in what it recorded.
+ */
+#ifndef TRACE_RECORDER_H
+#define TRACE_RECORDER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The signal the parent sends a recorder to make it drain and exit. */
+#define RECORDER_STOP_SIGNAL SIGUSR1
+
+/*
+ * Forks a recorder for CPU @cpu of the tracing directory (tfs_dir()) that
+ * writes raw pages of @page_size bytes to @out_fd (a file, a pipe or a
+ * socket).  @close_fds (count @nr_close) are closed in the child so it holds
+ * nothing it does not need.  Returns the child's pid, or -1 after printing why.
+ */
+pid_t recorder_start(int cpu, int out_fd, size_t page_size,
+		     const int *close_fds, int nr_close);
+
+/*
+ * Tells the recorder @pid to drain and exit, and waits for it.  Returns 0 if
+ * it finished cleanly, -1 if it failed (it printed why) or died.
+ */
+int recorder_stop(pid_t pid);
+
+/*
+ * Runs a recorder in the calling process (what the child of recorder_start
+ * does).  Returns when RECORDER_STOP_SIGNAL arrives and the buffer is drained:
+ * 0, or -1 after printing why.  The signal must be blocked on entry.
+ */
+int recorder_run(int cpu, int out_fd, size_t page_size);
+
+/*
+ * Counts the events in a file of raw ring-buffer pages (@long_size is the
+ * kernel's, 4 or 8; pages are in host byte order).  Returns 0 or -1.
+ */
+int recorder_count_events(int fd, size_t page_size, int long_size,
+			  unsigned long long *events, unsigned long long *missed);
+
+#endif

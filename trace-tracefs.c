@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The tracing directory for every command that changes Ftrace: find or mount
+ * it, read and write its files (explaining refusals with the kernel's
+ * error_log), save what a command changes and put it back, match -e specs.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+#include "trace-tracefs.h"
+
+#ifndef TRACEFS_MAGIC
+#define TRACEFS_MAGIC 0x74726163
+#endif
+
+#define TRACEFS_MOUNT	"/sys/kernel/tracing"
+#define DEBUGFS_MOUNT	"/sys/kernel/debug"
+
+static char *tracing_dir;
+/* Bytes of error_log already seen, so a refusal shows only the new entry. */
+static size_t error_log_seen;
+
+static int is_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return statfs(path, &st) == 0 && (long)st.f_type == magic;
+}
+
+/* A mounted tracefs, directly or as debugfs's "tracing" directory. */
+static char *find_mounted(void)
+{
+	char line[4096], dev[256], mnt[4096], type[64];
+	char *found = NULL;
+	FILE *f;
+
+	if (is_fs(TRACEFS_MOUNT, TRACEFS_MAGIC))
+		return xstrdup(TRACEFS_MOUNT);
+	f = fopen("/proc/mounts", "r");
+	if (!f)
+		return NULL;
+	/* A listed mount may be covered by a later one: statfs says which is real. */
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%255s %4095s %63s", dev, mnt, type) != 3)
+			continue;
+		if (!strcmp(type, "tracefs") && is_fs(mnt, TRACEFS_MAGIC)) {
+			found = xstrdup(mnt);
+		} else if (!strcmp(type, "debugfs") && is_fs(mnt, DEBUGFS_MAGIC)) {
+			char *p = xmalloc(strlen(mnt) + sizeof("/tracing"));
+
+			sprintf(p, "%s/tracing", mnt);
+			if (is_fs(p, TRACEFS_MAGIC))
+				found = p;
+			else
+				free(p);
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Nothing mounted: mount tracefs, or debugfs (whose "tracing" automounts). */
+static char *mount_tracing(void)
+{
+	int err;
+
+	if (mount("nodev", TRACEFS_MOUNT, "tracefs", 0, NULL) == 0 &&
+	    is_fs(TRACEFS_MOUNT, TRACEFS_MAGIC))
+		return xstrdup(TRACEFS_MOUNT);
+	err = errno;
+	if (mount("nodev", DEBUGFS_MOUNT, "debugfs", 0, NULL) == 0 &&
+	    is_fs(DEBUGFS_MOUNT "/tracing", TRACEFS_MAGIC))
+		return xstrdup(DEBUGFS_MOUNT "/tracing");
+	error("cannot mount tracefs at '%s': %s", TRACEFS_MOUNT, strerror(err));
+	return NULL;
+}
+
+static size_t file_size_now(const char *rel)
+{
+	char *buf;
+	size_t len;
+
+	/* error_log is optional; a missing one is simply empty. */
+	if (!tfs_exists(rel) || tfs_read_file(rel, &buf, &len) < 0)
+		return 0;
+	free(buf);
+	return len;
+}
+
+const char *tfs_dir(void)
+{
+	const char *env;
+
+	if (tracing_dir)
+		return tracing_dir;
+	env = getenv(TFS_DIR_ENV);
+	if (env && *env) {
+		struct stat st;
+
+		if (stat(env, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			error("tracing directory '%s' (from %s): %s", env, TFS_DIR_ENV,
+			      errno ? strerror(errno) : "not a directory");
+			return NULL;
+		}
+		tracing_dir = xstrdup(env);
+	} else {
+		tracing_dir = find_mounted();
+		if (!tracing_dir)
+			tracing_dir = mount_tracing();
+		if (!tracing_dir)
+			return NULL;
+	}
+	error_log_seen = file_size_now("error_log");
+	return tracing_dir;
+}
+
+void tfs_set_dir(const char *dir)
+{
+	free(tracing_dir);
+	tracing_dir = dir ? xstrdup(dir) : NULL;
+	if (tracing_dir)
+		error_log_seen = file_size_now("error_log");
+}
+
+char *tfs_path(const char *rel)
+{
+	const char *dir = tracing_dir ? tracing_dir : "";
+	char *p = xmalloc(strlen(dir) + strlen(rel) + 2);
+
+	sprintf(p, "%s/%s", dir, rel);
+	return p;
+}
+
+int tfs_exists(const char *rel)
+{
+	char *p = tfs_path(rel);
+	int ret = access(p, F_OK) == 0;
+
+	free(p);
+	return ret;
+}
+
+int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
+{
+	char *p = tfs_path(rel);
+	size_t len = 0, cap = 4096;
+	char *buf;
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+
+	free(p);
+	if (fd < 0)
+		return error("cannot open '%s': %s", rel, strerror(errno));
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2)
+			buf = xrealloc(buf, cap *= 2);
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			free(buf);
+			return error("cannot read '%s': %s", rel, strerror(e));
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+}
+
+int tfs_read_ulong(const char *rel, unsigned long *val)
+{
+	char *buf, *end;
+	int ret = 0;
+
+	if (tfs_read_file(rel, &buf, NULL) < 0)
+		return -1;
+	errno = 0;
+	*val = strtoul(buf, &end, 10);
+	if (end == buf || errno)
+		ret = error("'%s' holds no number", rel);
+	free(buf);
+	return ret;
+}
+
+/* The kernel's error_log entry written since we last looked, first line only. */
+static char *new_error_log(void)
+{
+	char *buf, *start, *entry = NULL, *nl;
+	size_t len;
+
+	if (!tfs_exists("error_log") || tfs_read_file("error_log", &buf, &len) < 0)
+		return NULL;
+	if (len > error_log_seen) {
+		start = buf + error_log_seen;
+		/* The last entry starts at the last line beginning with '['. */
+		for (char *p = start; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+			if (*p == '[')
+				entry = p;
+		if (entry) {
+			nl = strchr(entry, '\n');
+			if (nl)
+				*nl = '\0';
+			/* Drop the "[ 123.456789] " timestamp. */
+			if ((nl = strchr(entry, ']')))
+				entry = nl + 1 + (nl[1] == ' ');
+			entry = xstrdup(entry);
+		}
+	}
+	error_log_seen = len;
+	free(buf);
+	return entry;
+}
+
+int tfs_write_file(const char *rel, const char *val)
+{
+	char *p = tfs_path(rel);
+	size_t len = strlen(val);
+	int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n = -1;
+	int err;
+
+	free(p);
+	if (fd >= 0) {
+		do {
+			n = write(fd, val, len);
+		} while (n < 0 && errno == EINTR);
+	}
+	err = errno;
+	if (fd >= 0 && close(fd) < 0 && n >= 0) {
+		n = -1;
+		err = errno;
+	}
+	if (n == (ssize_t)len)
+		return 0;
+	if (n >= 0)
+		err = EIO;
+	{
+		char *log = new_error_log();
+
+		if (log)
+			error("writing '%s' to '%s': %s (kernel: %s)", val, rel, strerror(err), log);
+		else
+			error("writing '%s' to '%s': %s", val, rel, strerror(err));
+		free(log);
+	}
+	errno = err;
+	return -1;
+}
+
+int tfs_cpu_count(void)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	int n = 0;
+	char rel[64];
+
+	if (conf < 1)
+		conf = 1;
+	/* per_cpu lists the possible CPUs; stop at the first one it lacks. */
+	while (n < conf) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d", n);
+		if (!tfs_exists(rel))
+			break;
+		n++;
+	}
+	return n;
+}
+
+char *tfs_current_clock(void)
+{
+	char *buf, *s, *e;
+
+	if (tfs_read_file("trace_clock", &buf, NULL) < 0)
+		return NULL;
+	s = strchr(buf, '[');
+	e = s ? strchr(s, ']') : NULL;
+	if (!e) {
+		free(buf);
+		return xstrdup("local");
+	}
+	*e = '\0';
+	s = xstrdup(s + 1);
+	free(buf);
+	return s;
+}
+
+/* --- saved state ------------------------------------------------------- */
+
+struct saved_file {
+	char *rel;
+	char *val;
+};
+
+struct tfs_saved {
+	struct saved_file *files;
+	size_t nr, alloc;
+};
+
+struct tfs_saved *tfs_saved_new(void)
+{
+	return xcalloc(1, sizeof(struct tfs_saved));
+}
+
+/* Turns what a file reads as into what must be written to get it back. */
+static void normalise(const char *rel, char *val)
+{
+	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+	char *s, *e;
+
+	if ((s = strchr(val, '[')) && (e = strchr(s, ']'))) {
+		memmove(val, s + 1, e - s - 1);
+		val[e - s - 1] = '\0';
+		return;
+	}
+	if (!strcmp(base, "enable")) {
+		val[val[0] ? 1 : 0] = '\0';
+		return;
+	}
+	if (!strcmp(base, "buffer_size_kb") && (s = strchr(val, ' ')))
+		*s = '\0';
+	val[strcspn(val, "\n")] = '\0';
+}
+
+int tfs_save(struct tfs_saved *saved, const char *rel)
+{
+	struct saved_file *f;
+	char *val;
+
+	for (size_t i = 0; i < saved->nr; i++)
+		if (!strcmp(saved->files[i].rel, rel))
+			return 0;
+	if (tfs_read_file(rel, &val, NULL) < 0)
+		return -1;
+	normalise(rel, val);
+	if (saved->nr == saved->alloc) {
+		saved->alloc = saved->alloc ? saved->alloc * 2 : 16;
+		saved->files = xrealloc(saved->files, saved->alloc * sizeof(*saved->files));
+	}
+	f = &saved->files[saved->nr++];
+	f->rel = xstrdup(rel);
+	f->val = val;
+	return 0;
+}
+
+int tfs_set(struct tfs_saved *saved, const char *rel, const char *val)
+{
+	if (tfs_save(saved, rel) < 0)
+		return -1;
+	return tfs_write_file(rel, val);
+}
+
+int tfs_restore(struct tfs_saved *saved)
+{
+	int ret = 0;
+
+	if (!saved)
+		return 0;
+	/* Reverse order: tracing_on, saved first, goes back last. */
+	while (saved->nr) {
+		struct saved_file *f = &saved->files[--saved->nr];
+
+		if (tfs_write_file(f->rel, f->val) < 0)
+			ret = -1;
+		free(f->rel);
+		free(f->val);
+	}
+	return ret;
+}
+
+size_t tfs_saved_count(const struct tfs_saved *saved)
+{
+	return saved ? saved->nr : 0;
+}
+
+void tfs_saved_free(struct tfs_saved *saved)
+{
+	if (!saved)
+		return;
+	for (size_t i = 0; i < saved->nr; i++) {
+		free(saved->files[i].rel);
+		free(saved->files[i].val);
+	}
+	free(saved->files);
+	free(saved);
+}
+
+/* --- events -------------------------------------------------------------- */
+
+struct event_id {
+	char *system;
+	char *name;
+};
+
+struct tfs_events {
+	struct event_id *ev;
+	size_t nr, alloc;
+};
+
+struct tfs_events *tfs_events_new(void)
+{
+	return xcalloc(1, sizeof(struct tfs_events));
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct event_id *x = a, *y = b;
+	int c = strcmp(x->system, y->system);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static int has_event(const struct tfs_events *ev, const char *sys, const char *name)
+{
+	for (size_t i = 0; i < ev->nr; i++)
+		if (!strcmp(ev->ev[i].name, name) && !strcmp(ev->ev[i].system, sys))
+			return 1;
+	return 0;
+}
+
+static int only_dirs(const struct dirent *d)
+{
+	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
+}
+
+/* The sub-directories of REL, sorted; returns the count or -1. */
+static int list_dirs(const char *rel, struct dirent ***list)
+{
+	char *p = tfs_path(rel);
+	int n = scandir(p, list, only_dirs, alphasort);
+
+	free(p);
+	if (n < 0)
+		return error("cannot list '%s': %s", rel, strerror(errno));
+	return n;
+}
+
+static int add_event(struct tfs_events *ev, const char *sys, const char *name)
+{
+	if (has_event(ev, sys, name))
+		return 0;
+	if (ev->nr == ev->alloc) {
+		ev->alloc = ev->alloc ? ev->alloc * 2 : 64;
+		ev->ev = xrealloc(ev->ev, ev->alloc * sizeof(*ev->ev));
+	}
+	ev->ev[ev->nr].system = xstrdup(sys);
+	ev->ev[ev->nr].name = xstrdup(name);
+	ev->nr++;
+	return 1;
+}
+
+/* Adds the events of one system that @evglob matches (NULL: all). */
+static int add_system(struct tfs_events *ev, const char *sys, const char *evglob, int *matched)
+{
+	struct dirent **list;
+	char rel[1024];
+	int n;
+
+	snprintf(rel, sizeof(rel), "events/%s", sys);
+	n = list_dirs(rel, &list);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, name);
+		/* ftrace's own events (function, print, ...) cannot be enabled. */
+		if ((!evglob || !fnmatch(evglob, name, 0)) && tfs_exists(rel)) {
+			(*matched)++;
+			add_event(ev, sys, name);
+		}
+		free(list[i]);
+	}
+	free(list);
+	return 0;
+}
+
+int tfs_events_add(struct tfs_events *ev, const char *spec)
+{
+	struct dirent **systems;
+	char *copy = xstrdup(spec);
+	char *sysglob = NULL, *evglob = NULL, *colon = strchr(copy, ':');
+	int n, matched = 0, ret = 0;
+
+	if (colon) {
+		*colon = '\0';
+		sysglob = *copy ? copy : "*";
+		evglob = colon[1] ? colon + 1 : "*";
+	}
+	n = list_dirs("events", &systems);
+	if (n < 0) {
+		free(copy);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *sys = systems[i]->d_name;
+
+		if (ret == 0) {
+			if (!strcmp(spec, "all"))
+				ret = add_system(ev, sys, NULL, &matched);
+			else if (colon)
+				ret = fnmatch(sysglob, sys, 0) ? 0 :
+				      add_system(ev, sys, evglob, &matched);
+			else if (!fnmatch(spec, sys, 0))
+				ret = add_system(ev, sys, NULL, &matched);
+			else
+				ret = add_system(ev, sys, spec, &matched);
+		}
+		free(systems[i]);
+	}
+	free(systems);
+	free(copy);
+	/* Sorted so the file lists systems, and events within them, in order. */
+	qsort(ev->ev, ev->nr, sizeof(*ev->ev), cmp_event);
+	if (ret < 0)
+		return -1;
+	if (!matched)
+		error("no event matches '%s'", spec);
+	return matched;
+}
+
+size_t tfs_events_count(const struct tfs_events *ev)
+{
+	return ev->nr;
+}
+
+const char *tfs_events_system(const struct tfs_events *ev, size_t i)
+{
+	return i < ev->nr ? ev->ev[i].system : NULL;
+}
+
+const char *tfs_events_name(const struct tfs_events *ev, size_t i)
+{
+	return i < ev->nr ? ev->ev[i].name : NULL;
+}
+
+int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved)
+{
+	char rel[1024];
+
+	for (size_t i = 0; i < ev->nr; i++) {
+		char *cur;
+
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", ev->ev[i].system,
+			 ev->ev[i].name);
+		if (tfs_read_file(rel, &cur, NULL) < 0)
+			return -1;
+		/* Already on: leave it, and leave it on afterwards. */
+		if (cur[0] != '1' && tfs_set(saved, rel, "1") < 0) {
+			free(cur);
+			return -1;
+		}
+		free(cur);
+	}
+	return 0;
+}
+
+void tfs_events_free(struct tfs_events *ev)
+{
+	if (!ev)
+		return;
+	for (size_t i = 0; i < ev->nr; i++) {
+		free(ev->ev[i].system);
+		free(ev->ev[i].name);
+	}
+	free(ev->ev);
+	free(ev);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracing directory: find it (mounting tracefs, else debugfs), read and
+ * write its files with the kernel's reason shown on refusal, remember what a
+ * command changed so it can be put back, and match -e event specs.
+ */
+#ifndef TRACE_TRACEFS_H
+#define TRACE_TRACEFS_H
+
+#include <stddef.h>
+
+/* Tests point the module at a fake tracing directory with this variable. */
+#define TFS_DIR_ENV "TRACE_CMD_TRACING_DIR"
+
+/*
+ * The tracing directory.  The first call honours $TRACE_CMD_TRACING_DIR (or
+ * tfs_set_dir()), else finds a mounted tracefs (or tracefs inside debugfs),
+ * else mounts tracefs at /sys/kernel/tracing, else debugfs at
+ * /sys/kernel/debug.  Returns NULL after printing why.
+ */
+const char *tfs_dir(void);
+/* Use @dir as the tracing directory from now on (NULL: find it again). */
+void tfs_set_dir(const char *dir);
+
+/* "DIR/REL" in a new allocation. */
+char *tfs_path(const char *rel);
+/* Does DIR/REL exist? */
+int tfs_exists(const char *rel);
+
+/*
+ * Reads all of DIR/REL into a new NUL-terminated buffer (*len without the
+ * NUL).  Returns 0, or -1 after printing why.
+ */
+int tfs_read_file(const char *rel, char **buf, size_t *len);
+/* Reads a file that holds a number (e.g. per_cpu/cpu0/buffer_size_kb). */
+int tfs_read_ulong(const char *rel, unsigned long *val);
+
+/*
+ * Writes @val to DIR/REL (truncating).  A refusal prints
+ * "writing 'VAL' to 'REL': REASON" and the kernel's error_log entry if it
+ * wrote one.  Returns 0 or -1.
+ */
+int tfs_write_file(const char *rel, const char *val);
+
+/* The online CPUs (from the tracing directory's per_cpu, capped by sysconf). */
+int tfs_cpu_count(void);
+
+/* The current trace clock (the bracketed name in trace_clock), e.g. "local". */
+char *tfs_current_clock(void);
+
+/*
+ * Saved state: every file a command changes through tfs_set() is read first,
+ * and tfs_restore() writes the original values back in reverse order.  Files
+ * whose read form differs from their write form ("[local] global" in
+ * trace_clock, "7 (expanded: 1408)" in buffer_size_kb) are normalised.
+ */
+struct tfs_saved;
+
+struct tfs_saved *tfs_saved_new(void);
+/* Remember REL's current value (once), so a later restore writes it back. */
+int tfs_save(struct tfs_saved *saved, const char *rel);
+/* tfs_save() then tfs_write_file(). */
+int tfs_set(struct tfs_saved *saved, const char *rel, const char *val);
+/* Puts every saved file back; returns -1 if any write failed (all are tried). */
+int tfs_restore(struct tfs_saved *saved);
+/* How many files are saved (0: nothing was touched). */
+size_t tfs_saved_count(const struct tfs_saved *saved);
+void tfs_saved_free(struct tfs_saved *saved);
+
+/*
+ * Event selection from -e specs: "all", "SYSTEM", "EVENT", "SYSTEM:EVENT",
+ * each part a glob (fnmatch), as in "sched:sched_s*" or "*:*_exit".  Only
+ * events with an enable file are selected; reading tracefs changes nothing.
+ */
+struct tfs_events;
+
+struct tfs_events *tfs_events_new(void);
+/*
+ * Adds the events @spec matches.  Returns how many it matched (0 prints
+ * "no event matches 'SPEC'"), or -1 on a read error.
+ */
+int tfs_events_add(struct tfs_events *ev, const char *spec);
+size_t tfs_events_count(const struct tfs_events *ev);
+/* The i-th event in system, then name order. */
+const char *tfs_events_system(const struct tfs_events *ev, size_t i);
+const char *tfs_events_name(const struct tfs_events *ev, size_t i);
+/* Enables every selected event (saving each enable file in @saved). */
+int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved);
+void tfs_events_free(struct tfs_events *ev);
+
+#endif
