@@ -14,6 +14,7 @@
 extern const struct command cmd_record, cmd_report, cmd_help;
 extern const struct command cmd_stop, cmd_restart, cmd_reset;
 extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
+extern const struct command cmd_listen;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -25,6 +26,7 @@ const struct command *const commands[] = {
 	&cmd_show,
 	&cmd_stat,
 	&cmd_list,
+	&cmd_listen,
 	&cmd_help,
 	NULL,
 };

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-cmd listen: accepts `record -N` clients on a TCP port and forks one
+ * process per client (trace-listen-client.c), which writes the client's
+ * trace into NAME.HOST:PORT.dat.  The parent only accepts, limits, logs and
+ * stops its children cleanly on SIGINT/SIGTERM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "trace-cmd.h"
+#include "trace-listen.h"
+#include "trace-net.h"
+
+#define DEFAULT_MAX_CLIENTS	64
+#define MAX_MAX_CLIENTS		1024
+
+extern const struct command cmd_listen;
+
+volatile sig_atomic_t listen_stopping;
+static int log_fd = 1;
+static int log_prefix;		/* "[PID]" before each line, in the -l file */
+
+static const char listen_usage[] =
+	"usage: trace-cmd listen -p PORT [-D] [-d DIR] [-l LOGFILE] [-o NAME] [--bind ADDR]\n"
+	"                        [--max-clients N] [--timeout SECS] [--v1]\n"
+	"\n"
+	"  -p PORT            listen on TCP port PORT (required)\n"
+	"  -D                 run as a daemon, detached, logging only to LOGFILE\n"
+	"  -d DIR             write the received files into DIR (default: the current directory)\n"
+	"  -l LOGFILE         append log lines to LOGFILE, each prefixed [PID], instead of stdout\n"
+	"  -o NAME            name files NAME.HOST:PORT.dat instead of trace.HOST:PORT.dat\n"
+	"  --bind ADDR        listen on the address ADDR only (default: all addresses)\n"
+	"  --max-clients N    serve at most N clients at once, refuse more (default: 64)\n"
+	"  --timeout SECS     give up on a client silent this long during the handshake\n"
+	"                     and while it sends its file header (default: 5)\n"
+	"  --v1               refuse protocol v3, so clients fall back to protocol v1\n"
+	"  -h                 show this help\n";
+
+enum { OPT_BIND = 256, OPT_MAX_CLIENTS, OPT_TIMEOUT, OPT_V1 };
+
+static const struct option listen_options[] = {
+	{ "bind",	 required_argument, NULL, OPT_BIND },
+	{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
+	{ "timeout",	 required_argument, NULL, OPT_TIMEOUT },
+	{ "v1",		 no_argument,	    NULL, OPT_V1 },
+	{ "help",	 no_argument,	    NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct listen_cfg {
+	const char	*port;
+	const char	*bind;
+	const char	*dir;
+	const char	*logfile;
+	int		daemon;
+	unsigned long	max_clients;
+	struct listen_opts opts;
+};
+
+void listen_log(const char *fmt, ...)
+{
+	char line[1024];
+	int n = 0;
+	va_list ap;
+
+	if (log_fd < 0)
+		return;
+	if (log_prefix)
+		n = snprintf(line, sizeof(line), "[%d]", (int)getpid());
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	/* One write per line: clients log to the same file at once. */
+	write_all(log_fd, line, n);
+}
+
+/* In a client with a log file, error() and warning() lines go to the log. */
+static ssize_t log_cookie_write(void *cookie, const char *buf, size_t size)
+{
+	static char line[1024];
+	static size_t len;
+
+	(void)cookie;
+	for (size_t i = 0; i < size; i++) {
+		if (buf[i] == '\n' || len == sizeof(line) - 1) {
+			line[len] = 0;
+			listen_log("%s", line);
+			len = 0;
+			if (buf[i] == '\n')
+				continue;
+		}
+		line[len++] = buf[i];
+	}
+	return size;
+}
+
+static void errors_to_log(void)
+{
+	cookie_io_functions_t io = { .write = log_cookie_write };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	if (!f)
+		return;
+	setvbuf(f, NULL, _IOLBF, 0);
+	stderr = f;
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	listen_stopping = 1;
+}
+
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void set_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int open_listener(const struct listen_cfg *cfg)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE };
+	struct addrinfo *res, *ai;
+	int fd = -1, err, saved = 0, one = 1;
+
+	err = getaddrinfo(cfg->bind, cfg->port, &hints, &res);
+	if (err)
+		return error("cannot resolve '%s': %s", cfg->bind ? cfg->bind : cfg->port,
+			     gai_strerror(err));
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			saved = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 64))
+			break;
+		saved = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return error("cannot listen on port %s%s%s: %s", cfg->port,
+			     cfg->bind ? " of " : "", cfg->bind ? cfg->bind : "", strerror(saved));
+	return fd;
+}
+
+/* The child: serve one client, leave with _exit so nothing of the parent runs. */
+static void run_child(int lfd, int fd, const struct listen_cfg *cfg, const sigset_t *old)
+{
+	close(lfd);
+	sigprocmask(SIG_SETMASK, old, NULL);
+	if (log_prefix)
+		errors_to_log();
+	fflush(stdout);
+	_exit(listen_client(fd, &cfg->opts));
+}
+
+static void reap(pid_t *kids, unsigned long *nr)
+{
+	pid_t pid;
+
+	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+		for (unsigned long i = 0; i < *nr; i++)
+			if (kids[i] == pid) {
+				kids[i] = kids[--*nr];
+				break;
+			}
+}
+
+static void accept_one(int lfd, const struct listen_cfg *cfg, pid_t *kids, unsigned long *nr,
+		       const sigset_t *old)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	pid_t pid;
+
+	if (fd < 0) {
+		if (errno != EINTR && errno != EAGAIN && errno != ECONNABORTED)
+			listen_log("Error: cannot accept a connection: %s", strerror(errno));
+		return;
+	}
+	if (*nr >= cfg->max_clients) {
+		char name[128] = "a client";
+
+		net_peer_name(fd, name, sizeof(name));
+		listen_log("Refused %s: already serving %lu clients (--max-clients)", name, *nr);
+		close(fd);
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		run_child(lfd, fd, cfg, old);
+	if (pid < 0)
+		listen_log("Error: cannot fork for a client: %s", strerror(errno));
+	else
+		kids[(*nr)++] = pid;
+	close(fd);
+}
+
+static int serve(int lfd, const struct listen_cfg *cfg)
+{
+	pid_t *kids = xcalloc(cfg->max_clients, sizeof(*kids));
+	unsigned long nr = 0;
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	set_handlers();
+	while (!listen_stopping) {
+		struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+
+		reap(kids, &nr);
+		/* Signals are delivered only while waiting here, so none is lost. */
+		if (ppoll(&pfd, 1, NULL, &old) > 0)
+			accept_one(lfd, cfg, kids, &nr, &old);
+	}
+	close(lfd);
+	/* Each child finishes its file (or marks it incomplete) and leaves. */
+	for (unsigned long i = 0; i < nr; i++)
+		kill(kids[i], SIGTERM);
+	while (nr) {
+		pid_t pid = waitpid(-1, NULL, 0);
+
+		if (pid < 0 && errno != EINTR)
+			break;
+		for (unsigned long i = 0; pid > 0 && i < nr; i++)
+			if (kids[i] == pid)
+				kids[i] = kids[--nr];
+	}
+	free(kids);
+	return EXIT_OK;
+}
+
+static int become_daemon(void)
+{
+	int null = open("/dev/null", O_RDWR);
+	pid_t pid;
+
+	if (null < 0)
+		return error("cannot open '/dev/null': %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return error("cannot fork: %s", strerror(errno));
+	if (pid > 0)
+		_exit(EXIT_OK);
+	setsid();
+	dup2(null, 0);
+	dup2(null, 1);
+	dup2(null, 2);
+	close(null);
+	if (log_fd == 1)
+		log_fd = -1;
+	return 0;
+}
+
+static int setup(struct listen_cfg *cfg)
+{
+	cfg->opts.dir_fd = open(cfg->dir ? cfg->dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cfg->opts.dir_fd < 0)
+		return error("cannot open directory '%s': %s", cfg->dir ? cfg->dir : ".",
+			     strerror(errno));
+	if (faccessat(cfg->opts.dir_fd, ".", W_OK, AT_EACCESS) < 0)
+		return error("cannot write into directory '%s': %s", cfg->dir ? cfg->dir : ".",
+			     strerror(errno));
+	if (cfg->logfile) {
+		log_fd = open(cfg->logfile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (log_fd < 0)
+			return error("cannot open log file '%s': %s", cfg->logfile,
+				     strerror(errno));
+		log_prefix = 1;
+	}
+	return 0;
+}
+
+/* parse_ulong() said what is wrong; the usage follows, as for any usage error. */
+static int bad_number(void)
+{
+	fputs(listen_usage, stderr);
+	return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct listen_cfg *cfg)
+{
+	unsigned long v;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hp:Dd:l:o:", listen_options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return show_usage(&cmd_listen) + 100;
+		case 'p':
+			if (parse_ulong("-p", optarg, 1, 65535, &v) < 0)
+				return bad_number();
+			cfg->port = optarg;
+			break;
+		case 'D':
+			cfg->daemon = 1;
+			break;
+		case 'd':
+			cfg->dir = optarg;
+			break;
+		case 'l':
+			cfg->logfile = optarg;
+			break;
+		case 'o':
+			if (!*optarg || strchr(optarg, '/'))
+				return usage_error(&cmd_listen,
+						   "invalid -o value '%s': a file name prefix, without '/' (use -d for the directory)",
+						   optarg);
+			cfg->opts.prefix = optarg;
+			break;
+		case OPT_BIND:
+			cfg->bind = optarg;
+			break;
+		case OPT_MAX_CLIENTS:
+			if (parse_ulong("--max-clients", optarg, 1, MAX_MAX_CLIENTS,
+					&cfg->max_clients) < 0)
+				return bad_number();
+			break;
+		case OPT_TIMEOUT:
+			if (parse_ulong("--timeout", optarg, 1, 3600, &v) < 0)
+				return bad_number();
+			cfg->opts.timeout_ms = v * 1000;
+			break;
+		case OPT_V1:
+			cfg->opts.allow_v3 = 0;
+			break;
+		case ':':
+			return usage_error(&cmd_listen, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return usage_error(&cmd_listen, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_listen, "unexpected argument '%s'", argv[optind]);
+	if (!cfg->port)
+		return usage_error(&cmd_listen, "-p PORT is required");
+	return EXIT_OK;
+}
+
+static int run_listen(int argc, char **argv)
+{
+	struct listen_cfg cfg = {
+		.max_clients = DEFAULT_MAX_CLIENTS,
+		.opts = { .prefix = "trace", .allow_v3 = 1, .timeout_ms = NET_TIMEOUT_MS },
+	};
+	int ret = parse_args(argc, argv, &cfg);
+	int lfd;
+
+	if (ret)
+		return ret >= 100 ? ret - 100 : ret;
+	if (setup(&cfg) < 0)
+		return EXIT_FAILED;
+	lfd = open_listener(&cfg);
+	if (lfd < 0)
+		return EXIT_FAILED;
+	if (cfg.daemon && become_daemon() < 0)
+		return EXIT_FAILED;
+	return serve(lfd, &cfg);
+}
+
+const struct command cmd_listen = {
+	.name = "listen",
+	.run = run_listen,
+	.usage = listen_usage,
+	.summary = "receive traces from record -N clients over the network",
+};

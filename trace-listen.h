@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface between the parts of `trace-cmd listen`: the command and
+ * its accept loop (trace-listen.c), one client's session
+ * (trace-listen-client.c) and finishing the received file (trace-listen-file.c).
+ */
+#ifndef TRACE_LISTEN_H
+#define TRACE_LISTEN_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#define LISTEN_MAX_META		(256u << 20)	/* metadata a client may send */
+
+struct listen_opts {
+	int		dir_fd;		/* where files go (-d, default cwd) */
+	const char	*prefix;	/* -o, default "trace" */
+	int		allow_v3;	/* 0 with --v1: refuse v3, the client falls back */
+	int		timeout_ms;	/* per read during the handshake and metadata */
+};
+
+/* Set by SIGINT/SIGTERM: finish or give up and leave. */
+extern volatile sig_atomic_t listen_stopping;
+
+/* One log line: "msg" on stdout, or "[PID]msg" in the -l file. */
+void listen_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Serves one connected client in a child process; returns its exit status. */
+int listen_client(int fd, const struct listen_opts *o);
+
+/* One CPU's received data, in a temporary file. */
+struct listen_cpu {
+	int		fd;
+	uint64_t	size;
+};
+
+/*
+ * Appends the CPU data to the metadata a client sent (the first @meta_len
+ * bytes of @fd) so that it becomes a complete trace.dat: flyrecord for v6,
+ * a BUFFER section, options and strings for v7.  @name is for messages.
+ */
+int listen_finish_file(int fd, uint64_t meta_len, const char *name, uint32_t cpus,
+		       const struct listen_cpu *cpu);
+
+#endif

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The `record -N` / `listen` wire protocol (FORMATS.md section 4): reads and
+ * writes with timeouts, v3 messages parsed through the bounded cursor, the
+ * v1 strings, the version negotiation and the per-CPU data sockets.
+ */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "trace-cmd.h"
+#include "trace-cursor.h"
+#include "trace-net.h"
+
+static const char *const cmd_names[NET_NR_CMDS] = {
+	"CLOSE", "TINIT", "RINIT", "SEND_DATA", "FIN_DATA", "NOT_SUPP",
+	"TRACE_REQ", "TRACE_RESP", "CLOSE_RESP", "TIME_SYNC", "TRACE_PROXY", "CONT",
+};
+
+const char *net_cmd_name(uint32_t cmd)
+{
+	return cmd < NET_NR_CMDS ? cmd_names[cmd] : "unknown command";
+}
+
+/* Waits until @fd is readable; 0, or -1 with errno ETIMEDOUT. */
+static int wait_readable(int fd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int n;
+
+	do
+		n = poll(&pfd, 1, timeout_ms);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		errno = ETIMEDOUT;
+	return n > 0 ? 0 : -1;
+}
+
+/* Reads up to @len bytes, stopping early only at EOF; returns the count or -1. */
+static ssize_t read_some(struct net_peer *p, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n;
+
+		if (wait_readable(p->fd, p->timeout_ms) < 0)
+			return -1;
+		n = read(p->fd, (char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+static int read_failed(struct net_peer *p, size_t got, size_t len, const char *what)
+{
+	if (errno == ETIMEDOUT)
+		return error("'%s': timed out after %d s waiting for %s", p->name,
+			     p->timeout_ms / 1000, what);
+	if (got < len && errno == 0)
+		return error("'%s': connection closed reading %s (got %zu of %zu bytes)",
+			     p->name, what, got, len);
+	return error("'%s': cannot read %s: %s", p->name, what, strerror(errno));
+}
+
+int net_read(struct net_peer *p, void *buf, size_t len, const char *what)
+{
+	ssize_t n;
+
+	errno = 0;
+	n = read_some(p, buf, len);
+	if (n == (ssize_t)len)
+		return 0;
+	return read_failed(p, n < 0 ? 0 : n, len, what);
+}
+
+int net_read_string(struct net_peer *p, char *buf, size_t max, const char *what)
+{
+	for (size_t i = 0; i < max; i++) {
+		if (net_read(p, buf + i, 1, what) < 0)
+			return -1;
+		if (!buf[i])
+			return 0;
+	}
+	return error("'%s': %s longer than %zu bytes", p->name, what, max - 1);
+}
+
+int net_write(struct net_peer *p, const void *buf, size_t len, const char *what)
+{
+	if (write_all(p->fd, buf, len) < 0)
+		return error("'%s': cannot send %s: %s", p->name, what, strerror(errno));
+	return 0;
+}
+
+/* --- v3 messages -------------------------------------------------------- */
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	uint32_t be = htonl(v);
+
+	memcpy(p, &be, 4);
+}
+
+int net_recv_msg(struct net_peer *p, struct net_msg *m)
+{
+	unsigned char hdr[NET_MSG_HDR];
+	struct cursor c;
+	uint32_t size;
+
+	if (net_read(p, hdr, sizeof(hdr), "a message header") < 0)
+		return -1;
+	cur_init(&c, hdr, sizeof(hdr), 0, 1, p->name);
+	cur_u32(&c, &size, "message size");
+	cur_u32(&c, &m->cmd, "message command");
+	cur_u32(&c, &m->fixed_len, "message command size");
+	if (size < NET_MSG_HDR || size > NET_MSG_MAX)
+		return error("'%s': invalid message: size %u is not in %d..%d", p->name, size,
+			     NET_MSG_HDR, NET_MSG_MAX);
+	m->len = size - NET_MSG_HDR;
+	if (m->fixed_len > m->len)
+		return error("'%s': invalid %s message: command size %u exceeds its size %u",
+			     p->name, net_cmd_name(m->cmd), m->fixed_len, size);
+	return net_read(p, m->body, m->len, "a message body");
+}
+
+int net_send_msg(struct net_peer *p, uint32_t cmd, const void *fixed, uint32_t fixed_len,
+		 const void *payload, uint32_t len)
+{
+	unsigned char buf[NET_MSG_MAX];
+	uint32_t size = NET_MSG_HDR + fixed_len + len;
+
+	if (size > NET_MSG_MAX)
+		return error("'%s': %s message of %u bytes exceeds %d", p->name,
+			     net_cmd_name(cmd), size, NET_MSG_MAX);
+	put_be32(buf, size);
+	put_be32(buf + 4, cmd);
+	put_be32(buf + 8, fixed_len);
+	if (fixed_len)
+		memcpy(buf + NET_MSG_HDR, fixed, fixed_len);
+	if (len)
+		memcpy(buf + NET_MSG_HDR + fixed_len, payload, len);
+	return net_write(p, buf, size, net_cmd_name(cmd));
+}
+
+int net_send_tinit(struct net_peer *p, const struct net_init *init)
+{
+	unsigned char fixed[12];
+	static const char tcp[] = "tcp";
+
+	put_be32(fixed, init->cpus);
+	put_be32(fixed + 4, init->page_size);
+	put_be32(fixed + 8, init->tcp ? 1 : 0);
+	return net_send_msg(p, NET_TINIT, fixed, sizeof(fixed), tcp, init->tcp ? sizeof(tcp) : 0);
+}
+
+/* A cursor over the fixed part and one over the payload of @m. */
+static void msg_cursors(struct net_peer *p, const struct net_msg *m, struct cursor *fixed,
+			struct cursor *payload)
+{
+	cur_init(fixed, m->body, m->fixed_len, NET_MSG_HDR, 1, p->name);
+	cur_init(payload, m->body + m->fixed_len, m->len - m->fixed_len,
+		 NET_MSG_HDR + m->fixed_len, 1, p->name);
+}
+
+static int check_init(struct net_peer *p, const struct net_init *init)
+{
+	if (!init->cpus || init->cpus > NET_MAX_CPUS)
+		return error("'%s': invalid cpu count %u (1 to %d)", p->name, init->cpus,
+			     NET_MAX_CPUS);
+	if (init->page_size < NET_MIN_PAGE || init->page_size > NET_MAX_PAGE ||
+	    (init->page_size & (init->page_size - 1)))
+		return error("'%s': invalid page size %u (a power of 2, %d to %d)", p->name,
+			     init->page_size, NET_MIN_PAGE, NET_MAX_PAGE);
+	return 0;
+}
+
+int net_parse_tinit(struct net_peer *p, const struct net_msg *m, struct net_init *init)
+{
+	struct cursor fixed, opts;
+	uint32_t nr_opts;
+
+	if (m->cmd != NET_TINIT)
+		return error("'%s': expected TINIT, got %s (%u)", p->name, net_cmd_name(m->cmd),
+			     m->cmd);
+	msg_cursors(p, m, &fixed, &opts);
+	if (cur_u32(&fixed, &init->cpus, "TINIT cpu count") < 0 ||
+	    cur_u32(&fixed, &init->page_size, "TINIT page size") < 0 ||
+	    cur_u32(&fixed, &nr_opts, "TINIT option count") < 0)
+		return -1;
+	init->tcp = 0;
+	if (nr_opts > opts.size)
+		return error("'%s': invalid TINIT: %u options in %zu bytes", p->name, nr_opts,
+			     opts.size);
+	for (uint32_t i = 0; i < nr_opts; i++) {
+		const char *opt;
+
+		if (cur_string(&opts, &opt, "TINIT option") < 0)
+			return -1;
+		if (strcmp(opt, "tcp"))
+			return error("'%s': TINIT option '%.32s' is not supported", p->name, opt);
+		init->tcp = 1;
+	}
+	return check_init(p, init);
+}
+
+int net_send_rinit(struct net_peer *p, uint32_t cpus, const int *ports)
+{
+	char payload[NET_MAX_CPUS * 8];
+	unsigned char fixed[4];
+	size_t len = 0;
+
+	for (uint32_t i = 0; i < cpus && i < NET_MAX_CPUS; i++)
+		len += snprintf(payload + len, sizeof(payload) - len, "%d", ports[i]) + 1;
+	put_be32(fixed, cpus);
+	return net_send_msg(p, NET_RINIT, fixed, sizeof(fixed), payload, len);
+}
+
+static int parse_port(struct net_peer *p, const char *s, int *port)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v <= 0 || v > 65535)
+		return error("'%s': invalid port '%.16s'", p->name, s);
+	*port = v;
+	return 0;
+}
+
+int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, int *ports)
+{
+	struct cursor fixed, list;
+	uint32_t n;
+
+	if (m->cmd != NET_RINIT)
+		return error("'%s': expected RINIT, got %s (%u)", p->name, net_cmd_name(m->cmd),
+			     m->cmd);
+	msg_cursors(p, m, &fixed, &list);
+	if (cur_u32(&fixed, &n, "RINIT cpu count") < 0)
+		return -1;
+	if (n != cpus)
+		return error("'%s': RINIT has %u ports for %u cpus", p->name, n, cpus);
+	for (uint32_t i = 0; i < cpus; i++) {
+		const char *s;
+
+		if (cur_string(&list, &s, "RINIT port") < 0 || parse_port(p, s, &ports[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int net_send_data(struct net_peer *p, const void *buf, size_t len)
+{
+	const size_t chunk = NET_MSG_MAX - NET_MSG_HDR;
+
+	for (size_t off = 0; off < len; off += chunk) {
+		size_t n = len - off < chunk ? len - off : chunk;
+
+		if (net_send_msg(p, NET_SEND_DATA, NULL, 0, (const char *)buf + off, n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- v1 ----------------------------------------------------------------- */
+
+static int send_string(struct net_peer *p, const char *s, const char *what)
+{
+	return net_write(p, s, strlen(s) + 1, what);
+}
+
+int net_v1_send_init(struct net_peer *p, const struct net_init *init)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u", init->cpus);
+	if (send_string(p, buf, "cpu count") < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%u", init->page_size);
+	if (send_string(p, buf, "page size") < 0)
+		return -1;
+	if (!init->tcp)
+		return send_string(p, "0", "option count");
+	return send_string(p, "1", "option count") || send_string(p, "4", "option size") ||
+	       send_string(p, "TCP", "option") ? -1 : 0;
+}
+
+static int v1_number(struct net_peer *p, const char *s, unsigned long max, uint32_t *v,
+		     const char *what)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (!*s || *s == '-' || *end || errno || n > max)
+		return error("'%s': invalid %s '%.16s'", p->name, what, s);
+	*v = n;
+	return 0;
+}
+
+int net_v1_recv_init(struct net_peer *p, const char *cpus_str, struct net_init *init)
+{
+	char buf[NET_MAX_STRING];
+	uint32_t nr_opts;
+
+	init->tcp = 0;
+	if (v1_number(p, cpus_str, NET_MAX_CPUS, &init->cpus, "cpu count") < 0 ||
+	    net_read_string(p, buf, sizeof(buf), "page size") < 0 ||
+	    v1_number(p, buf, NET_MAX_PAGE, &init->page_size, "page size") < 0 ||
+	    net_read_string(p, buf, sizeof(buf), "option count") < 0 ||
+	    v1_number(p, buf, 16, &nr_opts, "option count") < 0)
+		return -1;
+	for (uint32_t i = 0; i < nr_opts; i++) {
+		char opt[NET_MAX_V1_OPT];
+		uint32_t size;
+
+		if (net_read_string(p, buf, sizeof(buf), "option size") < 0 ||
+		    v1_number(p, buf, NET_MAX_V1_OPT, &size, "option size") < 0 ||
+		    net_read(p, opt, size, "option") < 0)
+			return -1;
+		if (size != 4 || memcmp(opt, "TCP", 4))
+			return error("'%s': v1 option '%.*s' is not supported", p->name,
+				     (int)(size < 32 ? size : 32), opt);
+		init->tcp = 1;
+	}
+	return check_init(p, init);
+}
+
+int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const int *ports)
+{
+	char buf[NET_MAX_CPUS * 8];
+	size_t len = 0;
+
+	for (uint32_t i = 0; i < cpus && i < NET_MAX_CPUS; i++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? "," : "", ports[i]);
+	return net_write(p, buf, len + 1, "port list");
+}
+
+int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports)
+{
+	char buf[NET_MAX_CPUS * 8];
+	char *s = buf;
+
+	if (net_read_string(p, buf, sizeof(buf), "port list") < 0)
+		return -1;
+	for (uint32_t i = 0; i < cpus; i++) {
+		char *comma = strchr(s, ',');
+
+		if (comma)
+			*comma = 0;
+		if (parse_port(p, s, &ports[i]) < 0)
+			return -1;
+		if (!comma && i + 1 < cpus)
+			return error("'%s': port list has %u ports for %u cpus", p->name,
+				     i + 1, cpus);
+		s = comma ? comma + 1 : s + strlen(s);
+	}
+	return 0;
+}
+
+/* --- connections -------------------------------------------------------- */
+
+int net_connect(const char *host, const char *port, int sock_type, const char *what)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = sock_type };
+	struct addrinfo *res, *ai;
+	int fd = -1, err, saved = 0;
+
+	err = getaddrinfo(host, port, &hints, &res);
+	if (err)
+		return error("cannot resolve '%s' for %s: %s", host, what, gai_strerror(err));
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			saved = errno;
+			continue;
+		}
+		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
+			break;
+		saved = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return error("cannot connect to '%s:%s' for %s: %s", host, port, what,
+			     strerror(saved));
+	return fd;
+}
+
+int net_client_hello(struct net_peer *p, int want_v3)
+{
+	char greeting[NET_GREETING_LEN];
+	char reply[NET_MAX_STRING];
+	char magic[NET_V3_MAGIC_LEN] = NET_V3_MAGIC;
+	ssize_t n;
+
+	if (net_read(p, greeting, sizeof(greeting), "the greeting") < 0)
+		return -1;
+	if (memcmp(greeting, NET_GREETING, NET_GREETING_LEN))
+		return error("'%s': not a trace-cmd listener (bad greeting)", p->name);
+	if (!want_v3)
+		return 1;
+	if (net_write(p, NET_V3_REQUEST, sizeof(NET_V3_REQUEST), "the protocol version") < 0)
+		return -1;
+	/* An old listener took "-1" for a cpu count and hung up: speak v1. */
+	errno = 0;
+	n = read_some(p, reply, 1);
+	if (n < 0)
+		return read_failed(p, 0, 1, "the protocol version reply");
+	if (n == 0 || !reply[0])
+		return 1;
+	if (net_read_string(p, reply + 1, sizeof(reply) - 1, "the protocol version reply") < 0)
+		return -1;
+	if (strcmp(reply, "V3"))
+		return error("'%s': listener answered protocol '%.16s', not V3", p->name, reply);
+	if (net_write(p, magic, sizeof(magic), "the v3 magic") < 0 ||
+	    net_read(p, reply, 2, "the v3 magic reply") < 0)
+		return -1;
+	if (memcmp(reply, "OK", 2))
+		return error("'%s': listener refused the v3 magic", p->name);
+	return 3;
+}
+
+int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port)
+{
+	struct sockaddr_storage addr;
+	socklen_t alen = sizeof(addr);
+	int rcvbuf = 4 << 20;
+	int fd;
+
+	memcpy(&addr, local, len);
+	if (addr.ss_family == AF_INET)
+		((struct sockaddr_in *)&addr)->sin_port = 0;
+	else if (addr.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&addr)->sin6_port = 0;
+	fd = socket(addr.ss_family, (tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return error("cannot create a data socket: %s", strerror(errno));
+	/* UDP drops what does not fit the socket buffer: ask for room. */
+	if (!tcp && setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (bind(fd, (struct sockaddr *)&addr, len) < 0 || (tcp && listen(fd, 1) < 0) ||
+	    getsockname(fd, (struct sockaddr *)&addr, &alen) < 0) {
+		error("cannot bind a data socket: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	*port = ntohs(addr.ss_family == AF_INET ? ((struct sockaddr_in *)&addr)->sin_port
+						: ((struct sockaddr_in6 *)&addr)->sin6_port);
+	return fd;
+}
+
+/* A resolved name goes into a file name: it must be a plain host name. */
+static int safe_host(const char *s)
+{
+	if (!*s || *s == '.' || *s == '-')
+		return 0;
+	for (; *s; s++)
+		if (!(('a' <= *s && *s <= 'z') || ('A' <= *s && *s <= 'Z') ||
+		      ('0' <= *s && *s <= '9') || *s == '.' || *s == '-' || *s == '_' ||
+		      *s == ':'))
+			return 0;
+	return 1;
+}
+
+int net_peer_name(int fd, char *buf, size_t size)
+{
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof(addr);
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+
+	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0)
+		return error("cannot get the client's address: %s", strerror(errno));
+	if (getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICSERV) || !safe_host(host))
+		if (getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), port,
+				sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
+			return error("cannot name the client's address");
+	snprintf(buf, size, "%s:%s", host, port);
+	return 0;
+}

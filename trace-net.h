@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The wire protocol of `record -N` and `listen` (FORMATS.md section 4):
+ * the v1 text handshake, the v3 messages, the negotiation between them and
+ * the per-CPU data channels.  Everything a peer sends is bounds-checked here.
+ */
+#ifndef TRACE_NET_H
+#define TRACE_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#define NET_MSG_HDR		12		/* be32 size, be32 cmd, be32 cmd_size */
+#define NET_MSG_MAX		8192		/* upstream's limit for a whole message */
+#define NET_MAX_CPUS		256		/* a TINIT asking for more is refused */
+#define NET_MIN_PAGE		1024
+#define NET_MAX_PAGE		(1 << 20)
+#define NET_MAX_STRING		64		/* v1 handshake strings and ports */
+#define NET_MAX_V1_OPT		4096		/* upstream's limit for one v1 option */
+#define NET_TIMEOUT_MS		5000		/* upstream waits 5 s for each message */
+#define NET_UDP_MAX_PACKET	65516		/* pages this big force TCP */
+
+/* v3 commands (FORMATS.md 4.3); only 0-5 and 8 serve -N connections. */
+enum net_cmd {
+	NET_CLOSE	= 0,
+	NET_TINIT	= 1,
+	NET_RINIT	= 2,
+	NET_SEND_DATA	= 3,
+	NET_FIN_DATA	= 4,
+	NET_NOT_SUPP	= 5,
+	NET_CLOSE_RESP	= 8,
+	NET_NR_CMDS	= 12,
+};
+
+/* One received v3 message: the fixed command part, then the payload. */
+struct net_msg {
+	uint32_t	cmd;
+	uint32_t	fixed_len;	/* bytes of @body that are the command struct */
+	uint32_t	len;		/* bytes of @body in all */
+	unsigned char	body[NET_MSG_MAX - NET_MSG_HDR];
+};
+
+/* What a client announces: TINIT in v3, the first strings in v1. */
+struct net_init {
+	uint32_t	cpus;
+	uint32_t	page_size;
+	int		tcp;		/* data channels over TCP instead of UDP */
+};
+
+/*
+ * A peer: its socket, how long to wait for each read, and its name
+ * ("HOST:PORT") for messages.
+ */
+struct net_peer {
+	int		fd;
+	int		timeout_ms;	/* < 0: wait forever */
+	const char	*name;
+};
+
+/* Reads exactly @len bytes; a timeout or EOF is an error naming @what. */
+int net_read(struct net_peer *p, void *buf, size_t len, const char *what);
+/* Reads a NUL-terminated string of at most @max bytes (NUL included). */
+int net_read_string(struct net_peer *p, char *buf, size_t max, const char *what);
+int net_write(struct net_peer *p, const void *buf, size_t len, const char *what);
+
+/* v3 messages. net_recv_msg() returns 0, or -1 after one message. */
+int net_recv_msg(struct net_peer *p, struct net_msg *m);
+int net_send_msg(struct net_peer *p, uint32_t cmd, const void *fixed, uint32_t fixed_len,
+		 const void *payload, uint32_t len);
+const char *net_cmd_name(uint32_t cmd);
+
+int net_send_tinit(struct net_peer *p, const struct net_init *init);
+int net_parse_tinit(struct net_peer *p, const struct net_msg *m, struct net_init *init);
+int net_send_rinit(struct net_peer *p, uint32_t cpus, const int *ports);
+int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, int *ports);
+/* Sends @len bytes of file metadata as SEND_DATA messages. */
+int net_send_data(struct net_peer *p, const void *buf, size_t len);
+
+/* v1: the client's strings, and the listener's comma-separated port list. */
+int net_v1_send_init(struct net_peer *p, const struct net_init *init);
+/* Parses the v1 strings; @cpus_str is the first one, already read. */
+int net_v1_recv_init(struct net_peer *p, const char *cpus_str, struct net_init *init);
+int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const int *ports);
+int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports);
+
+/* Connects to HOST:PORT over TCP (the control connection), or -1 with a message. */
+int net_connect(const char *host, const char *port, int sock_type, const char *what);
+
+/*
+ * The client's side of the version negotiation on a fresh connection:
+ * returns 3 when the listener speaks v3, 1 when it did not (the caller then
+ * reconnects and speaks v1), -1 on failure.  @want_v3 = 0 skips straight to v1.
+ */
+int net_client_hello(struct net_peer *p, int want_v3);
+
+/* The "tracecmd" greeting that starts every connection. */
+#define NET_GREETING		"tracecmd"
+#define NET_GREETING_LEN	8
+#define NET_V3_REQUEST		"-1V3"		/* sent with its NUL */
+#define NET_V3_MAGIC		"766679"	/* sent as 8 bytes, NUL padded */
+#define NET_V3_MAGIC_LEN	8
+
+/*
+ * Opens the data socket for one CPU on the address @local (the listener's
+ * end of the control connection) with a port the kernel picks; stores the
+ * port in *port.  TCP sockets are listening.
+ */
+int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port);
+
+/* Puts "HOST:PORT" of the peer of @fd into @buf; HOST resolved when it can be. */
+int net_peer_name(int fd, char *buf, size_t size);
+
+#endif
