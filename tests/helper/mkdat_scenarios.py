@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: GPL-2.0
+# The built-in scenarios of mkdat.py: each returns a JSON-able spec (the same
+# shape `mkdat.py SPEC.json OUT` reads).  Timestamps are nanoseconds; values
+# of pointer fields may be symbol names looked up in the spec's kallsyms.
+
+T0 = 12345678901000		# 12345.678901 s, a plausible uptime
+
+CMDLINES = [[1234, "bash"], [45, "kworker/1:1"], [1300, "cat"]]
+
+
+def kallsyms(long_size, extra=""):
+	hi = "ffffffff8" if long_size == 8 else "c"
+	syms = [("1000000", "T", "_stext"), ("1001000", "T", "schedule"),
+		("1002000", "T", "do_IRQ"), ("1003000", "T", "tracing_mark_write"),
+		("1004000", "T", "try_to_wake_up")]
+	return "".join("%s%s %s %s\n" % (hi, a, t, n) for a, t, n in syms) + extra
+
+
+def printk(long_size):
+	addr = "0xffffffff82000000" if long_size == 8 else "0xc2000000"
+	return '%s : "value=%%d count=%%d\\n"\n' % addr
+
+
+def switch(cpu, ts, prev, ppid, state, nxt, npid, prio=120, **kw):
+	r = {"cpu": cpu, "ts": ts, "event": "sched_switch", "pid": ppid,
+	     "fields": {"prev_comm": prev, "prev_pid": ppid, "prev_prio": prio,
+			"prev_state": state, "next_comm": nxt, "next_pid": npid,
+			"next_prio": prio}}
+	r.update(kw)
+	return r
+
+
+def wakeup(cpu, ts, pid, comm, target, waker=0, **kw):
+	r = {"cpu": cpu, "ts": ts, "event": "sched_wakeup", "pid": waker,
+	     "flags": 0x1, "preempt": 1,
+	     "fields": {"comm": comm, "pid": pid, "prio": 120, "target_cpu": target}}
+	r.update(kw)
+	return r
+
+
+def marker(cpu, ts, pid, text, **kw):
+	r = {"cpu": cpu, "ts": ts, "event": "print", "pid": pid,
+	     "fields": {"ip": "tracing_mark_write", "buf": text}}
+	r.update(kw)
+	return r
+
+
+def sched_records():
+	"""Two CPUs of scheduling: every record encoding the ring buffer has."""
+	return [
+		wakeup(0, T0, 1234, "bash", 0),
+		switch(0, T0 + 5000, "swapper/0", 0, 0, "bash", 1234),
+		marker(0, T0 + 20000, 1234, "hello world\n"),
+		# a gap of 200 ms needs a time-extend record (delta > 27 bits)
+		marker(0, T0 + 200020000, 1234, "after a long gap\n"),
+		{"cpu": 0, "ts": T0 + 200030000, "event": "bprint", "pid": 1234,
+		 "fields": {"ip": "tracing_mark_write",
+			    "fmt": "value=%d count=%d\\n", "buf": [42, 7]}},
+		switch(0, T0 + 200040000, "bash", 1234, 1, "swapper/0", 0),
+		wakeup(1, T0 + 1000, 45, "kworker/1:1", 1),
+		# the length in array[0] (type_len 0), as for records over 112 bytes
+		switch(1, T0 + 3000, "swapper/1", 0, 0, "kworker/1:1", 45,
+		       type_len0=True),
+		# a discarded record (padding) between two records
+		{"cpu": 1, "ts": T0 + 3500, "padding": 24},
+		# an absolute timestamp record, then a forced time extend
+		wakeup(1, T0 + 9000, 1300, "cat", 1, waker=45, absolute=True),
+		switch(1, T0 + 10000, "kworker/1:1", 45, 0x80, "cat", 1300,
+		       extend=True),
+		marker(1, T0 + 12000, 1300, "from cat on cpu1\n"),
+	]
+
+
+def sched(endian, long_size, klong=None):
+	"""klong: the kernel's long size when userspace's differs (the file
+	header says long_size, header_page and the formats say klong)."""
+	klong = klong or long_size
+	return {"endian": endian, "long_size": long_size,
+		"kernel_long_size": klong, "cpus": 2,
+		"events": ["sched_switch", "sched_wakeup", "print", "bprint"],
+		"kallsyms": kallsyms(klong), "printk": printk(klong),
+		"cmdlines": CMDLINES, "records": sched_records()}
+
+
+def dropped():
+	"""Pages whose commit says the kernel lost events before them."""
+	recs = [marker(0, T0, 1234, "first page\n"),
+		marker(0, T0 + 1000, 1234, "still first page\n"),
+		{"cpu": 0, "missed": 17},
+		marker(0, T0 + 50000, 1234, "after 17 lost\n"),
+		{"cpu": 0, "missed": -1},
+		marker(0, T0 + 90000, 1234, "after an unknown number lost\n"),
+		marker(1, T0 + 70000, 1300, "cpu1 before loss\n"),
+		{"cpu": 1, "missed": 3},
+		marker(1, T0 + 95000, 1300, "cpu1 after 3 lost\n")]
+	return {"cpus": 2, "events": ["print"], "kallsyms": kallsyms(8),
+		"cmdlines": CMDLINES, "records": recs}
+
+
+def instances():
+	"""The top buffer and an instance "foo", each with its own CPU data."""
+	top = [wakeup(0, T0, 1234, "bash", 0),
+	       switch(0, T0 + 5000, "swapper/0", 0, 0, "bash", 1234),
+	       marker(1, T0 + 7000, 45, "top buffer\n")]
+	foo = [marker(0, T0 + 2000, 1234, "in instance foo\n"),
+	       switch(1, T0 + 6000, "swapper/1", 0, 0, "kworker/1:1", 45)]
+	return {"cpus": 2, "events": ["sched_switch", "sched_wakeup", "print"],
+		"kallsyms": kallsyms(8), "cmdlines": CMDLINES,
+		"buffers": [{"name": "", "records": top},
+			    {"name": "foo", "records": foo}]}
+
+
+EXT4 = ("ffffffff81100000 T do_syscall_64\n"
+	"ffffffff81100400 T __x64_sys_write\n"
+	"ffffffff81100800 T ksys_write\n"
+	"ffffffff81200000 T vfs_write\n"
+	"ffffffff81200400 T rw_verify_area\n"
+	"ffffffff81300000 T handle_irq_event\n"
+	"ffffffff81300400 T __x64_sys_read\n"
+	"ffffffffc0400000 t ext4_file_write_iter\t[ext4]\n"
+	"ffffffffc0400800 t ext4_buffered_write_iter\t[ext4]\n"
+	"ffffffffc0401000 t ext4_da_write_begin\t[ext4]\n")
+
+
+def fn(ts, ip, parent, pid=1234, cpu=0):
+	return {"cpu": cpu, "ts": ts, "event": "function", "pid": pid,
+		"fields": {"ip": ip, "parent_ip": parent}}
+
+
+def function():
+	"""function tracer records; CPU 1 is empty."""
+	recs = [fn(T0, "ksys_write", "__x64_sys_write+0x1c"),
+		fn(T0 + 300, "vfs_write", "ksys_write+0x7d"),
+		fn(T0 + 600, "rw_verify_area", "vfs_write+0x9a"),
+		fn(T0 + 900, "ext4_file_write_iter", "vfs_write+0x1f0"),
+		fn(T0 + 1200, "ext4_buffered_write_iter",
+		   "ext4_file_write_iter+0x58"),
+		fn(T0 + 1500, "ext4_da_write_begin",
+		   "ext4_buffered_write_iter+0x110"),
+		fn(T0 + 2000, "do_IRQ", 0xffffffff81999999)]	# no symbol
+	return {"cpus": 2, "events": ["function"],
+		"kallsyms": kallsyms(8, EXT4), "cmdlines": CMDLINES,
+		"records": recs}
+
+
+def entry(ts, func, depth, pid=1234):
+	return {"cpu": 0, "ts": ts, "event": "funcgraph_entry", "pid": pid,
+		"fields": {"func": func, "depth": depth}}
+
+
+def exit_(start, end, func, depth, pid=1234):
+	return {"cpu": 0, "ts": end, "event": "funcgraph_exit", "pid": pid,
+		"fields": {"func": func, "depth": depth, "overrun": 0,
+			   "calltime": start, "rettime": end}}
+
+
+def funcgraph():
+	"""function_graph records: leaves, nesting, every duration marker, an
+	exit whose entry is before the trace, an irq inside a graph."""
+	t = T0
+	recs = [exit_(t - 5000, t, "__x64_sys_read", 0)]	# entry not recorded
+	recs += [entry(t + 1000, "vfs_write", 0),
+		 entry(t + 1200, "rw_verify_area", 1),
+		 exit_(t + 1200, t + 1700, "rw_verify_area", 1),	# 0.5 us leaf
+		 entry(t + 2000, "ext4_file_write_iter", 1),
+		 entry(t + 2100, "ext4_buffered_write_iter", 2),
+		 exit_(t + 2100, t + 17100, "ext4_buffered_write_iter", 2),  # + 15us
+		 exit_(t + 2000, t + 152000, "ext4_file_write_iter", 1),    # ! 150us
+		 entry(t + 160000, "do_IRQ", 1),
+		 {"cpu": 0, "ts": t + 160500, "event": "irq_handler_entry",
+		  "pid": 1234, "flags": 0x9,
+		  "fields": {"irq": 1, "name": "i8042"}},
+		 entry(t + 161000, "handle_irq_event", 2),
+		 exit_(t + 161000, t + 1661000, "handle_irq_event", 2),    # # 1.5ms
+		 {"cpu": 0, "ts": t + 1662000, "event": "irq_handler_exit",
+		  "pid": 1234, "flags": 0x9, "fields": {"irq": 1, "ret": 1}},
+		 exit_(t + 160000, t + 21000000, "do_IRQ", 1),           # * 20.8ms
+		 exit_(t + 1000, t + 250000000, "vfs_write", 0),          # @ 250ms
+		 entry(t + 300000000, "ksys_write", 0),
+		 exit_(t + 300000000, t + 1800000000, "ksys_write", 0)]   # $ 1.5s
+	return {"cpus": 1,
+		"events": ["funcgraph_entry", "funcgraph_exit",
+			   "irq_handler_entry", "irq_handler_exit"],
+		"kallsyms": kallsyms(8, EXT4), "cmdlines": CMDLINES,
+		"records": recs}
+
+
+LATENCY = """# tracer: irqsoff
+#
+# irqsoff latency trace v1.1.5 on 6.18.0
+# --------------------------------------------------------------------
+# latency: 12 us, #4/4, CPU#0 | (M:desktop VP:0, KP:0, SP:0 HP:0 #P:2)
+#    -----------------
+#    | task: bash-1234 (uid:0 nice:0 policy:0 rt_prio:0)
+#    -----------------
+#  => started at: _raw_spin_lock_irqsave
+#  => ended at:   _raw_spin_unlock_irqrestore
+#
+#
+#                    _------=> CPU#
+#                   / _-----=> irqs-off/BH-disabled
+#                  | / _----=> need-resched
+#                  || / _---=> hardirq/softirq
+#                  ||| / _--=> preempt-depth
+#                  |||| / _-=> migrate-disable
+#                  ||||| /     delay
+#  cmd     pid     |||||| time  |   caller
+#     \\   /        ||||||  \\    |    /
+    bash-1234      0d....    0us : _raw_spin_lock_irqsave
+    bash-1234      0d..1.    3us : do_raw_spin_lock <-_raw_spin_lock_irqsave
+    bash-1234      0d..1.   11us : _raw_spin_unlock_irqrestore
+    bash-1234      0d....   12us : trace_hardirqs_on <-_raw_spin_unlock_irqrestore
+"""
+
+
+def latency(traceclock=False):
+	"""A latency tracer's file: the text of `trace` instead of pages."""
+	return {"cpus": 2, "events": ["sched_switch"], "kallsyms": kallsyms(8),
+		"cmdlines": CMDLINES, "latency": LATENCY,
+		"traceclock": traceclock}
+
+
+SCENARIOS = {
+	"sched": lambda: sched("little", 8),
+	"sched-be64": lambda: sched("big", 8),
+	"sched-le32": lambda: sched("little", 4),
+	"sched-be32": lambda: sched("big", 4),
+	"sched-u32k64": lambda: sched("little", 4, 8),
+	"dropped": dropped,
+	"instances": instances,
+	"function": function,
+	"funcgraph": funcgraph,
+	"latency": latency,
+	"latency-clock": lambda: latency(True),
+}
+
+
+def scenario(name, overrides):
+	if name not in SCENARIOS:
+		raise KeyError("unknown scenario '%s'" % name)
+	spec = SCENARIOS[name]()
+	spec.update(overrides)
+	return spec
