@@ -570,6 +570,7 @@ static int parse_v6(struct trace_input *in, struct cursor *c)
 	if (!memcmp(tag, "latency  ", 10)) {
 		in->latency = 1;
 		in->latency_off = cur_offset(c);
+		top->cpus = 0;
 		return 0;
 	}
 	if (memcmp(tag, "flyrecord", 10))
@@ -644,13 +645,16 @@ static int open_section(struct trace_input *in, struct cursor *file, uint64_t of
 }
 
 /* Sections lie back to back from the end of the prefix to the end of the file. */
-static int check_sections(struct cursor *file, uint64_t start)
+static int check_sections(struct trace_input *in, struct cursor *file, uint64_t start)
 {
 	struct cursor c = *file;
+	uint64_t strings = 0, max_desc = 0, max_at = 0;
+	int described = 0;
 
 	if (cur_seek(&c, start, "first section") < 0)
 		return -1;
 	while (cur_left(&c)) {
+		uint64_t at = cur_offset(&c);
 		uint16_t id, flags;
 		uint32_t desc;
 		uint64_t size;
@@ -658,9 +662,26 @@ static int check_sections(struct cursor *file, uint64_t start)
 		if (cur_u16(&c, &id, "section id") < 0 || cur_u16(&c, &flags, "section flags") < 0 ||
 		    cur_u32(&c, &desc, "section description") < 0 ||
 		    cur_u64(&c, &size, "section size") < 0 ||
-		    cur_skip(&c, size, "section body") < 0)
+		    cur_need(&c, size, "section body") < 0)
 			return -1;
+		if (id == TRACE_OPT_STRINGS) {
+			struct cursor body;
+
+			if (open_section(in, file, at, id, "strings", &body, NULL) < 0)
+				return -1;
+			strings += body.size;
+		}
+		if (desc != UINT32_MAX && (!described || desc > max_desc)) {
+			max_desc = desc;
+			max_at = at;
+			described = 1;
+		}
+		c.pos += size;
 	}
+	/* A file cut before its STRINGS section still walks; this catches it. */
+	if (described && max_desc >= strings)
+		return cur_bad(&c, max_at, "section description %llu lies past the %llu bytes of strings (a cut file?)",
+			       (unsigned long long)max_desc, (unsigned long long)strings);
 	return 0;
 }
 
@@ -683,7 +704,8 @@ static int parse_options_v7(struct trace_input *in, struct cursor *file, uint64_
 			if (id == TRACE_OPT_DONE) {
 				uint32_t size;
 
-				if (cur_u32(&c, &size, "option size") < 0)
+				if (cur_u32(&c, &size, "option size") < 0 ||
+				    cur_need(&c, size, "option data") < 0)
 					return -1;
 				if (size >= 8 && cur_u64(&c, &off, "next options offset") < 0)
 					return -1;
@@ -725,7 +747,7 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		in->comp = COMP_ZSTD;
 	else if (strcmp(name, "none"))
 		return cur_bad(c, 18, "unknown compression '%s'", name);
-	if (check_sections(c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0)
+	if (check_sections(in, c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0)
 		return -1;
 	if (parse_v7_section(in, c, TRACE_OPT_HEADER_INFO, "headers", parse_header_info) < 0 ||
 	    parse_v7_section(in, c, TRACE_OPT_FTRACE_EVENTS, "ftrace events",
@@ -1072,7 +1094,14 @@ uint64_t trace_input_cpu_size(const struct trace_input *in, int buffer, int cpu)
 {
 	const struct buffer *b = &in->buffers[buffer];
 
-	return cpu < b->cpus ? b->cpu[cpu].size : 0;
+	return b->cpu && cpu < b->cpus ? b->cpu[cpu].size : 0;
+}
+
+uint64_t trace_input_cpu_offset(const struct trace_input *in, int buffer, int cpu)
+{
+	const struct buffer *b = &in->buffers[buffer];
+
+	return b->cpu && cpu < b->cpus ? b->cpu[cpu].offset : 0;
 }
 
 const char *trace_input_format(const struct trace_input *in, int i, const char **system,

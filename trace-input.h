@@ -81,6 +81,8 @@ const char *trace_input_buffer_name(const struct trace_input *in, int buffer);
 int trace_input_buffer_cpus(const struct trace_input *in, int buffer);
 /* Bytes of data recorded for @cpu of @buffer (0: the CPU is empty). */
 uint64_t trace_input_cpu_size(const struct trace_input *in, int buffer, int cpu);
+/* File offset of that data (for v7 compressed data, of its chunk count). */
+uint64_t trace_input_cpu_offset(const struct trace_input *in, int buffer, int cpu);
 
 /* Event formats in file order; system is "ftrace" for the ftrace formats. */
 int trace_input_nr_formats(const struct trace_input *in);

@@ -7,11 +7,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -28,7 +31,7 @@ static const char report_usage[] =
 	"  --events         print the event formats stored in the file, then exit\n"
 	"  --cpu LIST       show only these CPUs (e.g. 0,3 or 2-4); repeatable\n"
 	"  -F FILTER        show only events matching 'event[,event][: condition]'; repeatable\n"
-	"  -v               invert the -F filters: hide the events they match\n"
+	"  -v               the -F filters that follow hide the events they match\n"
 	"  -h               show this help\n";
 
 enum {
@@ -48,13 +51,15 @@ static const struct option long_options[] = {
 struct report {
 	const char	*file;
 	int		show_events;
-	int		invert;
+	int		invert;		/* -v seen: later -F filters hide what they match */
 	char		**filters;
+	int		*filter_neg;
 	int		nr_filters;
 	unsigned char	*cpus;		/* NULL: all CPUs */
 	struct trace_input *in;
 	struct tep_handle *tep;
-	struct tep_event_filter *filter;
+	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
+	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
 	int		multi_buffer;
 	int		name_width;
 };
@@ -239,22 +244,52 @@ out:
 	return ret;
 }
 
+/*
+ * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
+ * value, "pid =="), so each is parsed first in a child that may die.
+ */
+static int filter_parses_safely(struct report *r, const char *spec)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return error("cannot fork to check filter '%s': %s", spec, strerror(errno));
+	if (!pid) {
+		struct tep_event_filter *f = tep_filter_alloc(r->tep);
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0)
+			dup2(fd, 2);
+		_exit(f && tep_filter_add_filter_str(f, spec) >= 0 ? 0 : 1);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("cannot check filter '%s': %s", spec, strerror(errno));
+	if (WIFSIGNALED(status))
+		return error("filter '%s': syntax error", spec);
+	return 0;
+}
+
 static int setup_filters(struct report *r)
 {
-	if (!r->nr_filters)
-		return 0;
-	r->filter = tep_filter_alloc(r->tep);
-	if (!r->filter)
-		return error("out of memory for filters");
 	for (int i = 0; i < r->nr_filters; i++) {
+		struct tep_event_filter **f = r->filter_neg[i] ? &r->neg_filter : &r->filter;
 		enum tep_errno err;
 		char msg[256];
 
-		if (check_filter(r, r->filters[i]) < 0)
+		if (check_filter(r, r->filters[i]) < 0 ||
+		    filter_parses_safely(r, r->filters[i]) < 0)
 			return -1;
-		err = tep_filter_add_filter_str(r->filter, r->filters[i]);
+		if (!*f)
+			*f = tep_filter_alloc(r->tep);
+		if (!*f)
+			return error("out of memory for filters");
+		err = tep_filter_add_filter_str(*f, r->filters[i]);
 		if (err < 0) {
-			if (tep_filter_strerror(r->filter, err, msg, sizeof(msg)) < 0)
+			if (tep_filter_strerror(*f, err, msg, sizeof(msg)) < 0)
 				tep_strerror(r->tep, err, msg, sizeof(msg));
 			return error("filter '%s': %s", r->filters[i], trim(msg));
 		}
@@ -262,16 +297,14 @@ static int setup_filters(struct report *r)
 	return 0;
 }
 
+/* As upstream: the plain filters choose what is shown, then -v ones remove from it. */
 static int record_shown(struct report *r, struct tep_record *rec)
 {
-	int ret;
-
-	if (!r->filter)
-		return 1;
-	ret = tep_filter_match(r->filter, rec);
-	if (r->invert)
-		return ret != TEP_ERRNO__FILTER_MATCH;
-	return ret == TEP_ERRNO__FILTER_MATCH;
+	if (r->filter && tep_filter_match(r->filter, rec) != TEP_ERRNO__FILTER_MATCH)
+		return 0;
+	if (r->neg_filter && tep_filter_match(r->neg_filter, rec) == TEP_ERRNO__FILTER_MATCH)
+		return 0;
+	return 1;
 }
 
 /* ---- output ------------------------------------------------------------ */
@@ -298,7 +331,7 @@ static void print_event_formats(struct report *r)
 static void print_header(struct report *r)
 {
 	printf("version = %d\n", trace_input_version(r->in));
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->in, 0); cpu++)
+	for (int cpu = 0; !trace_input_is_latency(r->in) && cpu < trace_input_buffer_cpus(r->in, 0); cpu++)
 		if (!trace_input_cpu_size(r->in, 0, cpu))
 			printf("CPU %d is empty\n", cpu);
 	printf("cpus=%d\n", trace_input_cpus(r->in));
@@ -422,6 +455,8 @@ static int run_report(int argc, char **argv)
 			break;
 		case 'F':
 			r.filters = xrealloc(r.filters, sizeof(*r.filters) * (r.nr_filters + 1));
+			r.filter_neg = xrealloc(r.filter_neg, sizeof(int) * (r.nr_filters + 1));
+			r.filter_neg[r.nr_filters] = r.invert;
 			r.filters[r.nr_filters++] = optarg;
 			break;
 		case 'v':
@@ -442,8 +477,11 @@ static int run_report(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (r.file || optind + 1 < argc)
+		if (r.file)
 			return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
+		if (optind + 1 < argc)
+			return usage_error(&cmd_report, "unexpected argument '%s'",
+					   argv[optind + 1]);
 		r.file = argv[optind];
 	}
 	if (!r.file)
@@ -453,6 +491,9 @@ static int run_report(int argc, char **argv)
 	fflush(stdout);
 	if (r.filter)
 		tep_filter_free(r.filter);
+	if (r.neg_filter)
+		tep_filter_free(r.neg_filter);
+	free(r.filter_neg);
 	trace_input_close(r.in);
 	free(r.filters);
 	free(r.cpus);

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the report tests: fixtures, and the event lines of a report
+# without the header lines that differ from upstream on purpose.
+
+# fixture NAME: copies tests/fixtures/NAME (or NAME.gz, decompressed) here.
+fixture() {
+	if [ -f "$FIXTURES/$1.gz" ]; then
+		gzip -dc "$FIXTURES/$1.gz" >"$1"
+	else
+		cp "$FIXTURES/$1" "$1"
+	fi
+}
+
+# events_of FILE: a report's event lines (everything after the header).
+# Ours prints "version = V" and "CPU N is empty" before "cpus=N"; upstream
+# 3.1.6 prints only "cpus=N".
+events_of() {
+	sed -e '0,/^cpus=[0-9]*$/d' "$1"
+}
+
+# Our report of FILE must exit 0 and print upstream's event lines (ARGS are
+# given before -i, where upstream honours them).
+same_as_upstream() {
+	file=$1; shift
+	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
+	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+	events_of ours.out >ours.events &&
+	events_of upstream.out >upstream.events &&
+	test_cmp upstream.events ours.events
+}

@@ -1,0 +1,97 @@
+#!/bin/bash
+# report: input file selection, header lines, and event lines identical to
+# upstream 3.1.6's report of files upstream recorded (v6, v7 none, v7 zstd).
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+for f in upstream-v6-sched.dat upstream-v7-none-sched.dat upstream-v7-zstd-sched.dat; do
+	fixture $f
+done
+
+test_expect_success 'report -h prints the usage to stdout and exits 0' '
+	"$TRACE_CMD" report -h >out &&
+	head -n 1 out | grep -q "^usage: trace-cmd report \[OPTIONS\] \[FILE\]$"
+'
+
+test_expect_success 'an unknown option is one line and the usage, exit 2' '
+	test_expect_code 2 "$TRACE_CMD" report --frob 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd report: unknown option '"'"'--frob'"'"'" &&
+	grep -q "^usage: trace-cmd report" err
+'
+
+test_expect_success 'a second file argument is a usage error' '
+	test_expect_code 2 "$TRACE_CMD" report a.dat b.dat 2>err &&
+	grep -q "unexpected argument .b.dat." err
+'
+
+test_expect_success 'a missing file fails with exit 1 and says why' '
+	test_expect_code 1 "$TRACE_CMD" report -i nosuch.dat 2>err &&
+	test "$(cat err)" = "trace-cmd report: cannot open '"'"'nosuch.dat'"'"': No such file or directory"
+'
+
+test_expect_success 'header: version, then cpus (no empty CPU in this file)' '
+	"$TRACE_CMD" report upstream-v6-sched.dat >out &&
+	head -n 2 out >head &&
+	printf "version = 6\ncpus=2\n" >expect &&
+	test_cmp expect head
+'
+
+test_expect_success 'header: v7 files say version = 7' '
+	"$TRACE_CMD" report upstream-v7-zstd-sched.dat >out &&
+	test "$(head -n 1 out)" = "version = 7"
+'
+
+test_expect_success 'header: a CPU without data is listed as empty' '
+	cp upstream-v6-sched.dat empty0.dat &&
+	tag=$(grep -boa flyrecord empty0.dat | tail -n 1 | cut -d: -f1) &&
+	# CPU 0 size is the u64 after its u64 offset, after the 10-byte tag.
+	printf "\0\0\0\0\0\0\0\0" | dd of=empty0.dat bs=1 seek=$((tag + 18)) conv=notrunc 2>/dev/null &&
+	"$TRACE_CMD" report empty0.dat >out &&
+	head -n 3 out >head &&
+	printf "version = 6\nCPU 0 is empty\ncpus=2\n" >expect &&
+	test_cmp expect head &&
+	! events_of out | grep -q "\[000\]" &&
+	events_of out | grep -q "\[001\]"
+'
+
+test_expect_success 'trace.dat by default, -i FILE and a last FILE argument agree' '
+	cp upstream-v6-sched.dat trace.dat &&
+	"$TRACE_CMD" report >a &&
+	"$TRACE_CMD" report -i upstream-v6-sched.dat >b &&
+	"$TRACE_CMD" report upstream-v6-sched.dat >c &&
+	test_cmp a b && test_cmp a c && test $(wc -l <a) -gt 100
+'
+
+test_expect_success 'options in any order: -F after -i is honoured' '
+	"$TRACE_CMD" report -i upstream-v6-sched.dat -F sched_switch >a &&
+	"$TRACE_CMD" report -F sched_switch upstream-v6-sched.dat >b &&
+	test_cmp a b &&
+	events_of a >ev && test -s ev &&
+	! grep -v " sched_switch: " ev
+'
+
+for f in upstream-v6-sched upstream-v7-none-sched upstream-v7-zstd-sched; do
+	test_expect_success "event lines of $f equal upstream's (committed)" '
+		"$TRACE_CMD" report '$f'.dat >out &&
+		events_of out >ours &&
+		events_of "$FIXTURES/'$f'.report" >expect &&
+		test_cmp expect ours
+	'
+	test_expect_success UPSTREAM "event lines of $f equal upstream's (run now)" '
+		same_as_upstream '$f'.dat
+	'
+done
+
+test_expect_success 'trace_marker strings recorded by upstream show as print events, in order' '
+	"$TRACE_CMD" report upstream-v6-sched.dat >out &&
+	grep -o "tracing_mark_write: .*" out >marks &&
+	printf "tracing_mark_write: hello-marker\ntracing_mark_write: second-marker\n" >expect &&
+	test_cmp expect marks
+'
+
+test_expect_success 'output to a full device fails with exit 1' '
+	test_expect_code 1 "$TRACE_CMD" report upstream-v6-sched.dat >/dev/full 2>err &&
+	grep -q "write error on standard output" err
+'
+
+test_done

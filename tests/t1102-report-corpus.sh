@@ -1,0 +1,52 @@
+#!/bin/bash
+# report on the foreign files of ../shared/corpus: 32-bit ARM and x86, arm64
+# printk formats, the 2014 writer, v7 zstd and zlib, an empty buffer, and a
+# file cut after its header (upstream prints cpus=1 and exits 0; we fail).
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+for f in arm32-v6-sched-load arm64-v6-rtapp-bprint i686-v6-ext4 x86_64-v6-2014-i915 \
+	 x86_64-v7-zstd-stacktrace x86_64-v7-zstd-empty; do
+	test_expect_success CORPUS,UPSTREAM "$f: event lines equal upstream's" '
+		same_as_upstream "$CORPUS/'$f'.dat"
+	'
+done
+
+test_expect_success CORPUS 'the zlib file equals upstream'"'"'s report of its uncompressed copy' '
+	"$TRACE_CMD" report "$CORPUS/x86_64-v7-zlib-x86tsc-kvm.dat" >out &&
+	events_of out >ours &&
+	events_of "$CORPUS/x86_64-v7-zlib-x86tsc-kvm.dat.expected" >expect &&
+	test_cmp expect ours
+'
+
+test_expect_success CORPUS 'x86-tsc timestamps are printed raw, as upstream does' '
+	"$TRACE_CMD" report "$CORPUS/x86_64-v7-zlib-x86tsc-kvm.dat" >out &&
+	sed -n 4p out | grep -q "^ qemu-system-x86-533825 \[005\]303280081900681: kvm_halt_poll_ns: "
+'
+
+test_expect_success CORPUS 'a buffer with no CPU data prints only the header' '
+	"$TRACE_CMD" report "$CORPUS/x86_64-v7-zstd-empty.dat" >out &&
+	printf "version = 7\nCPU 0 is empty\nCPU 1 is empty\nCPU 2 is empty\nCPU 3 is empty\ncpus=4\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success CORPUS 'the file cut after its header fails naming the offset' '
+	test_expect_code 1 "$TRACE_CMD" report "$CORPUS/x86_64-v6-truncated-after-header.dat" >out 2>err &&
+	test "$(cat err)" = "trace-cmd report: '"'"'$CORPUS/x86_64-v6-truncated-after-header.dat'"'"': truncated at offset 3178302 reading CPU 0 data (need 4096 bytes)" &&
+	test ! -s out
+'
+
+test_expect_success CORPUS,UPSTREAM 'upstream wrongly accepts the cut file (cpus=1, exit 0)' '
+	"$UPSTREAM" report -i "$CORPUS/x86_64-v6-truncated-after-header.dat" >out 2>/dev/null &&
+	test "$(cat out)" = "cpus=1"
+'
+
+test_expect_success CORPUS '32-bit and 8-CPU layouts come from the file itself' '
+	"$HELPERS/dump-header" "$CORPUS/arm32-v6-sched-load.dat" >h &&
+	grep -qx "long size 4" h && grep -qx "kernel long size 4" h &&
+	grep -qx "cpus 8" h && grep -qx "endian little" h &&
+	"$HELPERS/dump-header" "$CORPUS/x86_64-v7-zstd-stacktrace.dat" >h &&
+	grep -qx "compression zstd" h && grep -qx "version 7" h && grep -qx "cpus 8" h
+'
+
+test_done

@@ -1,0 +1,144 @@
+#!/bin/bash
+# report on damaged files: every cut at a section boundary, every size field
+# blown up, wrong magic and garbage must end in ONE error line and exit 1 --
+# never a signal, a hang, or a silent exit 0.  Upstream 3.1.6 exits 0 on many
+# of these; that is its bug, not our reference.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+fixture upstream-v6-sched.dat
+fixture upstream-v7-zstd-sched.dat
+fixture upstream-v7-none-sched.dat
+
+# fails_cleanly FILE: exit 1, one stderr line naming FILE, nothing on stdout
+# beyond what was printed before the damage was found.
+fails_cleanly() {
+	timeout 20 "$TRACE_CMD" report "$1" >/dev/null 2>err
+	code=$?
+	if [ $code != 1 ]; then
+		echo "$1: exit $code, want 1"; cat err; return 1
+	fi
+	if [ $(wc -l <err) != 1 ] || ! grep -q "^trace-cmd report: '$1': " err; then
+		echo "$1: stderr is not one line naming the file:"; cat err; return 1
+	fi
+}
+
+# patch FILE OFFSET HEXBYTES: overwrites bytes in place.
+patch() {
+	printf "$(echo "$3" | sed 's/../\\x&/g')" |
+		dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+for base in upstream-v6-sched upstream-v7-zstd-sched upstream-v7-none-sched; do
+	test_expect_success PYTHON "$base: a cut at every section boundary fails cleanly" '
+		python3 "$HELPERS/dat-fields.py" '$base'.dat >fields &&
+		size=$(stat -c %s '$base'.dat) &&
+		n=0 &&
+		for off in $(sed -n "s/^boundary //p" fields | sort -n -u); do
+			[ $off -lt $size ] || continue
+			head -c $off '$base'.dat >cut.dat &&
+			fails_cleanly cut.dat || exit 1
+			n=$((n + 1))
+		done &&
+		echo "$n cuts" && test $n -gt 20
+	'
+
+	test_expect_success PYTHON "$base: every size field set to all ones fails cleanly" '
+		python3 "$HELPERS/dat-fields.py" '$base'.dat >fields &&
+		n=0 &&
+		sed -n "s/^size //p" fields | sort -u >sizes &&
+		while read off width; do
+			cp '$base'.dat flip.dat &&
+			patch flip.dat $off $(printf "%0$((width * 2))d" 0 | tr 0 f) &&
+			fails_cleanly flip.dat || exit 1
+			n=$((n + 1))
+		done <sizes &&
+		echo "$n sizes" && test $n -gt 5
+	'
+done
+
+test_expect_success 'the exact message for a cut inside a section' '
+	head -c 100 upstream-v6-sched.dat >cut.dat &&
+	test_expect_code 1 "$TRACE_CMD" report cut.dat 2>err &&
+	test "$(cat err)" = "trace-cmd report: '"'"'cut.dat'"'"': truncated at offset 38 reading header_page (need 205 bytes)"
+'
+
+test_expect_success 'an empty file fails naming the magic' '
+	: >empty.dat &&
+	test_expect_code 1 "$TRACE_CMD" report empty.dat 2>err &&
+	test "$(cat err)" = "trace-cmd report: '"'"'empty.dat'"'"': truncated at offset 0 reading magic (need 3 bytes)"
+'
+
+# name offset hexbytes expected-message-part
+while read name off bytes want; do
+	test_expect_success "garbage: $name" '
+		cp upstream-v6-sched.dat bad.dat &&
+		patch bad.dat '$off' '$bytes' &&
+		fails_cleanly bad.dat &&
+		grep -q "$(echo "'"$want"'" | tr "~" " ")" err
+	'
+done <<'TABLE'
+wrong-magic		0	171845	not~a~trace.dat~file~(bad~magic~at~offset~0)
+no-tracing-tag		3	787261	no~.tracing.~at~offset~3
+version-9		10	39	file~version~.9.~is~not~supported
+endian-byte-2		12	02	endianness~byte~is~2
+long-size-3		13	03	long~size~is~3
+page-size-1000		14	e8030000	page~size~1000~is~not~a~power~of~two
+header_page-tag		18	58	expected~.header_page.
+TABLE
+
+test_expect_success 'garbage: a damaged flyrecord tag' '
+	cp upstream-v6-sched.dat bad.dat &&
+	tag=$(grep -boa flyrecord bad.dat | tail -n 1 | cut -d: -f1) &&
+	patch bad.dat $tag 58 &&
+	fails_cleanly bad.dat &&
+	grep -q "expected .flyrecord. or .latency." err
+'
+
+test_expect_success 'garbage: a page whose commit size exceeds the page' '
+	cp upstream-v6-sched.dat bad.dat &&
+	"$HELPERS/dump-header" bad.dat >h &&
+	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
+	patch bad.dat $((off + 8)) ffff0000 &&
+	fails_cleanly bad.dat &&
+	grep -q "CPU 1: page data size 65535 is larger than the page" err
+'
+
+test_expect_success 'garbage: unknown v7 compression' '
+	cp upstream-v7-zstd-sched.dat bad.dat &&
+	patch bad.dat 18 6c7a34 &&
+	fails_cleanly bad.dat &&
+	grep -q "unknown compression .lz4." err
+'
+
+test_expect_success 'garbage: a v7 section id that is not what its option says' '
+	cp upstream-v7-zstd-sched.dat bad.dat &&
+	patch bad.dat 37 1100 &&
+	fails_cleanly bad.dat &&
+	grep -q "section id 17, expected 16" err
+'
+
+test_expect_success 'garbage: a corrupt zstd frame' '
+	cp upstream-v7-zstd-sched.dat bad.dat &&
+	patch bad.dat 2000 00000000000000000000 &&
+	fails_cleanly bad.dat &&
+	grep -q "does not decompress with zstd" err
+'
+
+test_expect_success 'random bytes over the event data never crash or hang' '
+	"$HELPERS/dump-header" upstream-v6-sched.dat >h &&
+	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
+	for seed in $(seq 1 40); do
+		cp upstream-v6-sched.dat bad.dat &&
+		at=$((off + 16 + (seed * 97) % 4000)) &&
+		head -c 64 /dev/urandom | dd of=bad.dat bs=1 seek=$at conv=notrunc 2>/dev/null &&
+		timeout 20 "$TRACE_CMD" report bad.dat >/dev/null 2>err
+		code=$?
+		case $code in
+		0|1) ;;
+		*) echo "seed $seed at $at: exit $code"; cat err; exit 1 ;;
+		esac
+	done
+'
+
+test_done
