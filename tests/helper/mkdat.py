@@ -626,14 +626,13 @@ class V7:
 			at, next_done = self.options([(oid, payload)])
 			self.link(done, at)
 			done = next_done
-		self.section(SEC_STRINGS, "strings", b"", False)
-		# the STRINGS body is only known now: rewrite that last section
+		# STRINGS goes last and holds its own description too
+		desc = self.string_id("strings")
 		body = bytes(self.strings)
 		if self.comp:
 			body = compress_block(m, o, body)
-		last = len(self.out) - 16
-		self.out[last:] = (o.u16(SEC_STRINGS) + o.u16(1 if self.comp else 0) +
-				   self.out[last + 4:last + 8] + o.u64(len(body)) + body)
+		self.out += (o.u16(SEC_STRINGS) + o.u16(1 if self.comp else 0) +
+			     o.u32(desc) + o.u64(len(body)) + body)
 		return bytes(self.out)
 
 

@@ -220,6 +220,20 @@ def latency(traceclock=False):
 		"traceclock": traceclock}
 
 
+def pages():
+	"""8 KB pages filled to overflow: tail padding, a second and third page,
+	records over 112 bytes (their length in array[0])."""
+	recs = []
+	t = T0
+	for i in range(150):
+		text = "line %03d %s\n" % (i, "x" * (20 if i % 10 else 120))
+		recs.append(marker(0, t, 1234, text))
+		t += 1000 + 37 * i
+	recs.append(marker(1, T0 + 500, 1300, "the only one on cpu1\n"))
+	return {"page_size": 8192, "cpus": 2, "events": ["print"],
+		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs}
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -227,6 +241,7 @@ SCENARIOS = {
 	"sched-be32": lambda: sched("big", 4),
 	"sched-u32k64": lambda: sched("little", 4, 8),
 	"dropped": dropped,
+	"pages": pages,
 	"instances": instances,
 	"function": function,
 	"funcgraph": funcgraph,
