@@ -19,9 +19,15 @@ fixture_name() {
 
 # every fixture as "scenario version compression file"
 fixtures() {
-	grep -v '^#' "$LIST" | while read -r name ver comp; do
+	grep -v -e '^#' -e '^opt ' "$LIST" | while read -r name ver comp; do
 		echo "$name $ver $comp $(fixture_name "$name" "$ver" "$comp")"
 	done
+}
+
+# every "opt" line of the list as "scenario suffix options"
+variants() {
+	awk '$1 == "opt" { n = $2; x = $3; $1 = $2 = $3 = ""; sub(/^ +/, "")
+		print n, x, $0 }' "$LIST"
 }
 
 # the expected text of a scenario (latency-clock reads like latency)
@@ -43,6 +49,9 @@ test_expect_success PYTHON 'every listed fixture is committed, with its expected
 	fixtures | while read -r name ver comp file; do
 		test -s "$FIXTURES/$file" || { echo "missing $file"; exit 1; }
 		test -s "$(expected_of "$name")" || { echo "no expected for $name"; exit 1; }
+	done &&
+	variants | while read -r name suffix opts; do
+		test -s "$FIXTURES/synth-$name.$suffix" || { echo "no $name.$suffix"; exit 1; }
 	done
 '
 
@@ -165,34 +174,25 @@ test_expect_success UPSTREAM 'upstream shows the funcgraph markers it knows: + !
 	done
 '
 
-# report_each OPTIONS -- SCENARIO SUFFIX: the report with OPTIONS of every
-# fixture of SCENARIO (zlib ones left out) equals synth-SCENARIO.SUFFIX
-report_each() {
-	tool=$1 opts=$2 name=$3 suffix=$4
-	fixtures | while read -r n ver comp file; do
-		test "$n" = "$name" || continue
-		test "$tool" = "$UPSTREAM" && test "$comp" = zlib && continue
-		$tool report $opts -i "$FIXTURES/$file" >out 2>err &&
-		test_cmp "$FIXTURES/synth-$name.$suffix" out ||
-		{ echo "$file: $(head -n 1 err)"; exit 1; }
+test_expect_success UPSTREAM 'upstream shows the options variants as expected' '
+	variants | while read -r name suffix opts; do
+		fixtures | while read -r n ver comp file; do
+			test "$n" = "$name" && test "$comp" != zlib || continue
+			"$UPSTREAM" report $opts -i "$FIXTURES/$file" >out 2>err &&
+			test_cmp "$FIXTURES/synth-$name.$suffix" out ||
+			{ echo "$file $opts: $(head -n 1 err)"; exit 1; }
+		done || exit 1
 	done
-}
+'
 
-test_expect_success UPSTREAM 'upstream lists the kallsyms functions, module names included (-f)' '
+test_expect_success UPSTREAM 'the variants show what they are for' '
 	grep -q "^ffffffffc0400000 ext4_file_write_iter \[ext4\]$" "$FIXTURES/synth-function.funcs" &&
-	report_each "$UPSTREAM" -f function funcs
-'
-
-test_expect_success UPSTREAM 'upstream shows function parents with -O parent=1' '
-	grep -q "ext4_buffered_write_iter <-- ext4_file_write_iter$" \
-		"$FIXTURES/synth-function.parent" &&
-	report_each "$UPSTREAM" "-O parent=1" function parent
-'
-
-test_expect_success UPSTREAM 'upstream lists the printk formats at the long size of the file (-P)' '
-	for s in sched sched-be64 sched-le32 sched-be32 sched-u32k64; do
-		report_each "$UPSTREAM" -P $s printk || exit 1
-	done
+	grep -q "ext4_buffered_write_iter <-- ext4_file_write_iter$" "$FIXTURES/synth-function.parent" &&
+	grep -q "^00000000c2000000 value=%d count=%d$" "$FIXTURES/synth-sched-be32.printk" &&
+	grep -q "^    bash-1234    0dN.2. 12345.878941: sched_switch: " "$FIXTURES/synth-sched.lat" &&
+	grep -q "^    bash-1234    0d.h.. 12345.679062: irq_handler_entry: " "$FIXTURES/synth-funcgraph.lat" &&
+	grep -q "|    } /\* ext4_file_write_iter \*/$" "$FIXTURES/synth-funcgraph.tailprint" &&
+	grep -q "|    rw_verify_area(); (1)$" "$FIXTURES/synth-funcgraph.depth"
 '
 
 # --- ours vs upstream: our report of each fixture equals upstream's --------
@@ -256,26 +256,34 @@ test_expect_success 'ours vs upstream: the cpus= line and empty CPUs' '
 	done
 '
 
-test_expect_success 'ours vs upstream: the function list (-f)' '
-	# ours vs upstream
-	report_each "$TRACE_CMD" -f function funcs
-'
-
-test_expect_success 'ours vs upstream: function parents (-O parent=1)' '
-	# ours vs upstream
+# ours_variant SCENARIO SUFFIX OPTIONS: our `report OPTIONS` of each of the
+# scenario's fixtures equals synth-SCENARIO.SUFFIX (after the header if any)
+ours_variant() {
+	name=$1 suffix=$2 opts=$3 want=$FIXTURES/synth-$1.$2
 	fixtures | while read -r n ver comp file; do
-		test "$n" = function || continue
-		"$TRACE_CMD" report -O parent=1 -i "$FIXTURES/$file" >out &&
-		body out >got && body "$FIXTURES/synth-function.parent" >want &&
-		test_cmp want got || { echo "$file"; exit 1; }
+		test "$n" = "$name" || continue
+		"$TRACE_CMD" report $opts -i "$FIXTURES/$file" >out 2>err ||
+		{ echo "$file $opts: exit $? $(head -n 1 err)"; exit 1; }
+		if grep -q "^cpus=[0-9]*$" "$want"; then
+			body "$want" >want.body && body out >got.body &&
+			test_cmp want.body got.body || { echo "$file"; exit 1; }
+		else
+			test_cmp "$want" out || { echo "$file"; exit 1; }
+		fi
 	done
-'
+}
 
-test_expect_success 'ours vs upstream: the printk formats (-P)' '
-	# ours vs upstream
-	for s in sched sched-be64 sched-le32 sched-be32 sched-u32k64; do
-		report_each "$TRACE_CMD" -P $s printk || exit 1
-	done
-'
+# one test per set of options, over every scenario it is listed for
+while read -r opts <&3; do
+	test_expect_success "ours vs upstream: report $opts" "
+		# ours vs upstream
+		variants | while read -r name suffix o; do
+			test \"\$o\" = '$opts' || continue
+			ours_variant \$name \$suffix '$opts' || exit 1
+		done
+	"
+done 3<<VARIANTS
+$(variants | cut -d ' ' -f 3- | sort -u)
+VARIANTS
 
 test_done

@@ -14,7 +14,7 @@ fixture_name() {
 	esac
 }
 
-grep -v '^#' synth.list | while read -r name ver comp; do
+grep -v -e '^#' -e '^opt ' synth.list | while read -r name ver comp; do
 	out=$(fixture_name "$name" "$ver" "$comp")
 	python3 ../helper/mkdat.py --scenario "$name" --file-version "$ver" \
 		--compression "$comp" "$out" || exit 1
@@ -22,12 +22,10 @@ grep -v '^#' synth.list | while read -r name ver comp; do
 	if [ "$1" = --expected ] && [ "$ver" = 6 ] && [ "$name" != latency-clock ]; then
 		"$UPSTREAM" report -i "$out" >"synth-$name.expected" || exit 1
 	fi
-done
+done || exit 1
 
-# the function list, the parent option and the printk formats
+# the reports with options, from each scenario's v6 file
 [ "$1" = --expected ] || exit 0
-"$UPSTREAM" report -f -i synth-function-v6.dat >synth-function.funcs &&
-"$UPSTREAM" report -O parent=1 -i synth-function-v6.dat >synth-function.parent &&
-for s in sched sched-be64 sched-le32 sched-be32 sched-u32k64; do
-	"$UPSTREAM" report -P -i "synth-$s-v6.dat" >"synth-$s.printk" || exit 1
+grep '^opt ' synth.list | while read -r _ name suffix opts; do
+	"$UPSTREAM" report $opts -i "synth-$name-v6.dat" >"synth-$name.$suffix" || exit 1
 done

@@ -56,7 +56,9 @@ def sched_records():
 		{"cpu": 0, "ts": T0 + 200030000, "event": "bprint", "pid": 1234,
 		 "fields": {"ip": "tracing_mark_write",
 			    "fmt": "value=%d count=%d\\n", "buf": [42, 7]}},
-		switch(0, T0 + 200040000, "bash", 1234, 1, "swapper/0", 0),
+		# need-resched and irqs-off, preempt depth 2: report -l shows them
+		switch(0, T0 + 200040000, "bash", 1234, 1, "swapper/0", 0,
+		       flags=0x5, preempt=2),
 		wakeup(1, T0 + 1000, 45, "kworker/1:1", 1),
 		# the length in array[0] (type_len 0), as for records over 112 bytes
 		switch(1, T0 + 3000, "swapper/1", 0, 0, "kworker/1:1", 45,
@@ -67,7 +69,7 @@ def sched_records():
 		wakeup(1, T0 + 9000, 1300, "cat", 1, waker=45, absolute=True),
 		switch(1, T0 + 10000, "kworker/1:1", 45, 0x80, "cat", 1300,
 		       extend=True),
-		marker(1, T0 + 12000, 1300, "from cat on cpu1\n"),
+		marker(1, T0 + 12000, 1300, "from cat on cpu1\n", flags=0x10),
 	]
 
 
