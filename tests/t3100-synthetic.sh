@@ -9,6 +9,7 @@ MKDAT=$HELPERS/mkdat.py
 # mkdat.py compresses and decompresses zstd through the zstd(1) CLI
 command -v zstd >/dev/null && test_set_prereq ZSTD
 LIST=$FIXTURES/synth.list
+VARIANTS=$FIXTURES/synth-variants.list
 
 fixture_name() {
 	case $3 in
@@ -19,15 +20,15 @@ fixture_name() {
 
 # every fixture as "scenario version compression file"
 fixtures() {
-	grep -v -e '^#' -e '^opt ' "$LIST" | while read -r name ver comp; do
+	grep -v '^#' "$LIST" | while read -r name ver comp; do
 		echo "$name $ver $comp $(fixture_name "$name" "$ver" "$comp")"
 	done
 }
 
-# every "opt" line of the list as "scenario suffix options"
+# every report variant as "scenario suffix options"
 variants() {
-	awk '$1 == "opt" { n = $2; x = $3; $1 = $2 = $3 = ""; sub(/^ +/, "")
-		print n, x, $0 }' "$LIST"
+	awk '!/^#/ { n = $1; x = $2; $1 = $2 = ""; sub(/^ +/, "")
+		print n, x, $0 }' "$VARIANTS"
 }
 
 # the expected text of a scenario (latency-clock reads like latency)

@@ -14,7 +14,7 @@ fixture_name() {
 	esac
 }
 
-grep -v -e '^#' -e '^opt ' synth.list | while read -r name ver comp; do
+grep -v '^#' synth.list | while read -r name ver comp; do
 	out=$(fixture_name "$name" "$ver" "$comp")
 	python3 ../helper/mkdat.py --scenario "$name" --file-version "$ver" \
 		--compression "$comp" "$out" || exit 1
@@ -26,6 +26,6 @@ done || exit 1
 
 # the reports with options, from each scenario's v6 file
 [ "$1" = --expected ] || exit 0
-grep '^opt ' synth.list | while read -r _ name suffix opts; do
+grep -v '^#' synth-variants.list | while read -r name suffix opts; do
 	"$UPSTREAM" report $opts -i "synth-$name-v6.dat" >"synth-$name.$suffix" || exit 1
 done
