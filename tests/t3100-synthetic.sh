@@ -100,7 +100,8 @@ test_expect_success PYTHON 'mkdat.py refuses bad specs with a message and exit 1
 	echo "{\"version\": 6, \"compression\": \"zstd\"}" >bad.json &&
 	test_expect_code 1 python3 "$MKDAT" bad.json out.dat 2>err &&
 	grep -q "^mkdat: v6 files are never compressed" err &&
-	echo "{\"events\": [\"print\"], \"records\": [{\"cpu\": 0, \"ts\": 5, \"event\": \"print\", \"fields\": {\"nope\": 1}}]}" >bad.json &&
+	printf "%s\n" "{\"events\": [\"print\"], \"records\": [{\"cpu\": 0," \
+		"\"ts\": 5, \"event\": \"print\", \"fields\": {\"nope\": 1}}]}" >bad.json &&
 	test_expect_code 1 python3 "$MKDAT" bad.json out.dat 2>err &&
 	grep -q "^mkdat: event .print. has no field .nope." err &&
 	test_expect_code 1 python3 "$MKDAT" --decompress "$FIXTURES/synth-sched-v6.dat" out.dat 2>err &&
@@ -191,7 +192,8 @@ test_expect_success UPSTREAM 'the variants show what they are for' '
 	grep -q "ext4_buffered_write_iter <-- ext4_file_write_iter$" "$FIXTURES/synth-function.parent" &&
 	grep -q "^00000000c2000000 value=%d count=%d$" "$FIXTURES/synth-sched-be32.printk" &&
 	grep -q "^    bash-1234    0dN.2. 12345.878941: sched_switch: " "$FIXTURES/synth-sched.lat" &&
-	grep -q "^    bash-1234    0d.h.. 12345.679062: irq_handler_entry: " "$FIXTURES/synth-funcgraph.lat" &&
+	grep -q "^    bash-1234    0d.h.. 12345.679062: irq_handler_entry: " \
+		"$FIXTURES/synth-funcgraph.lat" &&
 	grep -q "|    } /\* ext4_file_write_iter \*/$" "$FIXTURES/synth-funcgraph.tailprint" &&
 	grep -q "|    rw_verify_area(); (1)$" "$FIXTURES/synth-funcgraph.depth"
 '

@@ -13,6 +13,25 @@ usage: mkdat.py SPEC.json OUT.dat
        mkdat.py --dump-spec NAME          (print a scenario as a JSON spec)
        mkdat.py --list-scenarios
        mkdat.py --decompress IN.dat OUT.dat   (v7 zlib/zstd -> v7 none)
+
+A spec (see --dump-spec sched) is a JSON object; every key is optional:
+  version 6|7, compression none|zlib|zstd, endian little|big, long_size 4|8,
+  kernel_long_size (header_page and formats; defaults to long_size),
+  page_size, cpus, clock, uname, traceclock (false: no TRACECLOCK option),
+  events: catalogue names (sched_switch, sched_wakeup, print, bprint,
+    function, funcgraph_entry, funcgraph_exit, irq_handler_entry/exit),
+  formats: {"system": ["format text", ...]} for any other event,
+  header_page, header_event: texts (default: the kernel's for that layout),
+  kallsyms, printk: texts; cmdlines: text or [[pid, "comm"], ...],
+  latency: the text of a latency tracer's `trace` (a latency file),
+  records: [...] for the top buffer, or buffers: [{"name", "records"}].
+A record: {"cpu", "ts" (ns), "event", "pid", "flags", "preempt",
+  "fields": {name: value}} where pointer fields may name a symbol or
+  "symbol+0xOFF" and bprint's fmt a printk format; flags for the ring
+  buffer: "extend" (time-extend record), "absolute" (time-stamp record),
+  "type_len0" (length in array[0]).  Markers: {"cpu", "ts", "padding": N}
+  (a discarded record), {"cpu", "missed": N} (next page says N events were
+  lost, -1 = unknown), {"cpu", "new_page": true [, "page_ts"]}.
 """
 
 import json
@@ -291,6 +310,7 @@ class PageWriter:
 		self.hdr = 8 + long_size
 		self.pages = []
 		self.body = None
+		self.next_missed = 0
 
 	def ev_header(self, type_len, delta):
 		if self.o.p == "<":
@@ -300,12 +320,14 @@ class PageWriter:
 	def room(self):
 		return self.ps - self.hdr - len(self.body) - self.reserve
 
-	def open_page(self, ts, missed=0):
+	def open_page(self, ts):
+		"""Starts a page; a pending missed-events marker goes on it."""
 		self.close_page()
 		self.body = bytearray()
 		self.page_ts = self.last = ts
-		self.missed = missed
-		self.reserve = self.ls if missed > 0 else 0
+		self.missed, self.next_missed = self.next_missed, 0
+		# a stored missed count sits after the data: keep room for it
+		self.reserve = self.ls if self.missed > 0 else 0
 
 	def close_page(self, tail_padding=True):
 		if self.body is None:
@@ -358,30 +380,34 @@ class PageWriter:
 def cpu_pages(items, fmts, order, long_size, page_size, syms):
 	"""Raw page data for one CPU's ordered list of spec records."""
 	pw = PageWriter(order, long_size, page_size)
-	missed = 0
-	for item in items:
-		if "missed" in item or item.get("new_page"):
-			pw.close_page()
-			missed = item.get("missed", 0)
-			if "page_ts" in item:
-				pw.open_page(item["page_ts"], missed)
-				missed = 0
-			continue
-		data = b""
-		if "padding" not in item:
-			if item["event"] not in fmts:
-				raise Fail("no format for event '%s'" % item["event"])
-			data = encode_event(fmts[item["event"]], item, order,
-					    long_size, syms)
-		if pw.body is None:
-			pw.open_page(item.get("page_ts", item["ts"]), missed)
-			missed = 0
-		if not pw.add(item, data):
-			pw.open_page(item["ts"])
-			if not pw.add(item, data):
-				raise Fail("record at %d does not fit a page" % item["ts"])
+	for n, item in enumerate(items):
+		try:
+			cpu_item(pw, item, fmts, order, long_size, syms)
+		except KeyError as e:
+			raise Fail("cpu %d record %d: no %s" % (item["cpu"], n, e))
 	pw.close_page()
 	return b"".join(pw.pages)
+
+
+def cpu_item(pw, item, fmts, order, long_size, syms):
+	"""Adds one spec record or marker to a CPU's pages."""
+	if "missed" in item or item.get("new_page"):
+		pw.close_page()
+		pw.next_missed = item.get("missed", 0)
+		if "page_ts" in item:
+			pw.open_page(item["page_ts"])
+		return
+	data = b""
+	if "padding" not in item:
+		if item["event"] not in fmts:
+			raise Fail("no format for event '%s'" % item["event"])
+		data = encode_event(fmts[item["event"]], item, order, long_size, syms)
+	if pw.body is None:
+		pw.open_page(item.get("page_ts", item["ts"]))
+	if not pw.add(item, data):
+		pw.open_page(item["ts"])
+		if not pw.add(item, data):
+			raise Fail("record at %d does not fit a page" % item["ts"])
 
 
 # ---------------------------------------------------------------------------
