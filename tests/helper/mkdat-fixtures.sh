@@ -27,5 +27,6 @@ done || exit 1
 # the reports with options, from each scenario's v6 file
 [ "$1" = --expected ] || exit 0
 grep -v '^#' synth-variants.list | while read -r name suffix opts; do
-	"$UPSTREAM" report $opts -i "synth-$name-v6.dat" >"synth-$name.$suffix" || exit 1
+	eval "\"\$UPSTREAM\" report $opts -i synth-$name-v6.dat" >"synth-$name.$suffix" ||
+		exit 1
 done

@@ -145,13 +145,13 @@ def function():
 		"records": recs}
 
 
-def entry(ts, func, depth, pid=1234):
-	return {"cpu": 0, "ts": ts, "event": "funcgraph_entry", "pid": pid,
+def entry(ts, func, depth, pid=1234, cpu=0):
+	return {"cpu": cpu, "ts": ts, "event": "funcgraph_entry", "pid": pid,
 		"fields": {"func": func, "depth": depth}}
 
 
-def exit_(start, end, func, depth, pid=1234):
-	return {"cpu": 0, "ts": end, "event": "funcgraph_exit", "pid": pid,
+def exit_(start, end, func, depth, pid=1234, cpu=0):
+	return {"cpu": cpu, "ts": end, "event": "funcgraph_exit", "pid": pid,
 		"fields": {"func": func, "depth": depth, "overrun": 0,
 			   "calltime": start, "rettime": end}}
 
@@ -185,6 +185,23 @@ def funcgraph():
 			   "irq_handler_entry", "irq_handler_exit"],
 		"kallsyms": kallsyms(8, EXT4), "cmdlines": CMDLINES,
 		"records": recs}
+
+
+def funcgraph_2cpu():
+	"""funcgraph plus cat on CPU 1 at the same time: a leaf, then calls still
+	running at the end of the trace (entries without exits).  Upstream 3.1.6
+	shows a leaf as "f() {" ... "}" when another CPU's record falls between
+	its entry and exit."""
+	spec = funcgraph()
+	t = T0
+	spec["cpus"] = 2
+	spec["records"] += [
+		entry(t + 1100, "vfs_write", 0, 1300, 1),
+		entry(t + 1400, "rw_verify_area", 1, 1300, 1),
+		exit_(t + 1400, t + 2300, "rw_verify_area", 1, 1300, 1),
+		entry(t + 2600, "ext4_file_write_iter", 1, 1300, 1),
+		entry(t + 2900, "ext4_da_write_begin", 2, 1300, 1)]
+	return spec
 
 
 LATENCY = """# tracer: irqsoff
@@ -247,6 +264,7 @@ SCENARIOS = {
 	"instances": instances,
 	"function": function,
 	"funcgraph": funcgraph,
+	"funcgraph-2cpu": funcgraph_2cpu,
 	"latency": latency,
 	"latency-clock": lambda: latency(True),
 }
