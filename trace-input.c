@@ -82,8 +82,10 @@ struct stream {
 	unsigned int		page_size;
 	size_t			page_end;	/* end of the loaded page's events in win */
 	struct kbuffer		*kbuf;
+	struct kbuffer		*peek_kbuf;	/* looks ahead without moving kbuf */
 	struct tep_record	rec;
 	int			first;		/* rec is its page's first record */
+	int			skip_next;
 };
 
 struct trace_input {
@@ -1002,7 +1004,8 @@ struct trace_input *trace_input_open(const char *file, int flags)
 		in->comp_name = xstrdup("none");
 		in->comp_version = xstrdup("");
 	}
-	in->in_usecs = clock_in_usecs(in->clock);
+	/* Like upstream, a file that names no clock is shown in seconds even with --raw-ts. */
+	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock));
 	if (!(flags & TRACE_INPUT_NO_TEP) && build_tep(in) < 0)
 		goto fail;
 	return in;
@@ -1018,6 +1021,8 @@ void trace_input_close(struct trace_input *in)
 	for (int i = 0; i < in->nr_streams; i++) {
 		if (in->streams[i].kbuf)
 			kbuffer_free(in->streams[i].kbuf);
+		if (in->streams[i].peek_kbuf)
+			kbuffer_free(in->streams[i].peek_kbuf);
 		free(in->streams[i].win);
 	}
 	free(in->streams);
@@ -1064,6 +1069,7 @@ int trace_input_cpus(const struct trace_input *in) { return in->cpus; }
 int trace_input_is_latency(const struct trace_input *in) { return in->latency; }
 struct tep_handle *trace_input_tep(const struct trace_input *in) { return in->tep; }
 int trace_input_in_usecs(const struct trace_input *in) { return in->in_usecs; }
+int trace_input_clock_known(const struct trace_input *in) { return in->clock != NULL; }
 int trace_input_nr_buffers(const struct trace_input *in) { return in->nr_buffers; }
 int trace_input_nr_formats(const struct trace_input *in) { return in->nr_formats; }
 const char *trace_input_kallsyms(const struct trace_input *in) { return in->kallsyms; }
@@ -1405,6 +1411,15 @@ static int stream_advance(struct stream *s)
 	unsigned long long ts;
 	void *data;
 
+	if (s->skip_next) {
+		int ret;
+
+		/* Land on the record to drop; the code below steps past it. */
+		s->skip_next = 0;
+		ret = stream_advance(s);
+		if (ret <= 0)
+			return ret;
+	}
 	if (s->page_loaded) {
 		data = kbuffer_next_event(s->kbuf, &ts);
 		if (data)
@@ -1456,9 +1471,67 @@ static void heap_down(struct trace_input *in, int i)
 	}
 }
 
+static struct kbuffer *new_kbuffer(struct trace_input *in)
+{
+	struct kbuffer *kb = kbuffer_alloc(in->kernel_long_size == 8 ? KBUFFER_LSIZE_8 :
+					   KBUFFER_LSIZE_4, in->big_endian ? KBUFFER_ENDIAN_BIG :
+					   KBUFFER_ENDIAN_LITTLE);
+
+	if (!kb) {
+		error("out of memory for a page reader");
+		return NULL;
+	}
+	if (in->tep && tep_is_old_format(in->tep))
+		kbuffer_set_old_format(kb);
+	return kb;
+}
+
+static int stream_init(struct trace_input *in, struct stream *s, int b, int cpu)
+{
+	struct buffer *buf = &in->buffers[b];
+
+	s->in = in;
+	s->buffer = b;
+	s->cpu = cpu;
+	s->page_size = buf->page_size;
+	s->next = buf->cpu[cpu].offset;
+	s->end = buf->cpu[cpu].offset + buf->cpu[cpu].size;
+	s->chunked = buf->chunked;
+	/*
+	 * Upstream 3.1.6 leaves the chunk count out of a compressed CPU's
+	 * size although the data offset points at it; accept both.
+	 */
+	if (s->chunked && s->end + 4 <= in->fsize)
+		s->end += 4;
+	s->kbuf = new_kbuffer(in);
+	if (!s->kbuf)
+		return -1;
+	if (s->chunked) {
+		unsigned char hdr[4];
+		struct cursor c;
+
+		if (s->end - s->next < 4)
+			return stream_truncated(s, s->next, 4, "chunk count");
+		if (read_at(s, hdr, 4, s->next, "chunk count") < 0)
+			return -1;
+		cur_init(&c, hdr, 4, s->next, in->big_endian, in->file);
+		cur_u32(&c, &s->chunks_left, "chunk count");
+		s->next += 4;
+	}
+	return 0;
+}
+
+static void stream_free(struct stream *s)
+{
+	if (s->kbuf)
+		kbuffer_free(s->kbuf);
+	if (s->peek_kbuf)
+		kbuffer_free(s->peek_kbuf);
+	free(s->win);
+}
+
 static int start_streams(struct trace_input *in)
 {
-	struct kbuffer *kb;
 	int n = 0;
 
 	for (int b = 0; b < in->nr_buffers; b++)
@@ -1476,40 +1549,9 @@ static int start_streams(struct trace_input *in)
 						    in->skip_cpu[cpu]))
 				continue;
 			s = &in->streams[in->nr_streams];
-			s->in = in;
-			s->buffer = b;
-			s->cpu = cpu;
 			s->idx = in->nr_streams++;
-			s->page_size = buf->page_size;
-			s->next = buf->cpu[cpu].offset;
-			s->end = buf->cpu[cpu].offset + buf->cpu[cpu].size;
-			s->chunked = buf->chunked;
-			/*
-			 * Upstream 3.1.6 leaves the chunk count out of a compressed CPU's
-			 * size although the data offset points at it; accept both.
-			 */
-			if (s->chunked && s->end + 4 <= in->fsize)
-				s->end += 4;
-			kb = kbuffer_alloc(in->kernel_long_size == 8 ? KBUFFER_LSIZE_8 :
-					   KBUFFER_LSIZE_4, in->big_endian ? KBUFFER_ENDIAN_BIG :
-					   KBUFFER_ENDIAN_LITTLE);
-			if (!kb)
-				return error("out of memory for a page reader");
-			if (in->tep && tep_is_old_format(in->tep))
-				kbuffer_set_old_format(kb);
-			s->kbuf = kb;
-			if (s->chunked) {
-				unsigned char hdr[4];
-				struct cursor c;
-
-				if (s->end - s->next < 4)
-					return stream_truncated(s, s->next, 4, "chunk count");
-				if (read_at(s, hdr, 4, s->next, "chunk count") < 0)
-					return -1;
-				cur_init(&c, hdr, 4, s->next, in->big_endian, in->file);
-				cur_u32(&c, &s->chunks_left, "chunk count");
-				s->next += 4;
-			}
+			if (stream_init(in, s, b, cpu) < 0)
+				return -1;
 			ret = stream_advance(s);
 			if (ret < 0)
 				return -1;
@@ -1560,4 +1602,114 @@ int trace_input_record_at_page_start(const struct tep_record *rec)
 	const struct stream *s = rec->priv;
 
 	return s->first;
+}
+
+int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
+			      struct tep_record *next)
+{
+	struct stream *s = rec->priv;
+	unsigned long long ts;
+	size_t page = s->page;
+	void *data;
+	int off;
+
+	if (!s->page_loaded || s->skip_next)
+		return 0;
+	if (!s->peek_kbuf && !(s->peek_kbuf = new_kbuffer(in)))
+		return 0;
+	/* Position a second reader on the current record, then step once. */
+	kbuffer_load_subbuffer(s->peek_kbuf, s->win + page);
+	off = kbuffer_curr_offset(s->kbuf);
+	data = kbuffer_read_at_offset(s->peek_kbuf, off, &ts);
+	if (!data)
+		return 0;
+	data = kbuffer_next_event(s->peek_kbuf, &ts);
+	while (!data) {
+		/* The next page, if this window holds it whole. */
+		page += s->page_size;
+		if (page + s->page_size > s->win_len)
+			return 0;
+		kbuffer_load_subbuffer(s->peek_kbuf, s->win + page);
+		data = kbuffer_read_event(s->peek_kbuf, &ts);
+		if (!data && kbuffer_subbuffer_size(s->peek_kbuf) > (int)s->page_size)
+			return 0;
+	}
+	memset(next, 0, sizeof(*next));
+	next->ts = adjust_ts(in, ts);
+	next->size = kbuffer_event_size(s->peek_kbuf);
+	next->data = data;
+	next->cpu = s->cpu;
+	next->ref_count = 1;
+	if ((unsigned char *)data + next->size > s->win + page + s->page_size)
+		return 0;
+	/* It must also be the next record of the merge: no other CPU's comes first. */
+	for (int i = 1; i <= 2 && i < in->heap_len; i++) {
+		struct stream *o = in->heap[i];
+
+		if (o->rec.ts < next->ts || (o->rec.ts == next->ts && o->idx < s->idx))
+			return 0;
+	}
+	return 1;
+}
+
+void trace_input_skip_next_same_cpu(struct trace_input *in, struct tep_record *rec)
+{
+	struct stream *s = rec->priv;
+
+	(void)in;
+	s->skip_next = 1;
+}
+
+int trace_input_cpu_first_last(struct trace_input *in, int buffer, int cpu, uint64_t *first,
+			       uint64_t *last)
+{
+	struct stream s = { 0 };
+	int ret, n = 0;
+
+	if (buffer >= in->nr_buffers || cpu >= in->buffers[buffer].cpus ||
+	    !in->buffers[buffer].cpu[cpu].size)
+		return 0;
+	if (stream_init(in, &s, buffer, cpu) < 0) {
+		stream_free(&s);
+		return -1;
+	}
+	while ((ret = stream_advance(&s)) > 0) {
+		if (!n++)
+			*first = s.rec.ts;
+		*last = s.rec.ts;
+	}
+	stream_free(&s);
+	return ret < 0 ? -1 : n > 0;
+}
+
+int trace_input_buffer_compressed(const struct trace_input *in, int buffer)
+{
+	return in->buffers[buffer].chunked;
+}
+
+uint64_t trace_input_cpu_data_size(struct trace_input *in, int buffer, int cpu)
+{
+	struct stream s = { 0 };
+	uint64_t total = 0;
+
+	if (!trace_input_cpu_size(in, buffer, cpu) || !in->buffers[buffer].chunked)
+		return trace_input_cpu_size(in, buffer, cpu);
+	if (stream_init(in, &s, buffer, cpu) == 0) {
+		while (s.chunks_left && s.next + 8 <= s.end) {
+			unsigned char hdr[8];
+			struct cursor c;
+			uint32_t cs, us;
+
+			if (read_at(&s, hdr, 8, s.next, "data chunk header") < 0)
+				break;
+			cur_init(&c, hdr, 8, s.next, in->big_endian, in->file);
+			cur_u32(&c, &cs, "chunk size");
+			cur_u32(&c, &us, "chunk size");
+			total += us;
+			s.next += 8 + (uint64_t)cs;
+			s.chunks_left--;
+		}
+	}
+	stream_free(&s);
+	return total;
 }

@@ -74,6 +74,8 @@ struct tep_handle *trace_input_tep(const struct trace_input *in);
 /* The trace clock ("local", "x86-tsc", ...), and whether timestamps are in ns. */
 const char *trace_input_clock(const struct trace_input *in);
 int trace_input_in_usecs(const struct trace_input *in);
+/* Whether the file names its clock at all (old files do not). */
+int trace_input_clock_known(const struct trace_input *in);
 
 /* Buffers: 0 is the top instance (name ""), then instances in file order. */
 int trace_input_nr_buffers(const struct trace_input *in);
@@ -81,6 +83,10 @@ const char *trace_input_buffer_name(const struct trace_input *in, int buffer);
 int trace_input_buffer_cpus(const struct trace_input *in, int buffer);
 /* Bytes of data recorded for @cpu of @buffer (0: the CPU is empty). */
 uint64_t trace_input_cpu_size(const struct trace_input *in, int buffer, int cpu);
+/* The bytes of @cpu's data once decompressed (its size for uncompressed data). */
+uint64_t trace_input_cpu_data_size(struct trace_input *in, int buffer, int cpu);
+/* Whether the buffer's CPU data is stored compressed. */
+int trace_input_buffer_compressed(const struct trace_input *in, int buffer);
 /* File offset of that data (for v7 compressed data, of its chunk count). */
 uint64_t trace_input_cpu_offset(const struct trace_input *in, int buffer, int cpu);
 
@@ -113,6 +119,20 @@ void trace_input_skip_cpu(struct trace_input *in, int cpu);
  * -1 after printing what is damaged.
  */
 int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffer);
+
+/*
+ * The record after @rec in the merged stream, when it is on the same CPU and
+ * in the data already read (*next is a copy, valid until the next
+ * trace_input_next()).  Returns 1, or 0 otherwise.
+ */
+int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
+			      struct tep_record *next);
+/* Drops the record after @rec on its CPU (one just peeked and printed with it). */
+void trace_input_skip_next_same_cpu(struct trace_input *in, struct tep_record *rec);
+
+/* Timestamps of the first and last records of @cpu in @buffer: 1, 0 if none, -1 on damage. */
+int trace_input_cpu_first_last(struct trace_input *in, int buffer, int cpu, uint64_t *first,
+			       uint64_t *last);
 
 /* Whether @rec is the first record of its sub-buffer (page). */
 int trace_input_record_at_page_start(const struct tep_record *rec);

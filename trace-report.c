@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <regex.h>
@@ -28,40 +29,128 @@ static const char report_usage[] =
 	"usage: trace-cmd report [OPTIONS] [FILE]\n"
 	"\n"
 	"  -i FILE          read FILE instead of trace.dat (FILE may also be the last argument)\n"
-	"  --events         print the event formats stored in the file, then exit\n"
 	"  --cpu LIST       show only these CPUs (e.g. 0,3 or 2-4); repeatable\n"
 	"  -F FILTER        show only events matching 'event[,event][: condition]'; repeatable\n"
 	"  -v               the -F filters that follow hide the events they match\n"
+	"  -T               print the -F filters as parsed, then exit\n"
+	"  -I               hide events in hard interrupt context\n"
+	"  -S               hide events in soft interrupt context\n"
+	"  -t               print timestamps in nanoseconds\n"
+	"  -l               latency format: CPU, irqs-off, need-resched, context, preempt depth\n"
+	"  -R               print every event's raw fields\n"
+	"  -r EVENTS        print the raw fields of the events matching regex EVENTS\n"
+	"  -n EVENTS        ignore plugin handlers for the events matching regex EVENTS\n"
+	"  -N               load no plugins\n"
+	"  -O OPTION        pass [plugin:]var[=value] to the plugins\n"
+	"  -q               quiet: no warnings from the event parser\n"
+	"  --ts-offset N    add N (raw units, may be negative) to every timestamp\n"
+	"  --ts2secs HZ     convert counter timestamps with HZ ticks per second\n"
+	"  --align-ts       show timestamps relative to the first event\n"
+	"  --ts-diff        show the time since the previous event shown\n"
+	"  --ts-check       warn when a timestamp goes backwards\n"
+	"  --raw-ts         show raw timestamps, without any correction\n"
+	"  --nodate         ignore the DATE offset that record --date stored\n"
+	"  --events         print the event formats stored in the file, then exit\n"
+	"  -E               list the events the file has formats for, then exit\n"
+	"  -e               print the file's and the host's byte order, then exit\n"
+	"  -f               list the functions (kallsyms) stored in the file, then exit\n"
+	"  -P               list the printk formats stored in the file, then exit\n"
+	"  --cpus           list the CPUs that have data, then exit\n"
+	"  --first-event    list the first timestamp of each CPU with data, then exit\n"
+	"  --last-event     list the last timestamp of each CPU with data, then exit\n"
+	"  --stat           print the kernel buffer statistics stored at record time\n"
+	"  --uname          print the uname and version stored at record time\n"
+	"  --version        print the trace-cmd version that recorded the file\n"
+	"  --check-events   check that every event format parses, then exit\n"
 	"  -h               show this help\n";
 
 enum {
 	OPT_EVENTS = 256,
 	OPT_CPU,
+	OPT_TS_OFFSET,
+	OPT_TS2SECS,
+	OPT_ALIGN_TS,
+	OPT_TS_DIFF,
+	OPT_TS_CHECK,
+	OPT_RAW_TS,
+	OPT_NODATE,
+	OPT_CPUS,
+	OPT_FIRST,
+	OPT_LAST,
+	OPT_STAT,
+	OPT_UNAME,
+	OPT_VERSION,
+	OPT_CHECK_EVENTS,
 };
 
 static const struct option long_options[] = {
-	{ "events",	no_argument,		NULL, OPT_EVENTS },
-	{ "cpu",	required_argument,	NULL, OPT_CPU },
-	{ "help",	no_argument,		NULL, 'h' },
+	{ "events",		no_argument,		NULL, OPT_EVENTS },
+	{ "cpu",		required_argument,	NULL, OPT_CPU },
+	{ "ts-offset",		required_argument,	NULL, OPT_TS_OFFSET },
+	{ "ts2secs",		required_argument,	NULL, OPT_TS2SECS },
+	{ "align-ts",		no_argument,		NULL, OPT_ALIGN_TS },
+	{ "ts-diff",		no_argument,		NULL, OPT_TS_DIFF },
+	{ "ts-check",		no_argument,		NULL, OPT_TS_CHECK },
+	{ "raw-ts",		no_argument,		NULL, OPT_RAW_TS },
+	{ "nodate",		no_argument,		NULL, OPT_NODATE },
+	{ "cpus",		no_argument,		NULL, OPT_CPUS },
+	{ "first-event",	no_argument,		NULL, OPT_FIRST },
+	{ "last-event",		no_argument,		NULL, OPT_LAST },
+	{ "stat",		no_argument,		NULL, OPT_STAT },
+	{ "uname",		no_argument,		NULL, OPT_UNAME },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "check-events",	no_argument,		NULL, OPT_CHECK_EVENTS },
+	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
+};
+
+/* What report prints instead of the events. */
+enum mode {
+	MODE_EVENTS_LINES,
+	MODE_FORMATS,		/* --events */
+	MODE_EVENT_LIST,	/* -E */
+	MODE_ENDIAN,		/* -e */
+	MODE_FUNCS,		/* -f */
+	MODE_PRINTK,		/* -P */
+	MODE_CPUS,		/* --cpus */
+	MODE_FIRST,		/* --first-event */
+	MODE_LAST,		/* --last-event */
+	MODE_STAT,		/* --stat */
+	MODE_UNAME,		/* --uname */
+	MODE_VERSION,		/* --version */
+	MODE_CHECK,		/* --check-events */
+	MODE_TEST_FILTERS,	/* -T */
 };
 
 #define MAX_CPU_FILTER 4096
 
 struct report {
 	const char	*file;
-	int		show_events;
+	enum mode	mode;
 	int		invert;		/* -v seen: later -F filters hide what they match */
 	char		**filters;
 	int		*filter_neg;
 	int		nr_filters;
 	unsigned char	*cpus;		/* NULL: all CPUs */
+	int		input_flags;
+	int		nsec, latency, raw, no_irqs, no_softirqs, quiet;
+	int		ts_diff, ts_check, align_ts;
+	int64_t		ts_offset;
+	uint64_t	ts2secs;
+	char		**raw_events, **nohandle_events;
+	int		nr_raw_events, nr_nohandle_events;
 	struct trace_input *in;
 	struct tep_handle *tep;
 	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
 	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
 	int		multi_buffer;
 	int		name_width;
+	const char	*time_fmt;
+	uint64_t	last_ts;
+	uint64_t	last_check_ts;
+	struct tep_event *graph_entry, *graph_exit;
+	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
+				*gx_rettime;
 };
 
 /* --cpu 0,3 / 2-4 / 1:2, as upstream accepts. */
@@ -331,11 +420,137 @@ static void print_event_formats(struct report *r)
 static void print_header(struct report *r)
 {
 	printf("version = %d\n", trace_input_version(r->in));
-	for (int cpu = 0; !trace_input_is_latency(r->in) && cpu < trace_input_buffer_cpus(r->in, 0); cpu++)
+	for (int cpu = 0; !trace_input_is_latency(r->in) &&
+	     cpu < trace_input_buffer_cpus(r->in, 0); cpu++)
 		if (!trace_input_cpu_size(r->in, 0, cpu))
 			printf("CPU %d is empty\n", cpu);
 	printf("cpus=%d\n", trace_input_cpus(r->in));
 }
+
+/* A timestamp as the CPU listings show it (tep's "%6.1000d" / "%9.1d"). */
+static void print_ts(struct report *r, uint64_t ts)
+{
+	if (!trace_input_in_usecs(r->in))
+		printf("%12llu", (unsigned long long)ts);
+	else if (r->nsec)
+		printf("%5llu.%09llu", (unsigned long long)(ts / 1000000000ULL),
+		       (unsigned long long)(ts % 1000000000ULL));
+	else {
+		unsigned long long us = (ts + 500) / 1000;
+
+		printf("%5llu.%06llu", us / 1000000, us % 1000000);
+	}
+}
+
+static int print_cpu_list(struct report *r)
+{
+	printf("List of CPUs in %s with data:\n", r->file);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->in, 0); cpu++) {
+		uint64_t first, last;
+		int ret;
+
+		if (!trace_input_cpu_size(r->in, 0, cpu))
+			continue;
+		if (r->mode == MODE_CPUS) {
+			printf("  %d\n", cpu);
+			continue;
+		}
+		ret = trace_input_cpu_first_last(r->in, 0, cpu, &first, &last);
+		if (ret < 0)
+			return -1;
+		if (!ret)
+			continue;
+		printf("  %d\t%s event:", cpu, r->mode == MODE_FIRST ? "First" : "Last");
+		print_ts(r, r->mode == MODE_FIRST ? first : last);
+		putchar('\n');
+	}
+	return 0;
+}
+
+/* Prints the NUL-terminated text options with @id, one a line. */
+static int print_text_option(struct report *r, int id)
+{
+	const char *p;
+	size_t len;
+	int n;
+
+	for (n = 0; (p = trace_input_option(r->in, id, n, &len)); n++)
+		printf("%.*s\n", (int)strnlen(p, len), p);
+	return n;
+}
+
+static void print_stat(struct report *r)
+{
+	printf("\nKernel buffer statistics:\n"
+	       "  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
+	       "        recorded in the trace data. They should all be zero.\n\n");
+	if (!print_text_option(r, TRACE_OPT_CPUSTAT))
+		printf(" No stats in this file\n");
+	else
+		putchar('\n');
+	/*
+	 * Upstream shows compressed data where it decompresses it: one page in,
+	 * each CPU after the one before.
+	 */
+	uint64_t off = trace_input_page_size(r->in);
+
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->in, 0); cpu++) {
+		uint64_t size = trace_input_cpu_data_size(r->in, 0, cpu);
+
+		/* v7 files list only the CPUs with data. */
+		if (!size && trace_input_version(r->in) >= 7)
+			continue;
+		if (!trace_input_buffer_compressed(r->in, 0))
+			off = trace_input_cpu_offset(r->in, 0, cpu);
+		printf("CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
+		printf("    %llu bytes in size\n", (unsigned long long)size);
+		off += size;
+	}
+}
+
+static int check_events(struct report *r)
+{
+	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+	int bad = 0;
+
+	for (int i = 0; evs && evs[i]; i++) {
+		if (!(evs[i]->flags & TEP_EVENT_FL_FAILED))
+			continue;
+		error("'%s': the format of %s:%s does not parse", r->file, evs[i]->system,
+		      evs[i]->name);
+		bad = 1;
+	}
+	return bad ? EXIT_FAILED : EXIT_OK;
+}
+
+static void list_events(struct report *r)
+{
+	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_SYSTEM);
+
+	for (int i = 0; evs && evs[i]; i++)
+		printf("%s:%s\n", evs[i]->system, evs[i]->name);
+}
+
+/* -T: each event's filter as libtraceevent parsed it, as upstream prints it. */
+static int test_filters(struct report *r)
+{
+	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+	struct tep_event_filter *fs[2] = { r->filter, r->neg_filter };
+
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; fs[k] && evs && evs[i]; i++) {
+			char *str = tep_filter_make_string(fs[k], evs[i]->id);
+
+			if (!str)
+				continue;
+			printf(" '%s: %s'\n", evs[i]->name, str);
+			free(str);
+		}
+	}
+	return EXIT_OK;
+}
+
+/* ---- event lines --------------------------------------------------------- */
 
 /* The event name as upstream spaces it: " name: " padded to 20 columns. */
 static void print_name(struct trace_seq *s, struct tep_event *ev)
@@ -349,11 +564,118 @@ static void print_name(struct trace_seq *s, struct tep_event *ev)
 		trace_seq_printf(s, "%.*s", (int)(20 - len), spaces);
 }
 
+static void setup_graph(struct report *r)
+{
+	r->graph_entry = tep_find_event_by_name(r->tep, "ftrace", "funcgraph_entry");
+	r->graph_exit = tep_find_event_by_name(r->tep, "ftrace", "funcgraph_exit");
+	if (r->graph_entry) {
+		r->ge_func = tep_find_field(r->graph_entry, "func");
+		r->ge_depth = tep_find_field(r->graph_entry, "depth");
+		if (!r->ge_func || !r->ge_depth)
+			r->graph_entry = NULL;
+	}
+	if (r->graph_exit) {
+		r->gx_func = tep_find_field(r->graph_exit, "func");
+		r->gx_depth = tep_find_field(r->graph_exit, "depth");
+		r->gx_calltime = tep_find_field(r->graph_exit, "calltime");
+		r->gx_rettime = tep_find_field(r->graph_exit, "rettime");
+		if (!r->gx_func || !r->gx_depth || !r->gx_calltime || !r->gx_rettime)
+			r->graph_exit = NULL;
+	}
+}
+
+static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, rec->data, &v);
+	return v;
+}
+
+/* A graph duration: a mark for long ones, then microseconds, 13 columns then '|'. */
+static void graph_duration(struct trace_seq *s, unsigned long long ns)
+{
+	unsigned long long us = ns / 1000;
+	char mark = us > 1000000 ? '$' : us > 1000 ? '#' : us > 100 ? '!' : us > 10 ? '+' : ' ';
+	char buf[48];
+	int len;
+
+	if (us < 1000000)
+		len = snprintf(buf, sizeof(buf), "%llu.%03llu", us, ns % 1000);
+	else
+		len = snprintf(buf, sizeof(buf), "%llu", us);
+	trace_seq_printf(s, "%c %s us%*s|", mark, buf, len < 8 ? 8 - len : 1, "");
+}
+
+static void graph_func(struct report *r, struct trace_seq *s, unsigned long long addr)
+{
+	const char *name = tep_find_function(r->tep, addr);
+
+	if (name)
+		trace_seq_puts(s, name);
+	else
+		trace_seq_printf(s, "0x%llx", addr);
+}
+
+/*
+ * The function graph as upstream trace-cmd draws it: an entry whose exit is
+ * the next record on its CPU is a leaf, "func();" with its duration, and the
+ * exit is not shown; other entries open "func() {", exits close "}".
+ */
+static int print_graph(struct report *r, struct trace_seq *s, struct tep_record *rec,
+		       struct tep_event *ev)
+{
+	struct tep_record next;
+	unsigned long long depth, func;
+
+	/* Upstream's graph drawing goes away with the plugins (-N). */
+	if (r->raw || (r->input_flags & TRACE_INPUT_NO_PLUGINS) ||
+	    (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)))
+		return 0;
+	if (ev == r->graph_exit) {
+		depth = field_val(r->gx_depth, rec);
+		graph_duration(s, field_val(r->gx_rettime, rec) - field_val(r->gx_calltime, rec));
+		trace_seq_printf(s, "%*s}", (int)(2 + 2 * depth), "");
+		return 1;
+	}
+	func = field_val(r->ge_func, rec);
+	depth = field_val(r->ge_depth, rec);
+	if (r->graph_exit && trace_input_peek_same_cpu(r->in, rec, &next) &&
+	    tep_data_type(r->tep, &next) == r->graph_exit->id &&
+	    tep_data_pid(r->tep, &next) == tep_data_pid(r->tep, rec) &&
+	    field_val(r->gx_func, &next) == func) {
+		graph_duration(s, field_val(r->gx_rettime, &next) -
+				  field_val(r->gx_calltime, &next));
+		trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
+		graph_func(r, s, func);
+		trace_seq_puts(s, "();");
+		trace_input_skip_next_same_cpu(r->in, rec);
+		return 1;
+	}
+	trace_seq_printf(s, "%13s|%*s", "", (int)(2 + 2 * depth), "");
+	graph_func(r, s, func);
+	trace_seq_puts(s, "() {");
+	return 1;
+}
+
+static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_record *rec)
+{
+	uint64_t ts = rec->ts;
+	char buf[50] = "";
+
+	/* Upstream rounds to microseconds whenever the file names its clock. */
+	if (trace_input_clock_known(r->in) && !r->nsec)
+		ts = (ts + 500) / 1000;
+	if (r->last_ts)
+		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - r->last_ts));
+	r->last_ts = ts;
+	trace_seq_printf(s, " %-8s", buf);
+}
+
 static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
 			 int buffer)
 {
 	struct tep_event *ev = tep_find_event_by_record(r->tep, rec);
-	const char *tfmt = trace_input_in_usecs(r->in) ? " %6.1000d:" : "%12d:";
 
 	trace_seq_reset(s);
 	if (r->multi_buffer) {
@@ -369,59 +691,143 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 				 (long long)rec->missed_events);
 	else if (rec->missed_events < 0)
 		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
-	tep_print_event(r->tep, s, rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID,
-			TEP_PRINT_CPU);
-	tep_print_event(r->tep, s, rec, tfmt, TEP_PRINT_TIME);
+	if (r->latency) {
+		tep_print_event(r->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
+				TEP_PRINT_CPU);
+		if (r->raw)
+			trace_seq_printf(s, "-0x%x", tep_data_flags(r->tep, rec));
+		else
+			tep_print_event(r->tep, s, rec, "%s", TEP_PRINT_LATENCY);
+	} else {
+		tep_print_event(r->tep, s, rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID,
+				TEP_PRINT_CPU);
+	}
+	tep_print_event(r->tep, s, rec, r->time_fmt, TEP_PRINT_TIME);
+	if (r->ts_diff)
+		print_ts_diff(r, s, rec);
 	print_name(s, ev);
-	tep_print_event(r->tep, s, rec, "%s", TEP_PRINT_INFO);
+	if (!ev || !(ev == r->graph_entry || ev == r->graph_exit) || !print_graph(r, s, rec, ev))
+		tep_print_event(r->tep, s, rec, "%s", r->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
 	fwrite(s->buffer, 1, s->len, stdout);
 	putchar('\n');
 }
 
+/* -I and -S: the context flags of the record's common_flags. */
+#define FLAG_HARDIRQ	0x08
+#define FLAG_SOFTIRQ	0x10
+
 static int print_records(struct report *r)
 {
 	struct tep_record *rec;
 	struct trace_seq s;
-	int buffer, ret;
+	uint64_t base = 0;
+	int buffer, ret, first = 1;
 
 	trace_seq_init(&s);
 	while ((ret = trace_input_next(r->in, &rec, &buffer)) > 0) {
+		if (first && r->align_ts)
+			base = rec->ts;
+		first = 0;
+		rec->ts -= base;
+		if (r->no_irqs || r->no_softirqs) {
+			int flags = tep_data_flags(r->tep, rec);
+
+			if ((r->no_irqs && (flags & FLAG_HARDIRQ)) ||
+			    (r->no_softirqs && (flags & FLAG_SOFTIRQ)))
+				continue;
+		}
 		if (!record_shown(r, rec))
 			continue;
+		if (r->ts_check && rec->ts < r->last_check_ts)
+			warning("record on cpu %d went backwards: %llu to %llu delta: -%llu",
+				rec->cpu, (unsigned long long)r->last_check_ts,
+				(unsigned long long)rec->ts,
+				(unsigned long long)(r->last_check_ts - rec->ts));
+		r->last_check_ts = rec->ts;
 		print_record(r, &s, rec, buffer);
 	}
 	trace_seq_destroy(&s);
 	return ret < 0 ? -1 : 0;
 }
 
+/* -r and -n: regexes matched against event and system names, whole. */
+static void flag_events(struct report *r, char **pats, int n, int flag)
+{
+	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+
+	for (int k = 0; k < n; k++)
+		for (int i = 0; evs && evs[i]; i++)
+			if (event_matches(evs[i], pats[k]))
+				evs[i]->flags |= flag;
+}
+
 static int report_file(struct report *r)
 {
-	r->in = trace_input_open(r->file, 0);
+	r->in = trace_input_open(r->file, r->input_flags);
 	if (!r->in)
 		return EXIT_FAILED;
 	r->tep = trace_input_tep(r->in);
-	if (r->show_events) {
+	if (r->nsec)
+		tep_set_flag(r->tep, TEP_NSEC_OUTPUT);
+	if (r->ts_offset)
+		trace_input_add_ts_offset(r->in, r->ts_offset);
+	if (r->ts2secs)
+		trace_input_set_ts2secs(r->in, r->ts2secs);
+	switch (r->mode) {
+	case MODE_FORMATS:
 		print_event_formats(r);
 		return EXIT_OK;
+	case MODE_EVENT_LIST:
+		list_events(r);
+		return EXIT_OK;
+	case MODE_ENDIAN: {
+		const uint16_t probe = 1;
+
+		printf("file is %s endian and host is %s endian\n",
+		       trace_input_big_endian(r->in) ? "big" : "little",
+		       *(const unsigned char *)&probe ? "little" : "big");
+		return EXIT_OK;
+	}
+	case MODE_FUNCS:
+		fflush(stdout);
+		tep_print_funcs(r->tep);
+		return EXIT_OK;
+	case MODE_PRINTK:
+		fflush(stdout);
+		tep_print_printk(r->tep);
+		return EXIT_OK;
+	case MODE_CPUS:
+	case MODE_FIRST:
+	case MODE_LAST:
+		return print_cpu_list(r) < 0 ? EXIT_FAILED : EXIT_OK;
+	case MODE_CHECK:
+		return check_events(r);
+	default:
+		break;
 	}
 	if (setup_filters(r) < 0)
 		return EXIT_FAILED;
-	if (r->cpus)
-		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
-			if (!r->cpus[cpu])
-				trace_input_skip_cpu(r->in, cpu);
-	r->multi_buffer = trace_input_nr_buffers(r->in) > 1;
-	if (r->multi_buffer) {
-		for (int b = 0; b < trace_input_nr_buffers(r->in); b++) {
-			int len = strlen(trace_input_buffer_name(r->in, b));
-
-			if (len > r->name_width)
-				r->name_width = len;
-		}
-	}
+	if (r->mode == MODE_TEST_FILTERS)
+		return test_filters(r);
 	print_header(r);
+	switch (r->mode) {
+	case MODE_STAT:
+		print_stat(r);
+		return EXIT_OK;
+	case MODE_UNAME:
+		if (!print_text_option(r, TRACE_OPT_UNAME))
+			printf(" uname was not recorded in this file\n");
+		/* upstream prints the version too */
+		__attribute__((fallthrough));
+	case MODE_VERSION:
+		if (!print_text_option(r, TRACE_OPT_VERSION))
+			printf(" version was not recorded in this file\n");
+		return EXIT_OK;
+	default:
+		break;
+	}
 	if (trace_input_is_latency(r->in)) {
 		size_t len;
 		char *text = trace_input_latency_text(r->in, &len);
@@ -433,41 +839,186 @@ static int report_file(struct report *r)
 		free(text);
 		return EXIT_OK;
 	}
+	if (r->cpus)
+		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
+			if (!r->cpus[cpu])
+				trace_input_skip_cpu(r->in, cpu);
+	r->multi_buffer = trace_input_nr_buffers(r->in) > 1;
+	for (int b = 0; r->multi_buffer && b < trace_input_nr_buffers(r->in); b++) {
+		int len = strlen(trace_input_buffer_name(r->in, b));
+
+		if (len > r->name_width)
+			r->name_width = len;
+	}
+	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
+	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
+	setup_graph(r);
+	if (!trace_input_in_usecs(r->in))
+		r->time_fmt = "%12d:";
+	else
+		r->time_fmt = r->nsec ? " %9.1d:" : " %6.1000d:";
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-static int run_report(int argc, char **argv)
+static char **add_str(char **list, int *n, char *s)
 {
-	static char outbuf[1 << 20];
-	struct report r = { 0 };
-	int c, ret;
+	list = xrealloc(list, sizeof(*list) * (*n + 1));
+	list[(*n)++] = s;
+	return list;
+}
+
+static int set_mode(struct report *r, enum mode m, const char *opt)
+{
+	if (r->mode != MODE_EVENTS_LINES && r->mode != m)
+		return usage_error(&cmd_report, "%s cannot be combined with another listing option",
+				   opt);
+	r->mode = m;
+	return 0;
+}
+
+static int parse_args(struct report *r, int argc, char **argv)
+{
+	unsigned long ul;
+	long l;
+	int c;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hi:F:v", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfP", long_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			return show_usage(&cmd_report);
+			show_usage(&cmd_report);
+			return -1;
 		case 'i':
-			if (r.file)
+			if (r->file)
 				return usage_error(&cmd_report, "only one input file is supported");
-			r.file = optarg;
+			r->file = optarg;
 			break;
 		case 'F':
-			r.filters = xrealloc(r.filters, sizeof(*r.filters) * (r.nr_filters + 1));
-			r.filter_neg = xrealloc(r.filter_neg, sizeof(int) * (r.nr_filters + 1));
-			r.filter_neg[r.nr_filters] = r.invert;
-			r.filters[r.nr_filters++] = optarg;
+			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
+			r->filter_neg[r->nr_filters] = r->invert;
+			r->filters = add_str(r->filters, &r->nr_filters, optarg);
 			break;
 		case 'v':
-			r.invert = 1;
+			r->invert = 1;
+			break;
+		case 'T':
+			if (set_mode(r, MODE_TEST_FILTERS, "-T"))
+				return EXIT_USAGE;
+			break;
+		case 'I':
+			r->no_irqs = 1;
+			break;
+		case 'S':
+			r->no_softirqs = 1;
+			break;
+		case 't':
+			r->nsec = 1;
+			break;
+		case 'l':
+			r->latency = 1;
+			break;
+		case 'R':
+			r->raw = 1;
+			break;
+		case 'r':
+			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
+			break;
+		case 'n':
+			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
+						     optarg);
+			break;
+		case 'N':
+			r->input_flags |= TRACE_INPUT_NO_PLUGINS;
+			break;
+		case 'O': {
+			char *eq = strchr(optarg, '=');
+
+			if (eq)
+				*eq = 0;
+			tep_plugin_add_option(optarg, eq ? eq + 1 : NULL);
+			break;
+		}
+		case 'q':
+			r->quiet = 1;
+			break;
+		case 'e':
+			if (set_mode(r, MODE_ENDIAN, "-e"))
+				return EXIT_USAGE;
+			break;
+		case 'E':
+			if (set_mode(r, MODE_EVENT_LIST, "-E"))
+				return EXIT_USAGE;
+			break;
+		case 'f':
+			if (set_mode(r, MODE_FUNCS, "-f"))
+				return EXIT_USAGE;
+			break;
+		case 'P':
+			if (set_mode(r, MODE_PRINTK, "-P"))
+				return EXIT_USAGE;
 			break;
 		case OPT_EVENTS:
-			r.show_events = 1;
+			if (set_mode(r, MODE_FORMATS, "--events"))
+				return EXIT_USAGE;
+			break;
+		case OPT_CPUS:
+			if (set_mode(r, MODE_CPUS, "--cpus"))
+				return EXIT_USAGE;
+			break;
+		case OPT_FIRST:
+			if (set_mode(r, MODE_FIRST, "--first-event"))
+				return EXIT_USAGE;
+			break;
+		case OPT_LAST:
+			if (set_mode(r, MODE_LAST, "--last-event"))
+				return EXIT_USAGE;
+			break;
+		case OPT_STAT:
+			if (set_mode(r, MODE_STAT, "--stat"))
+				return EXIT_USAGE;
+			break;
+		case OPT_UNAME:
+			if (set_mode(r, MODE_UNAME, "--uname"))
+				return EXIT_USAGE;
+			break;
+		case OPT_VERSION:
+			if (set_mode(r, MODE_VERSION, "--version"))
+				return EXIT_USAGE;
+			break;
+		case OPT_CHECK_EVENTS:
+			if (set_mode(r, MODE_CHECK, "--check-events"))
+				return EXIT_USAGE;
 			break;
 		case OPT_CPU:
-			if (add_cpu_list(&r, optarg) < 0)
+			if (add_cpu_list(r, optarg) < 0)
 				return EXIT_USAGE;
+			break;
+		case OPT_TS_OFFSET:
+			if (parse_long("--ts-offset", optarg, LONG_MIN, LONG_MAX, &l) < 0)
+				return EXIT_USAGE;
+			r->ts_offset += l;
+			break;
+		case OPT_TS2SECS:
+			if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
+				return EXIT_USAGE;
+			r->ts2secs = ul;
+			break;
+		case OPT_ALIGN_TS:
+			r->align_ts = 1;
+			break;
+		case OPT_TS_DIFF:
+			r->ts_diff = 1;
+			break;
+		case OPT_TS_CHECK:
+			r->ts_check = 1;
+			break;
+		case OPT_RAW_TS:
+			r->input_flags |= TRACE_INPUT_RAW_TS;
+			break;
+		case OPT_NODATE:
+			r->input_flags |= TRACE_INPUT_NO_DATE;
 			break;
 		case ':':
 			return usage_error(&cmd_report, "option '%s' needs a value",
@@ -477,15 +1028,29 @@ static int run_report(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (r.file)
+		if (r->file)
 			return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
 		if (optind + 1 < argc)
 			return usage_error(&cmd_report, "unexpected argument '%s'",
 					   argv[optind + 1]);
-		r.file = argv[optind];
+		r->file = argv[optind];
 	}
-	if (!r.file)
-		r.file = "trace.dat";
+	if (!r->file)
+		r->file = "trace.dat";
+	return 0;
+}
+
+static int run_report(int argc, char **argv)
+{
+	static char outbuf[1 << 20];
+	struct report r = { 0 };
+	int ret;
+
+	ret = parse_args(&r, argc, argv);
+	if (ret)
+		return ret < 0 ? EXIT_OK : ret;
+	if (r.quiet)
+		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	ret = report_file(&r);
 	fflush(stdout);
@@ -493,9 +1058,11 @@ static int run_report(int argc, char **argv)
 		tep_filter_free(r.filter);
 	if (r.neg_filter)
 		tep_filter_free(r.neg_filter);
-	free(r.filter_neg);
 	trace_input_close(r.in);
 	free(r.filters);
+	free(r.filter_neg);
+	free(r.raw_events);
+	free(r.nohandle_events);
 	free(r.cpus);
 	return ret;
 }
