@@ -28,3 +28,13 @@ same_as_upstream() {
 	events_of upstream.out >upstream.events &&
 	test_cmp upstream.events ours.events
 }
+
+# Like same_as_upstream, for the listing options: the whole output, less the
+# header lines only we print.
+same_output_as_upstream() {
+	file=$1; shift
+	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
+	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
+	test_cmp upstream.out ours.cmp
+}

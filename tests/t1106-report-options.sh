@@ -1,0 +1,127 @@
+#!/bin/bash
+# report's other options, each against upstream 3.1.6's output of the same
+# file where it has the option, and by what a user checks where it differs.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+fixture upstream-v6-sched.dat
+fixture upstream-v7-zstd-sched.dat
+F=upstream-v6-sched.dat
+Z=upstream-v7-zstd-sched.dat
+G=$FIXTURES/synth-funcgraph-v6.dat
+I=$FIXTURES/synth-instances-v6.dat
+
+while read file args; do
+	test_expect_success UPSTREAM "report $args of $(basename $file) equals upstream's" '
+		same_output_as_upstream '"$file $args"'
+	'
+done <<TABLE
+$F -e
+$F -f
+$F -P
+$F -E
+$F --cpus
+$F --first-event
+$F --last-event
+$F --stat
+$F --uname
+$F --version
+$F -t
+$F -R
+$F -N
+$F -l
+$F -l -R
+$F --ts-diff
+$F -t --ts-diff
+$F -I
+$F -S
+$F --raw-ts
+$F --nodate
+$F --align-ts
+$F --ts-check
+$F -r sched_switch
+$F -r sched.*
+$F -n sched_switch
+$F -q
+$F -T -F sched_switch:prev_pid==0 -F sched_wakeup -v -F sched_waking
+$Z --stat
+$Z --first-event
+$Z -l
+$Z --uname
+$G -N
+$G -R
+$G -l
+$G --last-event
+$I --stat
+$I --first-event
+$FIXTURES/synth-sched-be32-v6.dat -e
+$FIXTURES/synth-sched-be32-v7-zstd.dat -t
+$FIXTURES/synth-sched-le32-v6.dat -f
+$FIXTURES/synth-sched-be64-v6.dat -P
+TABLE
+
+test_expect_success '-e names the byte order of the file and of the host' '
+	"$TRACE_CMD" report -e "$FIXTURES/synth-sched-be32-v6.dat" >out &&
+	echo "file is big endian and host is little endian" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '--cpus lists the CPUs that have data' '
+	"$TRACE_CMD" report --cpus $F >out &&
+	printf "List of CPUs in $F with data:\n  0\n  1\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '-t prints nanoseconds' '
+	"$TRACE_CMD" report -t $F >out &&
+	sed -n 3p out | grep -q "^              sh-9414  \[001\]  6839\.498409172: sched_prepare_exec: "
+'
+
+test_expect_success '--align-ts starts the first event at 0' '
+	"$TRACE_CMD" report --align-ts $F >out &&
+	sed -n 3p out | grep -q "\[001\]     0\.000000: sched_prepare_exec:"
+'
+
+test_expect_success '--ts-offset moves every timestamp (upstream 3.1.6 ignores it)' '
+	"$TRACE_CMD" report --ts-offset 1000000 $F >out &&
+	sed -n 3p out | grep -q "\[001\]  6839\.499409: sched_prepare_exec:" &&
+	"$TRACE_CMD" report --ts-offset -1000000 $F >out &&
+	sed -n 3p out | grep -q "\[001\]  6839\.497409: sched_prepare_exec:"
+'
+
+test_expect_success '--raw-ts prints the raw counter' '
+	"$TRACE_CMD" report --raw-ts $F >out &&
+	sed -n 3p out | grep -q "\[001\]6839498409172: sched_prepare_exec:"
+'
+
+test_expect_success '--ts2secs turns counter ticks into seconds' '
+	"$TRACE_CMD" report --raw-ts --ts2secs 1000000000 $F >a &&
+	"$TRACE_CMD" report $F >b &&
+	test_cmp b a &&
+	"$TRACE_CMD" report --ts2secs 2000000000 $F >c &&
+	sed -n 3p c | grep -q "\[001\]  3419\.749205: sched_prepare_exec:"
+'
+
+test_expect_success '--check-events passes for a file whose formats parse' '
+	"$TRACE_CMD" report --check-events $F >out && test ! -s out
+'
+
+test_expect_success 'function graph: leaves on one line, nesting by depth' '
+	"$TRACE_CMD" report "$G" >out &&
+	grep -q "funcgraph_entry:        0\.500 us   |    rw_verify_area();$" out &&
+	grep -q "funcgraph_entry:                   |  vfs_write() {$" out &&
+	grep -q "funcgraph_exit:       ! 150\.000 us |    }$" out &&
+	! grep -q "funcgraph_exit: .*rw_verify_area" out
+'
+
+test_expect_success 'listing options cannot be combined' '
+	test_expect_code 2 "$TRACE_CMD" report --cpus --stat $F 2>err &&
+	grep -q "^trace-cmd report: --stat cannot be combined with another listing option" err
+'
+
+test_expect_success 'a bad --ts-offset is a usage error' '
+	test_expect_code 2 "$TRACE_CMD" report --ts-offset 1x $F 2>err &&
+	grep -q "^trace-cmd report: invalid --ts-offset value .1x.: not a number" err
+'
+
+test_done
