@@ -229,6 +229,11 @@ test_expect_success 'ours vs upstream: dropped events and full 8 KB pages' '
 	ours_vs_expected dropped pages
 '
 
+test_expect_success 'ours vs upstream: DATE shifts the timestamps, other options and an unknown one are read' '
+	# ours vs upstream
+	ours_vs_expected options
+'
+
 test_expect_success 'ours vs upstream: the top buffer and instance foo' '
 	# ours vs upstream
 	ours_vs_expected instances

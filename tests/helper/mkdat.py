@@ -18,6 +18,8 @@ A spec (see --dump-spec sched) is a JSON object; every key is optional:
   version 6|7, compression none|zlib|zstd, endian little|big, long_size 4|8,
   kernel_long_size (header_page and formats; defaults to long_size),
   page_size, cpus, clock, uname, traceclock (false: no TRACECLOCK option),
+  date ("0xHEX" microseconds), ts_offset (ns), traceid, procmaps (text),
+  extra_options: [[id, "text"], ...] written as given (NUL added),
   events: catalogue names (sched_switch, sched_wakeup, print, bprint,
     function, funcgraph_entry, funcgraph_exit, irq_handler_entry/exit),
   formats: {"system": ["format text", ...]} for any other event,
@@ -50,7 +52,8 @@ PAGES_IN_CHUNK = 10
 
 # v7 section/option ids (trace-cmd.dat.v7(5))
 OPT_DONE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK = 0, 2, 3, 4
-OPT_UNAME, OPT_CPUCOUNT, OPT_VERSION = 5, 8, 9
+OPT_DATE, OPT_UNAME, OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION = 1, 5, 7, 8, 9
+OPT_PROCMAPS, OPT_TRACEID = 10, 11
 SEC_OPTIONS, SEC_STRINGS = 0, 15
 SEC_HEADER, SEC_FTRACE, SEC_EVENTS, SEC_KALLSYMS = 16, 17, 18, 19
 SEC_PRINTK, SEC_CMDLINES, SEC_BUFFER_TEXT = 20, 21, 22
@@ -736,9 +739,17 @@ def default_options(m, o, spec):
 	clocks = clocks.replace(m.clock, "[%s]" % m.clock, 1) + "\n"
 	# upstream 3.1.6 reads a v6 clock trailer after `latency  ` when it saw
 	# TRACECLOCK, eating 8 bytes of the text: specs can leave it out
-	opts = [(OPT_TRACECLOCK, cstr(clocks))] if spec.get("traceclock", True) else []
+	opts = []
+	if "date" in spec:
+		opts.append((OPT_DATE, cstr(spec["date"])))
+	if "ts_offset" in spec:
+		opts.append((OPT_OFFSET, cstr(str(spec["ts_offset"]))))
+	if spec.get("traceclock", True):
+		opts.append((OPT_TRACECLOCK, cstr(clocks)))
 	opts += [(OPT_UNAME, cstr(spec.get("uname", "Linux synth 6.18.0 x86_64"))),
 		(OPT_VERSION, cstr("3.1.6 mkdat-synthetic"))]
+	if "traceid" in spec:
+		opts.append((OPT_TRACEID, o.u64(spec["traceid"])))
 	for bi, buf in enumerate(m.buffers):
 		if bi:
 			opts.append((OPT_CPUSTAT, cstr("\nBuffer: %s\n\n" % buf["name"])))
@@ -748,6 +759,11 @@ def default_options(m, o, spec):
 				"CPU: %d\nentries: 0\noverrun: 0\ncommit overrun: 0\n"
 				"bytes: 0\noldest event ts: 0.000000\nnow ts: 0.000000\n"
 				"dropped events: 0\nread events: %d\n" % (cpu, n))))
+	if "procmaps" in spec:
+		opts.append((OPT_PROCMAPS, cstr(spec["procmaps"])))
+	# any other option, e.g. an id the reader does not know: [id, "text"]
+	for oid, text in spec.get("extra_options", []):
+		opts.append((oid, cstr(text)))
 	return opts
 
 

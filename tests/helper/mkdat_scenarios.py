@@ -253,6 +253,18 @@ def pages():
 		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs}
 
 
+def options():
+	"""The sched records with the options that change or describe them:
+	DATE shifts every timestamp, TRACEID, PROCMAPS, and an option id no
+	reader knows (skipped by its size)."""
+	spec = sched("little", 8)
+	spec.update({"date": "0x5f5e100", "traceid": 0x1122334455667788,
+		     "procmaps": "4d2 1 bash\n555555554000 5555555f2000 /usr/bin/bash\n",
+		     "extra_options": [[99, "an option from the future"]],
+		     "uname": "Linux synth-options 6.18.0-test x86_64"})
+	return spec
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -260,6 +272,7 @@ SCENARIOS = {
 	"sched-be32": lambda: sched("big", 4),
 	"sched-u32k64": lambda: sched("little", 4, 8),
 	"dropped": dropped,
+	"options": options,
 	"pages": pages,
 	"instances": instances,
 	"function": function,
