@@ -49,7 +49,7 @@ static const char report_usage[] =
 	"  --ts-diff        show the time since the previous event shown\n"
 	"  --ts-check       warn when a timestamp goes backwards\n"
 	"  --raw-ts         show raw timestamps, without any correction\n"
-	"  --nodate         ignore the DATE offset that record --date stored\n"
+	"  --nodate         ignore the wall-clock offset stored in the DATE option\n"
 	"  --events         print the event formats stored in the file, then exit\n"
 	"  -E               list the events the file has formats for, then exit\n"
 	"  -e               print the file's and the host's byte order, then exit\n"
