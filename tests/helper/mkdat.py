@@ -18,6 +18,7 @@ A spec (see --dump-spec sched) is a JSON object; every key is optional:
   version 6|7, compression none|zlib|zstd, endian little|big, long_size 4|8,
   kernel_long_size (header_page and formats; defaults to long_size),
   page_size, cpus, clock, uname, traceclock (false: no TRACECLOCK option),
+  tail_padding (of the top buffer's pages, see buffers),
   date ("0xHEX" microseconds), ts_offset (ns), traceid, procmaps (text),
   extra_options: [[id, "text"], ...] written as given (NUL added),
   events: catalogue names (sched_switch, sched_wakeup, print, bprint,
@@ -26,7 +27,8 @@ A spec (see --dump-spec sched) is a JSON object; every key is optional:
   header_page, header_event: texts (default: the kernel's for that layout),
   kallsyms, printk: texts; cmdlines: text or [[pid, "comm"], ...],
   latency: the text of a latency tracer's `trace` (a latency file),
-  records: [...] for the top buffer, or buffers: [{"name", "records"}].
+  records: [...] for the top buffer, or buffers: [{"name", "records",
+    "tail_padding" (false: a page's commit ends at its last record)}].
 A record: {"cpu", "ts" (ns), "event", "pid", "flags", "preempt",
   "fields": {name: value}} where pointer fields may name a symbol or
   "symbol+0xOFF" and bprint's fmt a printk format; flags for the ring
@@ -308,8 +310,9 @@ def encode_event(fmt, rec, order, long_size, syms):
 class PageWriter:
 	"""Packs one CPU's records into ring-buffer pages (kernel layout)."""
 
-	def __init__(self, order, long_size, page_size):
+	def __init__(self, order, long_size, page_size, tail_padding=True):
 		self.o, self.ls, self.ps = order, long_size, page_size
+		self.tail_padding = tail_padding
 		self.hdr = 8 + long_size
 		self.pages = []
 		self.body = None
@@ -332,13 +335,15 @@ class PageWriter:
 		# a stored missed count sits after the data: keep room for it
 		self.reserve = self.ls if self.missed > 0 else 0
 
-	def close_page(self, tail_padding=True):
+	def close_page(self):
 		if self.body is None:
 			return
 		body = self.body
 		left = self.ps - self.hdr - len(body) - self.reserve
-		if tail_padding and left >= 8 and not self.reserve:
-			# the kernel's tail padding: a discarded event to the page end
+		if self.tail_padding and left >= 8 and not self.reserve:
+			# the kernel's tail padding: a discarded event to the page end;
+			# without it the commit ends at the last record, as in pages
+			# the kernel hands to a reader before they are full
 			body += self.ev_header(TYPE_PADDING, 1) + self.o.u32(left - 4)
 			body += bytes(left - 8)
 		commit = len(body)
@@ -380,9 +385,9 @@ class PageWriter:
 		return True
 
 
-def cpu_pages(items, fmts, order, long_size, page_size, syms):
+def cpu_pages(items, fmts, order, long_size, page_size, syms, tail_padding):
 	"""Raw page data for one CPU's ordered list of spec records."""
-	pw = PageWriter(order, long_size, page_size)
+	pw = PageWriter(order, long_size, page_size, tail_padding)
 	for n, item in enumerate(items):
 		try:
 			cpu_item(pw, item, fmts, order, long_size, syms)
@@ -716,7 +721,8 @@ def build_model(spec):
 	m.cpus = spec.get("cpus", 1)
 	m.clock = spec.get("clock", "local")
 	syms = Symbols(m.kallsyms, m.printk)
-	bufs = spec.get("buffers", [{"name": "", "records": spec.get("records", [])}])
+	bufs = spec.get("buffers", [{"name": "", "records": spec.get("records", []),
+				     "tail_padding": spec.get("tail_padding", True)}])
 	for b in bufs:
 		per_cpu = [[] for _ in range(m.cpus)]
 		for r in b.get("records", []):
@@ -725,7 +731,8 @@ def build_model(spec):
 			per_cpu[r["cpu"]].append(r)
 		m.buffers.append({"name": b.get("name", ""),
 				  "clock": b.get("clock", m.clock),
-				  "cpus": [cpu_pages(items, fmts, o, klong, m.page_size, syms)
+				  "cpus": [cpu_pages(items, fmts, o, klong, m.page_size, syms,
+						     b.get("tail_padding", True))
 					   for items in per_cpu]})
 	m.latency = spec.get("latency")
 	if m.latency is not None:

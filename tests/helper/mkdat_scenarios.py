@@ -240,8 +240,9 @@ def latency(traceclock=False):
 
 
 def pages():
-	"""8 KB pages filled to overflow: tail padding, a second and third page,
-	records over 112 bytes (their length in array[0])."""
+	"""8 KB pages filled to overflow, a second page, records over 112 bytes
+	(their length in array[0]); the commits end at the last record, with
+	no tail padding."""
 	recs = []
 	t = T0
 	for i in range(150):
@@ -249,7 +250,7 @@ def pages():
 		recs.append(marker(0, t, 1234, text))
 		t += 1000 + 37 * i
 	recs.append(marker(1, T0 + 500, 1300, "the only one on cpu1\n"))
-	return {"page_size": 8192, "cpus": 2, "events": ["print"],
+	return {"page_size": 8192, "cpus": 2, "events": ["print"], "tail_padding": False,
 		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs}
 
 
