@@ -234,6 +234,12 @@ test_expect_success 'ours vs upstream: DATE shifts the timestamps, other options
 	ours_vs_expected options
 '
 
+test_expect_success 'ours vs upstream: an event format given as text (softirq_entry)' '
+	# ours vs upstream
+	grep -q "softirq_entry:        vec=7 \[action=SCHED\]$" "$FIXTURES/synth-custom.expected" &&
+	ours_vs_expected custom
+'
+
 test_expect_success 'ours vs upstream: the top buffer and instance foo' '
 	# ours vs upstream
 	ours_vs_expected instances

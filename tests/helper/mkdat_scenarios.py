@@ -266,12 +266,45 @@ def options():
 	return spec
 
 
+# events/irq/softirq_entry/format of a 6.18 x86_64 kernel, given as text
+SOFTIRQ_ENTRY = (
+	'name: softirq_entry\n'
+	'ID: 223\n'
+	'format:\n'
+	'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+	'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+	'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+	'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n'
+	'\n'
+	'\tfield:unsigned int vec;\toffset:8;\tsize:4;\tsigned:0;\n'
+	'\n'
+	'print fmt: "vec=%u [action=%s]", REC->vec, __print_symbolic(REC->vec, { 0, "HI" }, '
+	'{ 1, "TIMER" }, { 2, "NET_TX" }, { 3, "NET_RX" }, '
+	'{ 4, "BLOCK" }, { 5, "IRQ_POLL" }, { 6, "TASKLET" }, '
+	'{ 7, "SCHED" }, { 8, "HRTIMER" }, { 9, "RCU" })\n'
+)
+
+
+def custom():
+	"""An event format given as text (not from the catalogue), merged into
+	the irq system next to a catalogue event."""
+	recs = [{"cpu": 0, "ts": T0 + 1000 * i, "event": "softirq_entry",
+		 "pid": 0, "flags": 0x10, "fields": {"vec": vec}}
+		for i, vec in enumerate([7, 9, 1, 12])]
+	recs.append({"cpu": 0, "ts": T0 + 9000, "event": "irq_handler_entry",
+		     "pid": 0, "flags": 0x9, "fields": {"irq": 24, "name": "virtio0"}})
+	return {"events": ["irq_handler_entry"],
+		"formats": {"irq": [SOFTIRQ_ENTRY]}, "kallsyms": kallsyms(8),
+		"records": recs}
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
 	"sched-le32": lambda: sched("little", 4),
 	"sched-be32": lambda: sched("big", 4),
 	"sched-u32k64": lambda: sched("little", 4, 8),
+	"custom": custom,
 	"dropped": dropped,
 	"options": options,
 	"pages": pages,
