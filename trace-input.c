@@ -1383,6 +1383,24 @@ static int load_page(struct stream *s)
 	return 0;
 }
 
+/*
+ * Where @rec's trailing "char buf[]" field (size 0) starts, or 0.  For such
+ * a field libtraceevent takes the record size minus the field offset as a
+ * length, which a record shorter than the offset turns huge.  (Shorter
+ * fixed fields are normal: kernel_stack's caller[8] holds only the frames
+ * recorded, and reads past a record stay inside the zeroed window slack.)
+ */
+static uint64_t flex_offset(struct trace_input *in, struct tep_record *rec)
+{
+	struct tep_event *ev = in->tep ? tep_find_event_by_record(in->tep, rec) : NULL;
+	uint64_t need = 0;
+
+	for (struct tep_format_field *f = ev ? ev->format.fields : NULL; f; f = f->next)
+		if (!f->size && (uint64_t)(unsigned int)f->offset > need)
+			need = (unsigned int)f->offset;
+	return need;
+}
+
 static int fill_record(struct stream *s, void *data, unsigned long long ts, int first)
 {
 	unsigned char *p = data;
@@ -1402,6 +1420,10 @@ static int fill_record(struct stream *s, void *data, unsigned long long ts, int 
 	s->rec.missed_events = first ? kbuffer_missed_events(s->kbuf) : 0;
 	s->rec.priv = s;
 	s->first = first;
+	if ((uint64_t)size < flex_offset(s->in, &s->rec))
+		return stream_bad(s, s->rec.offset, "%s record ends before its last field (at %llu)",
+				  tep_find_event_by_record(s->in->tep, &s->rec)->name,
+				  flex_offset(s->in, &s->rec));
 	return 1;
 }
 
@@ -1640,7 +1662,8 @@ int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
 	next->data = data;
 	next->cpu = s->cpu;
 	next->ref_count = 1;
-	if ((unsigned char *)data + next->size > s->win + page + s->page_size)
+	if ((unsigned char *)data + next->size > s->win + page + s->page_size ||
+	    (uint64_t)next->size < flex_offset(in, next))
 		return 0;
 	/* It must also be the next record of the merge: no other CPU's comes first. */
 	for (int i = 1; i <= 2 && i < in->heap_len; i++) {
