@@ -910,6 +910,40 @@ static int parse_fatal(enum tep_errno err)
 	       err == TEP_ERRNO__READ_ID_FAILED || err == TEP_ERRNO__READ_FORMAT_FAILED;
 }
 
+/*
+ * The printk format lines libtraceevent can take: "ADDR : FMT" with at least
+ * three characters of FMT after its opening quote.  It reads before the
+ * string it copies for a shorter one and past the text for a line with no
+ * colon, so a damaged section loses those lines, with a warning.
+ */
+static char *usable_printk(struct trace_input *in)
+{
+	char *out = xmalloc(strlen(in->printk) + 1), *o = out;
+	int dropped = 0;
+
+	for (const char *line = in->printk; *line;) {
+		size_t len = strcspn(line, "\n");
+		const char *colon = memchr(line, ':', len);
+		const char *fmt = colon && colon + 1 < line + len ? colon + 2 : NULL;
+
+		if (fmt && fmt < line + len && *fmt == '"')
+			fmt++;
+		if (fmt && line + len - fmt >= 3) {
+			memcpy(o, line, len);
+			o += len;
+			*o++ = '\n';
+		} else if (len) {
+			dropped++;
+		}
+		line += len + (line[len] == '\n');
+	}
+	*o = 0;
+	if (dropped)
+		warning("'%s': ignoring %d malformed printk format line%s", in->file, dropped,
+			dropped > 1 ? "s" : "");
+	return out;
+}
+
 static int build_tep(struct trace_input *in)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -953,8 +987,12 @@ static int build_tep(struct trace_input *in)
 	}
 	if (in->kallsyms && *in->kallsyms)
 		tep_parse_kallsyms(tep, in->kallsyms);
-	if (in->printk && *in->printk)
-		tep_parse_printk_formats(tep, in->printk);
+	if (in->printk && *in->printk) {
+		char *printk = usable_printk(in);
+
+		tep_parse_printk_formats(tep, printk);
+		free(printk);
+	}
 	if (in->cmdlines && *in->cmdlines)
 		tep_parse_saved_cmdlines(tep, in->cmdlines);
 	if (!(in->flags & TRACE_INPUT_NO_PLUGINS))
