@@ -5,6 +5,7 @@
  * over a read-only mapping; per-CPU data is read in windows with pread (or
  * decompressed chunk by chunk), so memory does not grow with the file.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -904,6 +905,51 @@ static int clock_in_usecs(const char *clock)
 	return 0;
 }
 
+/*
+ * Whether every REC->NAME of a format's "print fmt" is one of its fields.
+ * libtraceevent 1.7.1 dereferences NULL on some expressions over a field
+ * that is not defined (a damaged name), so such a format is not given to it.
+ */
+static int print_fields_defined(const char *text, size_t len, char *missing, size_t size)
+{
+	const char *end = text + len, *fmt = memmem(text, len, "print fmt:", 10);
+	const char *names[512];
+	size_t lens[512];
+	int n = 0;
+
+	for (const char *p = text; fmt && (p = memmem(p, fmt - p, "field:", 6)); p++) {
+		const char *semi = memchr(p, ';', fmt - p), *q;
+
+		if (!semi || n == 512)
+			return 1;
+		q = memchr(p, '[', semi - p);
+		q = q ? q : semi;
+		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		lens[n] = 0;
+		while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) {
+			q--;
+			lens[n]++;
+		}
+		names[n++] = q;
+	}
+	for (const char *p = fmt; p && (p = memmem(p, end - p, "REC->", 5)); ) {
+		size_t l = 0;
+		int found = 0;
+
+		p += 5;
+		while (p + l < end && (isalnum((unsigned char)p[l]) || p[l] == '_'))
+			l++;
+		for (int i = 0; i < n && !found; i++)
+			found = lens[i] == l && !memcmp(names[i], p, l);
+		if (!found) {
+			snprintf(missing, size, "%.*s", (int)(l < 64 ? l : 64), p);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 static int parse_fatal(enum tep_errno err)
 {
 	return err == TEP_ERRNO__MEM_ALLOC_FAILED || err == TEP_ERRNO__PARSE_EVENT_FAILED ||
@@ -975,8 +1021,15 @@ static int build_tep(struct trace_input *in)
 	}
 	for (int i = 0; i < in->nr_formats; i++) {
 		struct format *f = &in->formats[i];
-		enum tep_errno err = tep_parse_event(tep, f->text, f->len, f->system);
+		enum tep_errno err;
+		char missing[80];
 
+		if (!print_fields_defined(f->text, f->len, missing, sizeof(missing))) {
+			warning("'%s': event format %d of system '%s' prints field '%s' it does "
+				"not define: ignored", in->file, i, f->system, missing);
+			continue;
+		}
+		err = tep_parse_event(tep, f->text, f->len, f->system);
 		if (err && parse_fatal(err)) {
 			char buf[128];
 
