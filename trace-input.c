@@ -990,6 +990,48 @@ static char *usable_printk(struct trace_input *in)
 	return out;
 }
 
+/*
+ * The kallsyms text into tep's function map: what tep_parse_kallsyms() does,
+ * without its sscanf() per line, which is most of the time to open a file.
+ * Lines are "ADDR TYPE NAME" with an optional "\t[MODULE]".
+ */
+static void parse_kallsyms_fast(struct tep_handle *tep, char *text)
+{
+	char *p = text;
+
+	while (*p) {
+		char *line = p, *end = strchr(p, '\n'), *name, *mod = NULL, *q;
+		unsigned long long addr;
+
+		if (end)
+			*end = 0;
+		p = end ? end + 1 : line + strlen(line);
+		addr = strtoull(line, &q, 16);
+		if (q == line || *q != ' ' || !q[1] || q[2] != ' ' || !q[3])
+			goto next;
+		/* Absolute symbols (per-CPU offsets, _etext on arm) are no functions. */
+		if (q[1] == 'A' || q[1] == 'a')
+			goto next;
+		name = q + 3;
+		q = strchr(name, '\t');
+		if (q) {
+			*q = 0;
+			if (q[1] == '[') {
+				mod = q + 2;
+				q = strchr(mod, ']');
+				if (q)
+					*q = 0;
+			}
+		}
+		q = name + strcspn(name, " ");
+		*q = 0;
+		tep_register_function(tep, name, addr, mod);
+next:
+		if (end)
+			*end = '\n';
+	}
+}
+
 static int build_tep(struct trace_input *in)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -1039,7 +1081,7 @@ static int build_tep(struct trace_input *in)
 		}
 	}
 	if (in->kallsyms && *in->kallsyms)
-		tep_parse_kallsyms(tep, in->kallsyms);
+		parse_kallsyms_fast(tep, in->kallsyms);
 	if (in->printk && *in->printk) {
 		char *printk = usable_printk(in);
 

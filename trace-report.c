@@ -146,6 +146,7 @@ struct report {
 	int		multi_buffer;
 	int		name_width;
 	const char	*time_fmt;
+	int		usecs;
 	uint64_t	last_ts;
 	uint64_t	last_check_ts;
 	struct tep_event *graph_entry, *graph_exit;
@@ -672,10 +673,113 @@ static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_reco
 	trace_seq_printf(s, " %-8s", buf);
 }
 
+/*
+ * The fast path for the default line prefix: what tep_print_event would print
+ * for "%16s-%-5d [%03d]" and the time formats, without its format parsing
+ * and printf per field.  Tests compare it with upstream byte for byte.
+ */
+#define COMM_CACHE	4096
+struct comm_slot {
+	int		pid;
+	const char	*comm;
+};
+static struct comm_slot comm_cache[COMM_CACHE];
+
+static const char *comm_of(struct tep_handle *tep, int pid)
+{
+	struct comm_slot *c = &comm_cache[(unsigned int)pid % COMM_CACHE];
+
+	if (!c->comm || c->pid != pid) {
+		c->pid = pid;
+		c->comm = tep_data_comm_from_pid(tep, pid);
+	}
+	return c->comm;
+}
+
+/* Writes @v in decimal, at least @width digits wide, padded with @pad on the left. */
+static char *put_num(char *p, unsigned long long v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (int i = n; i < width; i++)
+		*p++ = pad;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record *rec)
+{
+	char line[96], *p = line;
+	int pid = tep_data_pid(r->tep, rec);
+	const char *comm = comm_of(r->tep, pid);
+	size_t len = strlen(comm);
+	char *start;
+
+	if (len > 60)
+		len = 60;
+	for (size_t i = len; i < 16; i++)
+		*p++ = ' ';
+	memcpy(p, comm, len);
+	p += len;
+	*p++ = '-';
+	start = p;
+	if (pid < 0) {
+		*p++ = '-';
+		p = put_num(p, -(long long)pid, 0, ' ');
+	} else {
+		p = put_num(p, pid, 0, ' ');
+	}
+	while (p - start < 5)
+		*p++ = ' ';
+	*p++ = ' ';
+	*p++ = '[';
+	p = put_num(p, rec->cpu, 3, '0');
+	*p++ = ']';
+	if (!r->usecs) {
+		p = put_num(p, rec->ts, 12, ' ');
+	} else if (r->nsec) {
+		*p++ = ' ';
+		p = put_num(p, rec->ts / 1000000000ULL, 5, ' ');
+		*p++ = '.';
+		p = put_num(p, rec->ts % 1000000000ULL, 9, '0');
+	} else {
+		unsigned long long us = (rec->ts + 500) / 1000;
+
+		*p++ = ' ';
+		p = put_num(p, us / 1000000, 5, ' ');
+		*p++ = '.';
+		p = put_num(p, us % 1000000, 6, '0');
+	}
+	*p++ = ':';
+	*p = 0;
+	trace_seq_puts(s, line);
+}
+
+/* tep_find_event_by_record() searches every time; ids are small, so cache them. */
+#define EVENT_CACHE	65536
+static struct tep_event *event_cache[EVENT_CACHE];
+
+static struct tep_event *event_of(struct report *r, struct tep_record *rec)
+{
+	int id = tep_data_type(r->tep, rec);
+
+	if (id < 0 || id >= EVENT_CACHE)
+		return tep_find_event(r->tep, id);
+	if (!event_cache[id])
+		event_cache[id] = tep_find_event(r->tep, id);
+	return event_cache[id];
+}
+
 static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
 			 int buffer)
 {
-	struct tep_event *ev = tep_find_event_by_record(r->tep, rec);
+	struct tep_event *ev = event_of(r, rec);
 
 	trace_seq_reset(s);
 	if (r->multi_buffer) {
@@ -698,11 +802,10 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 			trace_seq_printf(s, "-0x%x", tep_data_flags(r->tep, rec));
 		else
 			tep_print_event(r->tep, s, rec, "%s", TEP_PRINT_LATENCY);
+		tep_print_event(r->tep, s, rec, r->time_fmt, TEP_PRINT_TIME);
 	} else {
-		tep_print_event(r->tep, s, rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID,
-				TEP_PRINT_CPU);
+		fast_prefix(r, s, rec);
 	}
-	tep_print_event(r->tep, s, rec, r->time_fmt, TEP_PRINT_TIME);
 	if (r->ts_diff)
 		print_ts_diff(r, s, rec);
 	print_name(s, ev);
@@ -710,8 +813,8 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 		tep_print_event(r->tep, s, rec, "%s", r->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
-	fwrite(s->buffer, 1, s->len, stdout);
-	putchar('\n');
+	fwrite_unlocked(s->buffer, 1, s->len, stdout);
+	putc_unlocked('\n', stdout);
 }
 
 /* -I and -S: the context flags of the record's common_flags. */
@@ -853,6 +956,7 @@ static int report_file(struct report *r)
 	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
 	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
 	setup_graph(r);
+	r->usecs = trace_input_in_usecs(r->in);
 	if (!trace_input_in_usecs(r->in))
 		r->time_fmt = "%12d:";
 	else
