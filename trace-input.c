@@ -86,6 +86,7 @@ struct stream {
 	struct kbuffer		*peek_kbuf;	/* looks ahead without moving kbuf */
 	struct tep_record	rec;
 	int			first;		/* rec is its page's first record */
+	int			last_off;	/* kbuffer offset of rec in its page */
 	int			skip_next;
 };
 
@@ -1538,6 +1539,13 @@ static int fill_record(struct stream *s, void *data, unsigned long long ts, int 
 {
 	unsigned char *p = data;
 	int size = kbuffer_event_size(s->kbuf);
+	int off = kbuffer_curr_offset(s->kbuf);
+
+	/* A damaged length can make kbuffer wrap back in the page: a loop. */
+	if (!first && off <= s->last_off)
+		return stream_bad(s, page_offset(s) + s->last_off, "%s at page offset %llu lies before it",
+				  "the next event", off);
+	s->last_off = off;
 
 	if (p < s->win + s->page || size < 0 || p + size > s->win + s->page_end)
 		return stream_bad(s, page_offset(s) + kbuffer_curr_offset(s->kbuf),
