@@ -20,7 +20,11 @@
 #include "trace-listen.h"
 #include "trace-net.h"
 
-#define DRAIN_QUIET_MS	300	/* UDP data is over once it stays quiet this long */
+/*
+ * After CLOSE, UDP data is over once it stays quiet this long (upstream
+ * waits 2 s in all; recorders may still be flushing when CLOSE arrives).
+ */
+#define DRAIN_QUIET_MS	1000
 
 struct cpu_chan {
 	int		sock;		/* UDP socket, or TCP listening then accepted */
@@ -274,12 +278,11 @@ static int pump(struct session *s, int draining)
 		}
 		pfd[n].fd = draining || s->closed ? -1 : s->peer.fd;
 		pfd[n].events = POLLIN;
+		/* A v7 client sends its file header only when it stops: no timeout. */
 		if (draining) {
 			if (!open)
 				break;
 			timeout = s->init.tcp ? s->o->timeout_ms : DRAIN_QUIET_MS;
-		} else if (!s->meta_done && s->version == 3) {
-			timeout = s->o->timeout_ms;
 		}
 		k = poll(pfd, n + 1, timeout);
 		if (k < 0 && errno == EINTR)
@@ -288,13 +291,8 @@ static int pump(struct session *s, int draining)
 			ret = error("poll: %s", strerror(errno));
 			break;
 		}
-		if (k == 0) {
-			if (draining)
-				break;
-			ret = error("'%s': timed out after %d s waiting for the file header",
-				    s->name, s->o->timeout_ms / 1000);
+		if (k == 0)
 			break;
-		}
 		for (uint32_t i = 0; i < n && !ret; i++)
 			if (pfd[i].revents)
 				ret = read_cpu(s, &s->cpu[i]);
@@ -313,6 +311,25 @@ static int pump(struct session *s, int draining)
 	free(m);
 	free(pfd);
 	return ret;
+}
+
+/*
+ * The client is done: a CPU whose data connection is neither made nor
+ * waiting to be accepted sent nothing and never will.
+ */
+static void settle_channels(struct session *s)
+{
+	for (uint32_t i = 0; i < s->init.cpus; i++) {
+		struct cpu_chan *c = &s->cpu[i];
+		struct pollfd pfd = { .fd = c->sock, .events = POLLIN };
+
+		if (!c->listening)
+			continue;
+		if (poll(&pfd, 1, 0) == 1)
+			read_cpu(s, c);
+		if (c->listening)
+			c->done = 1;
+	}
 }
 
 /* --- the session --------------------------------------------------------- */
@@ -370,8 +387,10 @@ static int serve(struct session *s)
 	ret = pump(s, 0);
 	if (ret < 0)
 		return -1;
-	if (!listen_stopping)
+	if (!listen_stopping) {
+		settle_channels(s);
 		pump(s, 1);
+	}
 	return finish(s, ret > 0 || listen_stopping);
 }
 

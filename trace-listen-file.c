@@ -18,6 +18,7 @@
 #include "trace-listen.h"
 
 #define MAX_OPTIONS_SIZE	(64u << 20)
+#define MAX_NAMES_SIZE		(1u << 20)	/* rebuilt section descriptions */
 #define V7_BUFFER_ID		3
 #define V7_STRINGS_ID		15
 #define OPT_DONE		0
@@ -29,6 +30,13 @@ static const char our_strings[] = "buffer flyrecord \0options\0strings";
 #define DESC_BUFFER	0
 #define DESC_OPTIONS	18
 #define DESC_STRINGS	26
+
+/* A growing byte buffer in the file's byte order. */
+struct out {
+	unsigned char	*p;
+	size_t		len, cap;
+	int		big;
+};
 
 /* What the walk of the metadata found, and what the tail must supply. */
 struct meta {
@@ -42,17 +50,13 @@ struct meta {
 	char		comp[16];
 	uint64_t	done_pos;	/* file offset of the last DONE's u64 */
 	uint64_t	strings_base;	/* bytes of STRINGS sections already there */
-};
-
-/* A growing byte buffer in the file's byte order. */
-struct out {
-	unsigned char	*p;
-	size_t		len, cap;
-	int		big;
+	struct out	*names;		/* the client's section descriptions, rebuilt */
 };
 
 static void out_bytes(struct out *o, const void *p, size_t n)
 {
+	if (!n)
+		return;
 	if (o->len + n > o->cap) {
 		o->cap = (o->len + n) * 2 + 256;
 		o->p = xrealloc(o->p, o->cap);
@@ -224,6 +228,45 @@ static int tail_v6(struct meta *m, struct out *o, uint32_t cpus, const struct li
 
 /* --- v7 ------------------------------------------------------------------ */
 
+/* The descriptions upstream's writer gives the sections it streams. */
+static const char *section_name(uint16_t id)
+{
+	switch (id) {
+	case 0: return "options";
+	case 16: return "headers";
+	case 17: return "ftrace events";
+	case 18: return "events format";
+	case 19: return "kallsyms";
+	case 20: return "printk";
+	case 21: return "command lines";
+	case 22: return "buffer latency";
+	case 23: return "BTF";
+	case 25: return "modules";
+	}
+	return "";
+}
+
+/*
+ * A streaming client writes its STRINGS section only at the end, which never
+ * comes over the wire: its sections point at descriptions nobody sent.
+ * Rebuild them (each is the standard name, at the offset the client gave)
+ * so that our STRINGS section covers every description in the file.
+ */
+static void rebuild_name(struct meta *m, uint16_t id, uint32_t desc)
+{
+	const char *name = section_name(id);
+	static const char zeros[64];
+
+	if (desc == (uint32_t)-1 || desc < m->names->len || desc > MAX_NAMES_SIZE)
+		return;
+	while (m->names->len < desc) {
+		size_t n = desc - m->names->len;
+
+		out_bytes(m->names, zeros, n < sizeof(zeros) ? n : sizeof(zeros));
+	}
+	out_bytes(m->names, name, strlen(name) + 1);
+}
+
 static int decompress(struct meta *m, uint64_t off, const void *src, uint32_t csize,
 		      void *dst, uint32_t usize)
 {
@@ -367,10 +410,15 @@ static int walk_v7(struct meta *m)
 				return -1;
 			m->strings_base += usize;
 		}
+		rebuild_name(m, id, desc);
 		nr++;
 	}
 	if (!first)
 		return error("'%s': the client sent no options section", c->name);
+	/* A client that sent its strings needs none rebuilt. */
+	if (m->strings_base)
+		m->names->len = 0;
+	m->strings_base += m->names->len;
 	return walk_v7_chain(m, first, nr);
 }
 
@@ -417,7 +465,8 @@ static int tail_v7(struct meta *m, struct out *hdr, struct out *o, uint32_t cpus
 	out_uint(o, V7_STRINGS_ID, 2);
 	out_uint(o, 0, 2);
 	out_uint(o, m->strings_base + DESC_STRINGS, 4);
-	out_uint(o, sizeof(our_strings), 8);
+	out_uint(o, m->names->len + sizeof(our_strings), 8);
+	out_bytes(o, m->names->p, m->names->len);
 	out_bytes(o, our_strings, sizeof(our_strings));
 	return 0;
 }
@@ -495,8 +544,8 @@ static int parse_prefix(struct meta *m)
 int listen_finish_file(int fd, uint64_t meta_len, const char *name, uint32_t cpus,
 		       const struct listen_cpu *cpu)
 {
-	struct meta m = { .clock = "local" };
-	struct out o = { 0 };
+	struct out o = { 0 }, names = { 0 };
+	struct meta m = { .clock = "local", .names = &names };
 	uint64_t *offsets = xcalloc(cpus, sizeof(*offsets));
 	uint64_t opts_at = 0;
 	void *map;
@@ -540,6 +589,7 @@ int listen_finish_file(int fd, uint64_t meta_len, const char *name, uint32_t cpu
 	ret = 0;
 out:
 	munmap(map, meta_len);
+	free(names.p);
 	free(o.p);
 	free(offsets);
 	return ret;

@@ -5,9 +5,10 @@
  * it would, announcing the file's CPU count and page size, so the listener
  * can be tested without tracefs, with many clients, and with foreign files.
  *
- *   net-replay [-1] [-t] [--kill-after N] [--pace USEC] HOST PORT FILE
+ *   net-replay [-1] [-t] [--kill-after N] [--pace USEC] [--hold MSEC] HOST PORT FILE
  *
  * --kill-after N: die of SIGKILL after N data pages, without saying goodbye.
+ * --pace USEC: sleep after each page.  --hold MSEC: wait before saying goodbye.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +32,7 @@ struct replay {
 	size_t		meta_len;	/* bytes before the flyrecord tag */
 	uint64_t	*off, *len;
 	int		v1, tcp;
-	long		kill_after, pace_us;
+	long		kill_after, pace_us, hold_ms;
 	const char	*host, *port;
 };
 
@@ -179,6 +180,8 @@ static int replay(struct replay *r)
 	for (uint32_t i = 0; i < r->cpus; i++)
 		if (send_cpu(r, i, ports[i], &pages) < 0)
 			return -1;
+	if (r->hold_ms)
+		usleep(r->hold_ms * 1000);
 	if (version == 3 && net_send_msg(&peer, NET_CLOSE, NULL, 0, NULL, 0) < 0)
 		return -1;
 	close(peer.fd);
@@ -192,6 +195,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "kill-after", required_argument, NULL, 'k' },
 		{ "pace", required_argument, NULL, 'P' },
+		{ "hold", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct replay r = { .kill_after = -1 };
@@ -208,11 +212,13 @@ int main(int argc, char **argv)
 			r.kill_after = atol(optarg);
 		else if (c == 'P')
 			r.pace_us = atol(optarg);
+		else if (c == 'H')
+			r.hold_ms = atol(optarg);
 		else
 			return 2;
 	}
 	if (argc - optind != 3) {
-		fprintf(stderr, "usage: net-replay [-1] [-t] [--kill-after N] [--pace USEC] HOST PORT FILE\n");
+		fprintf(stderr, "usage: net-replay [-1] [-t] [--kill-after N] [--pace USEC] [--hold MSEC] HOST PORT FILE\n");
 		return 2;
 	}
 	r.host = argv[optind];

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the network tests (listen, record -N).  Source after test-lib.sh.
+#
+#   start_listen [listen options...]   # sets LPORT and LPID; log in $PWD/listen.log
+#   wait_log 'regex' [count]           # until listen.log has count matching lines
+#   stop_listen                        # SIGTERM, and wait for it
+#   replay [net-replay options...] FILE   # the test client, to localhost:$LPORT
+
+REPLAY=$HELPERS/net-replay
+
+# A port of our own: other engineers' tests listen at the same time.
+next_port_=$((20000 + ($$ * 7) % 30000))
+
+port_listening() {
+	grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf %04X "$1") [0-9A-F]*:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# Starts our listener on the first free port from next_port_ on.
+start_listen() {
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		LPORT=$next_port_
+		next_port_=$((next_port_ + 1))
+		port_listening $LPORT && continue
+		"$TRACE_CMD" listen -p $LPORT -l listen.log "$@" >listen.out 2>listen.err &
+		LPID=$!
+		for i in $(seq 50); do
+			port_listening $LPORT && return 0
+			kill -0 $LPID 2>/dev/null || break
+			sleep 0.1
+		done
+		kill $LPID 2>/dev/null
+		wait $LPID 2>/dev/null
+	done
+	echo "cannot start the listener"; cat listen.err
+	return 1
+}
+
+stop_listen() {
+	[ -n "$LPID" ] || return 0
+	kill $LPID 2>/dev/null
+	wait $LPID
+	LSTATUS=$?
+	LPID=
+	return 0
+}
+
+# The log without the [PID] prefixes.
+log_lines() {
+	sed 's/^\[[0-9]*\]//' listen.log
+}
+
+wait_log() {
+	for i in $(seq 100); do
+		[ "$(log_lines | grep -cE -- "$1")" -ge "${2:-1}" ] && return 0
+		sleep 0.1
+	done
+	echo "listen.log never showed '$1' ${2:-1} times:"; cat listen.log
+	return 1
+}
+
+replay() {
+	f=${*: -1}
+	set -- "${@:1:$#-1}"
+	"$REPLAY" "$@" localhost $LPORT "$f"
+}
+
+# upstream's and our report of two files must agree with each other.
+same_reports() {
+	"$UPSTREAM" report -i "$1" >want.up 2>&1 && "$UPSTREAM" report -i "$2" >got.up 2>&1 &&
+	test_cmp want.up got.up &&
+	"$TRACE_CMD" report -i "$1" >want.our && "$TRACE_CMD" report -i "$2" >got.our &&
+	test_cmp want.our got.our
+}
