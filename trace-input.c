@@ -965,7 +965,8 @@ static int parse_fatal(enum tep_errno err)
  */
 static char *usable_printk(struct trace_input *in)
 {
-	char *out = xmalloc(strlen(in->printk) + 1), *o = out;
+	/* + 2: a last line without its newline gets one. */
+	char *out = xmalloc(strlen(in->printk) + 2), *o = out;
 	int dropped = 0;
 
 	for (const char *line = in->printk; *line;) {
