@@ -12,7 +12,9 @@ usage: mkdat.py SPEC.json OUT.dat
        mkdat.py --scenario NAME [--file-version 6|7] [--compression C] OUT.dat
        mkdat.py --dump-spec NAME          (print a scenario as a JSON spec)
        mkdat.py --list-scenarios
-       mkdat.py --decompress IN.dat OUT.dat   (v7 zlib/zstd -> v7 none)
+       mkdat.py --decompress IN.dat OUT.dat [IN OUT]...  (v7 zlib/zstd -> v7 none)
+       mkdat.py --make-fixtures LIST DIR  (every "scenario version compression"
+                                           line of LIST as DIR/synth-*.dat)
 
 A spec (see --dump-spec sched) is a JSON object; every key is optional:
   version 6|7, compression none|zlib|zstd, endian little|big, long_size 4|8,
@@ -884,6 +886,23 @@ def usage(stream=sys.stderr):
 	stream.write(__doc__[__doc__.index("usage:"):])
 
 
+def fixture_name(name, version, compression):
+	if compression == "none":
+		return "synth-%s-v%s.dat" % (name, version)
+	return "synth-%s-v%s-%s.dat" % (name, version, compression)
+
+
+def make_fixtures(sc, listfile, outdir):
+	"""Writes every fixture a list names, in one process (fast for tests)."""
+	with open(listfile) as f:
+		lines = [l.split() for l in f if l.strip() and not l.startswith("#")]
+	for name, ver, comp in lines:
+		spec = sc.scenario(name, {"version": int(ver), "compression": comp})
+		data = write_model(build_model(spec))
+		with open("%s/%s" % (outdir, fixture_name(name, ver, comp)), "wb") as f:
+			f.write(data)
+
+
 def main(argv):
 	sys.dont_write_bytecode = True	# keep the source tree clean
 	import mkdat_scenarios as sc
@@ -895,8 +914,12 @@ def main(argv):
 		if args[0] == "--list-scenarios":
 			print("\n".join(sorted(sc.SCENARIOS)))
 			return 0
-		if args[0] == "--decompress" and len(args) == 3:
-			decompress_file(args[1], args[2])
+		if args[0] == "--decompress" and len(args) >= 3 and len(args) % 2:
+			for i in range(1, len(args), 2):
+				decompress_file(args[i], args[i + 1])
+			return 0
+		if args[0] == "--make-fixtures" and len(args) == 3:
+			make_fixtures(sc, args[1], args[2])
 			return 0
 		if args[0] == "--dump-spec" and len(args) == 2:
 			print(json.dumps(sc.scenario(args[1], {}), indent=1))
