@@ -71,3 +71,56 @@ clean:
 	rm -f trace-cmd trace-cmd.bash *.o $(HELPERS) $(MAN1) $(MAN5) Documentation/*.xml
 
 .PHONY: all helpers test doc install install_doc clean
+
+# ---- Hardening (issue 7): fuzz targets and the sanitizer build ------------
+#   make fuzz                 build the libFuzzer targets fuzz/fuzz-* (clang)
+#   make fuzz-run SECONDS=N   fuzz each target N seconds, two at a time
+#   make fuzz-replay          replay every committed corpus, fixed seed and runs
+#   make check-asan           build asan/trace-cmd (ASan+UBSan), run the suite with it
+FUZZ_CC		?= clang
+SAN_FLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+		   -fno-sanitize-recover=undefined
+FUZZ_TARGETS	:= tracedat page net-v3 net-v1 listen-file
+FUZZ_BINS	:= $(patsubst %,fuzz/fuzz-%,$(FUZZ_TARGETS))
+FUZZ_OBJS	:= $(patsubst %.o,fuzz/obj/%.o,$(LIB_OBJS))
+ASAN_OBJS	:= $(patsubst %.o,asan/%.o,$(OBJS))
+SECONDS		?= 60
+FUZZ_RUNS	?= 500
+
+fuzz: $(FUZZ_BINS)
+
+fuzz/obj/%.o: %.c $(wildcard *.h)
+	@mkdir -p fuzz/obj
+	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+fuzz/fuzz-%: fuzz/fuzz-%.c fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer -I. -DFUZZ_SRC_DIR='"$(CURDIR)"' \
+		$(LDFLAGS) -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+
+fuzz-run: fuzz
+	sh fuzz/run.sh run $(SECONDS)
+
+fuzz-replay: fuzz
+	sh fuzz/run.sh replay $(FUZZ_RUNS)
+
+fuzz/mkseeds: fuzz/mkseeds.c $(LIB_OBJS)
+	$(CC) $(CFLAGS) -I. $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+asan/%.o: %.c $(wildcard *.h)
+	@mkdir -p asan
+	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+asan/trace-cmd: $(ASAN_OBJS)
+	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check-asan: asan/trace-cmd helpers
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
+	TRACE_CMD=$(CURDIR)/asan/trace-cmd tests/run
+
+clean-hardening:
+	rm -rf fuzz/obj asan fuzz/mkseeds $(FUZZ_BINS)
+
+clean: clean-hardening
+
+.PHONY: fuzz fuzz-run fuzz-replay check-asan clean-hardening
