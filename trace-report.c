@@ -826,7 +826,7 @@ static int print_records(struct report *r)
 	struct tep_record *rec;
 	struct trace_seq s;
 	uint64_t base = 0;
-	int buffer, ret, first = 1;
+	int buffer, ret, first = 1, shown = 0;
 
 	trace_seq_init(&s);
 	while ((ret = trace_input_next(r->in, &rec, &buffer)) > 0) {
@@ -850,6 +850,12 @@ static int print_records(struct report *r)
 				(unsigned long long)(r->last_check_ts - rec->ts));
 		r->last_check_ts = rec->ts;
 		print_record(r, &s, rec, buffer);
+		/*
+		 * Output is buffered in 1 MB blocks, but the first lines go out at
+		 * once, so "report | head" answers (and stops us) quickly.
+		 */
+		if (++shown == 32)
+			fflush(stdout);
 	}
 	trace_seq_destroy(&s);
 	return ret < 0 ? -1 : 0;
