@@ -4,7 +4,7 @@
 set -e
 pkgs="build-essential pkg-config libtraceevent-dev libtracefs-dev zlib1g-dev libzstd-dev
       libtraceevent1-plugin asciidoc-base xmlto docbook-xsl python3 perl util-linux
-      trace-cmd kmod procps"
+      trace-cmd kmod procps zstd"
 # The fuzz targets and the sanitizer build (make fuzz, make check-asan), valgrind tests.
 pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 missing=
