@@ -87,7 +87,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	plan->events = xcalloc(argc, sizeof(*plan->events));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+he:o:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:o:", record_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -2;

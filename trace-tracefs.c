@@ -379,9 +379,13 @@ int tfs_restore(struct tfs_saved *saved)
 	/* Reverse order: tracing_on, saved first, goes back last. */
 	while (saved->nr) {
 		struct saved_file *f = &saved->files[--saved->nr];
+		char *line = xmalloc(strlen(f->val) + 2);
 
-		if (tfs_write_file(f->rel, f->val) < 0)
+		/* With the newline the file read, so a fake directory ends up identical. */
+		sprintf(line, "%s\n", f->val);
+		if (tfs_write_file(f->rel, line) < 0)
 			ret = -1;
+		free(line);
 		free(f->rel);
 		free(f->val);
 	}
