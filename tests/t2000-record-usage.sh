@@ -1,0 +1,67 @@
+#!/bin/bash
+# record's usage errors and the checks made before tracefs is touched.  A
+# tracing directory that does not exist proves that nothing looked at it.
+. "$(dirname "$0")/test-lib.sh"
+
+NOWHERE=$TRASH/no-tracing-dir
+
+# check_usage CODE "ARGS" "first line of stderr"
+check_usage() {
+	want=$1 args=$2 msg=$3
+	eval "set -- $args"
+	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" record "$@" >out 2>err
+	code=$?
+	[ $code = "$want" ] || { echo "record $args: exit $code, want $want"; cat err; return 1; }
+	[ "$(head -n 1 err)" = "$msg" ] || { echo "record $args: '$(head -n 1 err)'"; return 1; }
+	if [ "$want" = 2 ]; then
+		grep -q "^usage: trace-cmd record" err || { echo "no usage after the error"; return 1; }
+	fi
+	test ! -e trace.dat || { echo "record $args left trace.dat"; return 1; }
+}
+
+test_expect_success 'record -h prints the usage to stdout and exits 0' '
+	"$TRACE_CMD" record -h >out 2>err &&
+	grep -q "^usage: trace-cmd record -e EVENT" out && test ! -s err
+'
+
+test_expect_success 'usage errors exit 2 with one line and the usage' '
+	check_usage 2 "" "trace-cmd record: no events to record: give -e EVENT" &&
+	check_usage 2 "true" "trace-cmd record: no events to record: give -e EVENT" &&
+	check_usage 2 "-x -e sched" "trace-cmd record: unknown option '"'"'-x'"'"'" &&
+	check_usage 2 "--bogus -e sched" "trace-cmd record: unknown option '"'"'--bogus'"'"'" &&
+	check_usage 2 "-e" "trace-cmd record: option '"'"'-e'"'"' needs a value" &&
+	check_usage 2 "-e sched -o" "trace-cmd record: option '"'"'-o'"'"' needs a value" &&
+	check_usage 2 "-e sched -o \"\"" "trace-cmd record: -o needs a file name" &&
+	check_usage 2 "-e sched --file-version abc" \
+		"trace-cmd record: invalid --file-version value '"'"'abc'"'"': not a number"
+'
+
+test_expect_success '--file-version 7 is refused for now, 6 is accepted' '
+	check_usage 2 "-e sched --file-version 7" \
+		"trace-cmd record: file version 7 is not supported: record writes version 6" &&
+	check_usage 2 "-e sched --file-version 5" \
+		"trace-cmd record: file version 5 is not supported: record writes version 6" &&
+	check_usage 1 "-e sched --file-version 6 true" \
+		"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory"
+'
+
+test_expect_success 'options after the command belong to the command' '
+	check_usage 2 "true -e sched" "trace-cmd record: no events to record: give -e EVENT"
+'
+
+test_expect_success 'an output that cannot be created fails before tracefs is looked at' '
+	check_usage 1 "-e sched -o $TRASH/no/such/dir/t.dat true" \
+		"trace-cmd record: cannot create '"'"'$TRASH/no/such/dir/t.dat'"'"': No such file or directory" &&
+	mkdir adir &&
+	check_usage 1 "-e sched -o adir true" \
+		"trace-cmd record: cannot create '"'"'adir'"'"': Is a directory"
+'
+
+test_expect_success 'a command not in PATH fails before tracefs is looked at' '
+	check_usage 1 "-e sched no-such-command-xyz" \
+		"trace-cmd record: cannot run '"'"'no-such-command-xyz'"'"': command not found" &&
+	check_usage 1 "-e sched ./missing" \
+		"trace-cmd record: cannot run '"'"'./missing'"'"': command not found"
+'
+
+test_done
