@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the network tests (listen, record -N).  Source after test-lib.sh.
 #
+#   fresh_dir                          # a directory of its own for one test
 #   start_listen [listen options...]   # sets LPORT and LPID; log in $PWD/listen.log
+#                                      # (NOLOG=1: no -l, stdout in listen.out)
 #   wait_log 'regex' [count]           # until listen.log has count matching lines
 #   stop_listen                        # SIGTERM, and wait for it
 #   replay [net-replay options...] FILE   # the test client, to localhost:$LPORT
 
 REPLAY=$HELPERS/net-replay
+trap 'stop_listen; cd /; rm -rf "$TRASH"' EXIT
 
 # A port of our own: other engineers' tests listen at the same time.
 next_port_=$((20000 + ($$ * 7) % 30000))
@@ -15,14 +18,26 @@ port_listening() {
 	grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf %04X "$1") [0-9A-F]*:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
+fresh_dir() {
+	cd "$(mktemp -d "$TRASH/test.XXXXXX")"
+}
+
 # Starts our listener on the first free port from next_port_ on.
 start_listen() {
 	for try in 1 2 3 4 5 6 7 8 9 10; do
 		LPORT=$next_port_
 		next_port_=$((next_port_ + 1))
 		port_listening $LPORT && continue
-		"$TRACE_CMD" listen -p $LPORT -l listen.log "$@" >listen.out 2>listen.err &
+		if [ -n "${NOLOG:-}" ]; then
+			"$TRACE_CMD" listen -p $LPORT "$@" >listen.out 2>listen.err &
+		else
+			"$TRACE_CMD" listen -p $LPORT -l listen.log "$@" >listen.out 2>listen.err &
+		fi
 		LPID=$!
+		# Each test runs in a subshell: stop its listener when it ends,
+		# and keep the pid for the script's own exit as well.
+		echo $LPID >>"$TRASH/listen.pids"
+		trap stop_listen EXIT
 		for i in $(seq 50); do
 			port_listening $LPORT && return 0
 			kill -0 $LPID 2>/dev/null || break
@@ -35,13 +50,21 @@ start_listen() {
 	return 1
 }
 
+# Stops the listener of this test (or, as a cleanup, every one started).
 stop_listen() {
-	[ -n "$LPID" ] || return 0
-	kill $LPID 2>/dev/null
-	wait $LPID
-	LSTATUS=$?
-	LPID=
-	return 0
+	if [ -n "${LPID:-}" ]; then
+		kill $LPID 2>/dev/null
+		wait $LPID
+		LSTATUS=$?
+		LPID=
+		return 0
+	fi
+	[ -f "$TRASH/listen.pids" ] || return 0
+	for pid in $(cat "$TRASH/listen.pids"); do
+		kill $pid 2>/dev/null
+		while kill -0 $pid 2>/dev/null; do sleep 0.05; done
+	done
+	rm -f "$TRASH/listen.pids"
 }
 
 # The log without the [PID] prefixes.
