@@ -14,14 +14,18 @@
 extern const struct command cmd_record, cmd_report, cmd_help;
 extern const struct command cmd_stop, cmd_restart, cmd_reset;
 extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
+extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_listen;
 
 const struct command *const commands[] = {
 	&cmd_record,
 	&cmd_report,
+	&cmd_start,
+	&cmd_set,
 	&cmd_stop,
 	&cmd_restart,
 	&cmd_reset,
+	&cmd_extract,
 	&cmd_clear,
 	&cmd_show,
 	&cmd_stat,

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * extract: turn what the kernel's ring buffers hold now (after start/stop,
+ * or tracing set up by hand) into a trace.dat (v6), the top buffer and any
+ * instances, or with -s the snapshot buffers.  Reading consumes the data.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "trace-cmd.h"
+#include "trace-buffers.h"
+#include "trace-output.h"
+#include "trace-tracefs.h"
+
+extern const struct command cmd_extract;
+
+static const char extract_usage[] =
+	"usage: trace-cmd extract [-o FILE] [-B NAME]... [-a] [-t] [-s]\n"
+	"  -o FILE  write FILE instead of trace.dat\n"
+	"  -B NAME  extract the instance NAME (repeatable); the top buffer only with -t\n"
+	"  -a       extract every instance; the top buffer only with -t\n"
+	"  -t       extract the top buffer too (the default without -B or -a)\n"
+	"  -s       extract the snapshot buffers instead of the live ones\n";
+
+static const struct option extract_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+#define FLYRECORD_TAG "flyrecord"	/* written with its NUL: 10 bytes */
+#define OPTIONS_TAG "options  "
+
+struct extract {
+	const char *output;
+	bool snapshot;
+	int nr_cpus;
+	size_t page_size;
+	int **fds;	/* per buffer, per CPU: the data read (memfds) */
+};
+
+static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:ho:B:ats", extract_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return show_usage(&cmd_extract);
+		case 'o':
+			if (!*optarg)
+				return usage_error(&cmd_extract, "-o needs a file name");
+			x->output = optarg;
+			break;
+		case 'B':
+			if (b && buffers_select_name(b, optarg, false) < 0)
+				return EXIT_FAILED;
+			break;
+		case 'a':
+			if (b && buffers_select_all(b) < 0)
+				return EXIT_FAILED;
+			break;
+		case 't':
+			if (b)
+				buffers_select_top(b);
+			break;
+		case 's':
+			x->snapshot = true;
+			break;
+		default:
+			return option_error(&cmd_extract, argv, c);
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_extract, "unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+/* The sub-buffer size the kernel hands out through trace_pipe_raw. */
+static size_t kernel_page_size(void)
+{
+	unsigned long kb;
+
+	if (tfs_exists("buffer_subbuf_size_kb") &&
+	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
+		return kb * 1024;
+	return getpagesize();
+}
+
+/* Reads one CPU's raw pages until the kernel has none left, into a memfd. */
+static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, size_t page_size)
+{
+	char rel[64], *path, *page = xmalloc(page_size);
+	int in, out = memfd_create("trace-cmd-extract", MFD_CLOEXEC);
+	ssize_t n;
+
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
+	path = tracefs_instance_get_file(inst, rel);
+	in = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	tracefs_put_tracing_file(path);
+	if (in < 0 || out < 0) {
+		error("cannot open '%s': %s", rel, strerror(errno));
+		goto fail;
+	}
+	while ((n = read(in, page, page_size)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n < 0) {
+			error("cannot read '%s': %s", rel, strerror(errno));
+			goto fail;
+		}
+		if (write_all(out, page, n) < 0) {
+			error("cannot keep the data of '%s': %s", rel, strerror(errno));
+			goto fail;
+		}
+	}
+	close(in);
+	free(page);
+	return out;
+fail:
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	free(page);
+	return -1;
+}
+
+static char *buffer_clock(struct tracefs_instance *inst)
+{
+	char *s = buffer_read_file(inst, "trace_clock"), *b, *e;
+
+	if (!s)
+		return xstrdup("local");
+	b = strchr(s, '[');
+	e = b ? strchr(b, ']') : NULL;
+	if (b && e) {
+		memmove(s, b + 1, e - b - 1);
+		s[e - b - 1] = '\0';
+	} else {
+		s[strcspn(s, " \n")] = '\0';
+	}
+	return s;
+}
+
+/* An instance's CPUSTATs, after the "Buffer: NAME" entry upstream puts first. */
+static int add_instance_stats(struct trace_output *out, struct tracefs_instance *inst,
+			      const char *name, int nr_cpus)
+{
+	char rel[64], head[512], *stats, *buf;
+
+	snprintf(head, sizeof(head), "\nBuffer: %s\n\n", name);
+	if (trace_output_add_option(out, TRACE_OPT_CPUSTAT, head, strlen(head) + 1) < 0)
+		return -1;
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		stats = buffer_read_file(inst, rel);
+		if (!stats)
+			return error("cannot read '%s' of instance '%s': %s", rel, name,
+				     strerror(errno));
+		buf = xmalloc(strlen(stats) + 32);
+		sprintf(buf, "CPU: %d\n%s", cpu, stats);
+		trace_output_add_option(out, TRACE_OPT_CPUSTAT, buf, strlen(buf) + 1);
+		free(buf);
+		free(stats);
+	}
+	return 0;
+}
+
+static uint64_t fd_size(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static int pad_to(struct trace_output *out, uint64_t offset)
+{
+	static const char zeros[4096];
+
+	while (trace_output_offset(out) < offset) {
+		uint64_t n = offset - trace_output_offset(out);
+
+		if (trace_output_write_raw(out, zeros, n < sizeof(zeros) ? n : sizeof(zeros)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int copy_fd(struct trace_output *out, int fd, uint64_t len)
+{
+	char buf[65536];
+	off_t off = 0;
+
+	while (len) {
+		ssize_t n = pread(fd, buf, len < sizeof(buf) ? len : sizeof(buf), off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return error("cannot read back the extracted data: %s",
+				     n < 0 ? strerror(errno) : "it shrank");
+		if (trace_output_write_raw(out, buf, n) < 0)
+			return -1;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * An instance's part (FORMATS.md 3.2 item 13): "flyrecord\0", the per-CPU
+ * offsets and sizes, the clock trailer, then each CPU's pages page-aligned.
+ */
+static int write_instance_data(struct trace_output *out, const struct extract *x,
+			       const int *fds, const char *clock)
+{
+	char trailer[128];
+	uint64_t off, *offs = xcalloc(x->nr_cpus, sizeof(*offs));
+	uint64_t u;
+	int ret = -1;
+
+	snprintf(trailer, sizeof(trailer), "[%s]", clock);
+	if (trace_output_write_raw(out, FLYRECORD_TAG, sizeof(FLYRECORD_TAG)) < 0)
+		goto out;
+	off = trace_output_offset(out) + x->nr_cpus * 16 + 8 + strlen(trailer);
+	for (int cpu = 0; cpu < x->nr_cpus; cpu++) {
+		off = (off + x->page_size - 1) / x->page_size * x->page_size;
+		offs[cpu] = off;
+		off += fd_size(fds[cpu]);
+	}
+	for (int cpu = 0; cpu < x->nr_cpus; cpu++) {
+		u = offs[cpu];
+		if (trace_output_write_raw(out, &u, 8) < 0)
+			goto out;
+		u = fd_size(fds[cpu]);
+		if (trace_output_write_raw(out, &u, 8) < 0)
+			goto out;
+	}
+	u = strlen(trailer);
+	if (trace_output_write_raw(out, &u, 8) < 0 ||
+	    trace_output_write_raw(out, trailer, strlen(trailer)) < 0)
+		goto out;
+	for (int cpu = 0; cpu < x->nr_cpus; cpu++) {
+		if (pad_to(out, offs[cpu]) < 0 ||
+		    copy_fd(out, fds[cpu], fd_size(fds[cpu])) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(offs);
+	return ret;
+}
+
+/*
+ * The BUFFER options were written with offset 0, as upstream does: walk the
+ * options block that starts at @opts_at and put each instance's offset in.
+ */
+static int patch_buffer_offsets(const char *path, uint64_t opts_at, struct buffers *b,
+				const uint64_t *offsets)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	char tag[10], name[256];
+	uint64_t pos = opts_at + 4 + sizeof(tag);
+	uint16_t id;
+	uint32_t size;
+	int ret = -1;
+
+	if (fd < 0)
+		return error("cannot reopen '%s': %s", path, strerror(errno));
+	if (pread(fd, tag, sizeof(tag), opts_at + 4) != sizeof(tag) ||
+	    memcmp(tag, OPTIONS_TAG, sizeof(tag))) {
+		error("'%s': no options block where the writer put it", path);
+		goto out;
+	}
+	while (pread(fd, &id, 2, pos) == 2 && id != TRACE_OPT_DONE) {
+		if (pread(fd, &size, 4, pos + 2) != 4)
+			break;
+		if (id == TRACE_OPT_BUFFER && size > 8 && size - 8 < sizeof(name) &&
+		    pread(fd, name, size - 8, pos + 6 + 8) == (ssize_t)(size - 8)) {
+			name[size - 9] = '\0';
+			for (int i = 0; i < buffers_count(b); i++) {
+				if (buffers_is_top(b, i) || strcmp(buffers_name(b, i), name))
+					continue;
+				if (pwrite(fd, &offsets[i], 8, pos + 6) != 8) {
+					error("cannot write '%s': %s", path, strerror(errno));
+					goto out;
+				}
+			}
+		}
+		pos += 6 + size;
+	}
+	ret = 0;
+out:
+	if (close(fd) < 0 && !ret)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	return ret;
+}
+
+static int write_file(struct extract *x, struct buffers *b)
+{
+	struct trace_output *out = trace_output_create(x->output, 6);
+	int *top = xcalloc(x->nr_cpus, sizeof(int));
+	uint64_t *offsets = xcalloc(buffers_count(b), sizeof(*offsets)), opts_at, zero = 0;
+	char *clock = NULL, *payload;
+	bool have_top = false;
+	int ret = -1;
+
+	for (int cpu = 0; cpu < x->nr_cpus; cpu++)
+		top[cpu] = -1;
+	if (!out || trace_output_write_metadata(out, x->page_size, NULL) < 0 ||
+	    trace_output_add_host_options(out) < 0)
+		goto out;
+	for (int i = 0; i < buffers_count(b); i++) {
+		const char *name = buffers_name(b, i);
+
+		if (buffers_is_top(b, i)) {
+			have_top = true;
+			memcpy(top, x->fds[i], x->nr_cpus * sizeof(int));
+			if (trace_output_add_cpustats(out, x->nr_cpus) < 0)
+				goto out;
+			continue;
+		}
+		if (add_instance_stats(out, buffers_instance(b, i), name, x->nr_cpus) < 0)
+			goto out;
+		payload = xmalloc(8 + strlen(name) + 1);
+		memcpy(payload, &zero, 8);
+		strcpy(payload + 8, name);
+		ret = trace_output_add_option(out, TRACE_OPT_BUFFER, payload, 8 + strlen(name) + 1);
+		free(payload);
+		if (ret < 0)
+			goto out;
+		ret = -1;
+	}
+	opts_at = trace_output_offset(out);
+	clock = have_top ? tfs_current_clock() : NULL;
+	if (trace_output_write_data(out, x->nr_cpus, top, clock ? clock : "local") < 0)
+		goto out;
+	for (int i = 0; i < buffers_count(b); i++) {
+		char *iclock;
+
+		if (buffers_is_top(b, i))
+			continue;
+		offsets[i] = trace_output_offset(out);
+		iclock = buffer_clock(buffers_instance(b, i));
+		ret = write_instance_data(out, x, x->fds[i], iclock);
+		free(iclock);
+		if (ret < 0)
+			goto out;
+		ret = -1;
+	}
+	ret = trace_output_close(out);
+	out = NULL;
+	if (!ret)
+		ret = patch_buffer_offsets(x->output, opts_at, b, offsets);
+out:
+	if (out)
+		trace_output_close(out);
+	free(clock);
+	free(top);
+	free(offsets);
+	return ret;
+}
+
+static int extract(struct extract *x, struct buffers *b)
+{
+	const char *raw = x->snapshot ? "snapshot_raw" : "trace_pipe_raw";
+	char rel[64];
+	int ret = -1;
+
+	x->nr_cpus = tfs_cpu_count();
+	x->page_size = kernel_page_size();
+	if (x->nr_cpus <= 0)
+		return error("no CPUs in the tracing directory");
+	snprintf(rel, sizeof(rel), "per_cpu/cpu0/%s", raw);
+	for (int i = 0; i < buffers_count(b); i++)
+		if (x->snapshot && !tracefs_file_exists(buffers_instance(b, i), rel))
+			return error("this kernel has no snapshot buffer (no '%s')", rel);
+	x->fds = xcalloc(buffers_count(b), sizeof(*x->fds));
+	for (int i = 0; i < buffers_count(b); i++) {
+		x->fds[i] = xcalloc(x->nr_cpus, sizeof(int));
+		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
+			x->fds[i][cpu] = -1;
+	}
+	for (int i = 0; i < buffers_count(b); i++)
+		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
+			if ((x->fds[i][cpu] = read_cpu(buffers_instance(b, i), cpu, raw,
+						       x->page_size)) < 0)
+				goto out;
+	ret = write_file(x, b);
+	if (ret < 0)
+		unlink(x->output);
+out:
+	for (int i = 0; i < buffers_count(b); i++) {
+		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
+			if (x->fds[i][cpu] >= 0)
+				close(x->fds[i][cpu]);
+		free(x->fds[i]);
+	}
+	free(x->fds);
+	return ret;
+}
+
+static int run_extract(int argc, char **argv)
+{
+	struct extract x = { .output = "trace.dat" };
+	struct buffers *b;
+	int ret = parse(argc, argv, &x, NULL);
+
+	if (ret >= 0)
+		return ret;
+	if (!tracing_dir_setup() || !tfs_dir())
+		return EXIT_FAILED;
+	b = buffers_new();
+	ret = parse(argc, argv, &x, b);
+	/* Reading consumes the buffers: find out first that the file can be written. */
+	if (ret < 0) {
+		int fd = open(x.output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+		if (fd < 0 || close(fd) < 0) {
+			error("cannot create '%s': %s", x.output, strerror(errno));
+			ret = EXIT_FAILED;
+		}
+	}
+	if (ret < 0) {
+		buffers_default_top(b);
+		ret = extract(&x, b) < 0 ? EXIT_FAILED : EXIT_OK;
+	}
+	buffers_free(b);
+	return ret;
+}
+
+const struct command cmd_extract = {
+	.name = "extract",
+	.run = run_extract,
+	.usage = extract_usage,
+	.summary = "save what the kernel's ring buffers hold into a trace.dat",
+};

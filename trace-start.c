@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * start and set: configure Ftrace from record-like options without
+ * recording.  start replaces the event selection, clears the buffer and
+ * leaves tracing on; set changes only what its options name.  Everything is
+ * checked before the first write, and a refused write puts back what was done.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracefs.h>
+
+#include "trace-cmd.h"
+#include "trace-buffers.h"
+#include "trace-tracefs.h"
+
+extern const struct command cmd_start, cmd_set;
+
+#define START_OPTIONS \
+	"  -e EVENT   enable EVENT: system:event, system, event or all, globs allowed\n" \
+	"  -f FILTER  filter the events of the preceding -e (kernel filter syntax)\n" \
+	"  -p TRACER  set the tracer (trace-cmd list shows them)\n" \
+	"  -b SIZE    per-CPU buffer size in KiB\n" \
+	"  -C CLOCK   the trace clock (trace-cmd list shows them)\n" \
+	"  -O OPTION  set a trace option, noOPTION clears it (trace-cmd list shows them)\n" \
+	"  -B NAME    the options after it apply to the instance NAME (created if needed)\n"
+
+static const char start_usage[] =
+	"usage: trace-cmd start [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
+	"                       [-O OPTION]... [-B NAME [OPTIONS]]...\n"
+	START_OPTIONS
+	"Replaces the events enabled in each buffer it names, clears it and turns tracing on.\n";
+
+static const char set_usage[] =
+	"usage: trace-cmd set [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
+	"                     [-O OPTION]... [-B NAME [OPTIONS]]...\n"
+	START_OPTIONS
+	"Changes only what its options name; tracing_on and the buffer stay as they are.\n";
+
+static const struct option start_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct event_group {
+	const char *spec;
+	struct tfs_events *events;
+	const char *filter;
+};
+
+/* What one buffer (the top one, or an instance) is to get. */
+struct buffer_plan {
+	const char *instance;	/* NULL: top */
+	bool used;		/* an option names it (the top buffer may be unused) */
+	bool created;
+	struct event_group *groups;
+	int nr_groups;
+	const char *tracer, *clock;
+	unsigned long size_kb;
+	const char **options;
+	int nr_options;
+};
+
+struct start_plan {
+	const struct command *cmd;
+	bool start;
+	struct buffer_plan *bufs;
+	int nr_bufs;
+	struct tfs_saved *saved;
+	char **cleared;		/* filters to clear ("0") on undo */
+	int nr_cleared;
+};
+
+static struct buffer_plan *cur(struct start_plan *p)
+{
+	if (!p->nr_bufs) {
+		p->bufs = xcalloc(1, sizeof(*p->bufs));
+		p->nr_bufs = 1;
+	}
+	return &p->bufs[p->nr_bufs - 1];
+}
+
+static int bad_value(struct start_plan *p)
+{
+	fputs(p->cmd->usage, stderr);
+	return EXIT_USAGE;
+}
+
+/* Reads the options into the plan; names are checked against tracefs later. */
+static int parse(struct start_plan *p, int argc, char **argv)
+{
+	struct buffer_plan *b;
+	bool any = false;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:", start_longopts, NULL)) != -1) {
+		b = cur(p);
+		switch (c) {
+		case 'h':
+			return show_usage(p->cmd);
+		case 'e':
+			b->groups = xrealloc(b->groups, (b->nr_groups + 1) * sizeof(*b->groups));
+			b->groups[b->nr_groups++] = (struct event_group){ .spec = optarg };
+			b->used = any = true;
+			break;
+		case 'f':
+			if (!b->nr_groups || b->groups[b->nr_groups - 1].filter)
+				return usage_error(p->cmd, "-f must follow an -e");
+			b->groups[b->nr_groups - 1].filter = optarg;
+			break;
+		case 'p':
+			b->tracer = optarg;
+			b->used = any = true;
+			break;
+		case 'b':
+			if (parse_ulong("-b", optarg, 1, 1UL << 30, &b->size_kb) < 0)
+				return bad_value(p);
+			b->used = any = true;
+			break;
+		case 'C':
+			b->clock = optarg;
+			b->used = any = true;
+			break;
+		case 'O':
+			b->options = xrealloc(b->options, (b->nr_options + 1) * sizeof(char *));
+			b->options[b->nr_options++] = optarg;
+			b->used = any = true;
+			break;
+		case 'B':
+			p->bufs = xrealloc(p->bufs, (p->nr_bufs + 1) * sizeof(*p->bufs));
+			p->bufs[p->nr_bufs++] = (struct buffer_plan){ .instance = optarg, .used = true };
+			any = true;
+			break;
+		default:
+			return option_error(p->cmd, argv, c);
+		}
+	}
+	if (optind < argc)
+		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
+	if (!any)
+		return usage_error(p->cmd, "nothing to do: give -e, -p, -b, -C, -O or -B");
+	return -1;
+}
+
+/* "instances/NAME/REL" or "REL", the form trace-tracefs.c paths take. */
+static char *rel_path(const struct buffer_plan *b, const char *rel)
+{
+	size_t len = strlen(rel) + (b->instance ? strlen(b->instance) + 12 : 0) + 1;
+	char *s = xmalloc(len);
+
+	if (b->instance)
+		snprintf(s, len, "instances/%s/%s", b->instance, rel);
+	else
+		snprintf(s, len, "%s", rel);
+	return s;
+}
+
+/* Is @word one of the space separated words of tracefs file @rel ("[x]" counts as x)? */
+static bool in_list(const char *rel, const char *word)
+{
+	char *s, *w, *save = NULL;
+	bool found = false;
+	size_t len;
+
+	if (tfs_read_file(rel, &s, &len) < 0)
+		return false;
+	for (w = strtok_r(s, " \n", &save); w && !found; w = strtok_r(NULL, " \n", &save)) {
+		if (*w == '[' && w[strlen(w) - 1] == ']') {
+			w[strlen(w) - 1] = '\0';
+			w++;
+		}
+		found = !strcmp(w, word);
+	}
+	free(s);
+	return found;
+}
+
+static int check_option(const char *opt)
+{
+	const char *name = !strncmp(opt, "no", 2) ? opt + 2 : opt;
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "options/%s", name);
+	if (!*name || strchr(name, '/') || !tfs_exists(rel)) {
+		/* "nofoo" may also be an option whose name starts with "no". */
+		snprintf(rel, sizeof(rel), "options/%s", opt);
+		if (!strchr(opt, '/') && tfs_exists(rel))
+			return 0;
+		return error("no trace option '%s' (see trace-cmd list -o)", name);
+	}
+	return 0;
+}
+
+/* Every name in the plan, checked before anything is written. */
+static int check_plan(struct start_plan *p)
+{
+	for (int i = 0; i < p->nr_bufs; i++) {
+		struct buffer_plan *b = &p->bufs[i];
+
+		if (b->instance && (!*b->instance || strchr(b->instance, '/') ||
+				    !strcmp(b->instance, ".") || !strcmp(b->instance, "..")))
+			return error("invalid instance name '%s'", b->instance);
+		for (int g = 0; g < b->nr_groups; g++) {
+			b->groups[g].events = tfs_events_new();
+			if (tfs_events_add(b->groups[g].events, b->groups[g].spec) <= 0)
+				return -1;
+		}
+		if (b->tracer && !in_list("available_tracers", b->tracer))
+			return error("no tracer '%s' (see trace-cmd list -t)", b->tracer);
+		if (b->clock && !in_list("trace_clock", b->clock))
+			return error("no trace clock '%s' (see trace-cmd list -C)", b->clock);
+		for (int o = 0; o < b->nr_options; o++)
+			if (check_option(b->options[o]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int set_rel(struct start_plan *p, struct buffer_plan *b, const char *rel, const char *val)
+{
+	char *path = rel_path(b, rel);
+	int ret = tfs_set(p->saved, path, val);
+
+	free(path);
+	return ret;
+}
+
+/*
+ * A filter reads "none" but is cleared by writing "0", so filters that had
+ * none are kept in a list of their own for undo() instead of in p->saved.
+ */
+static int set_filter(struct start_plan *p, struct buffer_plan *b, const char *rel,
+		      const char *filter)
+{
+	char *path = rel_path(b, rel), *now;
+	size_t len;
+	int ret = -1;
+
+	if (tfs_read_file(path, &now, &len) < 0)
+		goto out;
+	if (!strncmp(now, "none", 4)) {
+		p->cleared = xrealloc(p->cleared, (p->nr_cleared + 1) * sizeof(char *));
+		p->cleared[p->nr_cleared++] = xstrdup(path);
+		ret = tfs_write_file(path, filter);
+	} else {
+		ret = tfs_set(p->saved, path, filter);
+	}
+	free(now);
+out:
+	free(path);
+	return ret;
+}
+
+/*
+ * start replaces the event selection.  set_event cannot be saved and written
+ * back as one value (its lines are events), so each enabled event's own
+ * enable file is saved before set_event is emptied.
+ */
+static int disable_events(struct start_plan *p, struct buffer_plan *b)
+{
+	char *path = rel_path(b, "set_event"), *list, *line, *save = NULL, *colon;
+	char rel[512];
+	size_t len;
+	int ret = -1;
+
+	if (tfs_read_file(path, &list, &len) < 0)
+		goto out;
+	for (line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		snprintf(rel, sizeof(rel), "events/%.*s/%s/enable", (int)(colon - line), line,
+			 colon + 1);
+		free(path);
+		path = rel_path(b, rel);
+		if (tfs_save(p->saved, path) < 0)
+			goto out_list;
+	}
+	free(path);
+	path = rel_path(b, "set_event");
+	ret = tfs_write_file(path, "");
+out_list:
+	free(list);
+out:
+	free(path);
+	return ret;
+}
+
+static int apply_events(struct start_plan *p, struct buffer_plan *b)
+{
+	char rel[512];
+
+	for (int g = 0; g < b->nr_groups; g++) {
+		struct tfs_events *ev = b->groups[g].events;
+
+		for (size_t i = 0; i < tfs_events_count(ev); i++) {
+			snprintf(rel, sizeof(rel), "events/%s/%s/",
+				 tfs_events_system(ev, i), tfs_events_name(ev, i));
+			/* The filter first, so no unfiltered event slips in. */
+			strcat(rel, "filter");
+			if (b->groups[g].filter && set_filter(p, b, rel, b->groups[g].filter) < 0)
+				return -1;
+			strcpy(strrchr(rel, '/') + 1, "enable");
+			if (set_rel(p, b, rel, "1") < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int apply_options(struct start_plan *p, struct buffer_plan *b)
+{
+	char rel[256], val[32];
+
+	for (int o = 0; o < b->nr_options; o++) {
+		const char *opt = b->options[o];
+
+		snprintf(rel, sizeof(rel), "options/%s", opt);
+		if (!strncmp(opt, "no", 2) && !tfs_exists(rel)) {
+			snprintf(rel, sizeof(rel), "options/%s", opt + 2);
+			strcpy(val, "0");
+		} else {
+			strcpy(val, "1");
+		}
+		if (set_rel(p, b, rel, val) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
+{
+	char num[32];
+
+	if (b->instance && !tracefs_instance_exists(b->instance)) {
+		struct tracefs_instance *inst = tracefs_instance_create(b->instance);
+
+		if (!inst)
+			return error("cannot create instance '%s': %s", b->instance, strerror(errno));
+		tracefs_instance_free(inst);
+		b->created = true;
+	}
+	if (p->start && disable_events(p, b) < 0)
+		return -1;
+	if ((b->tracer || p->start) && set_rel(p, b, "current_tracer", b->tracer ? b->tracer : "nop") < 0)
+		return -1;
+	if (b->clock && set_rel(p, b, "trace_clock", b->clock) < 0)
+		return -1;
+	if (apply_options(p, b) < 0)
+		return -1;
+	snprintf(num, sizeof(num), "%lu", b->size_kb);
+	if (b->size_kb && set_rel(p, b, "buffer_size_kb", num) < 0)
+		return -1;
+	if (apply_events(p, b) < 0)
+		return -1;
+	return 0;
+}
+
+/* start's last steps: they are what it is for, so they are not undone. */
+static int start_tracing(struct buffer_plan *b)
+{
+	char *trace = rel_path(b, "trace"), *on = rel_path(b, "tracing_on");
+	int ret = tfs_write_file(trace, "");
+
+	if (!ret)
+		ret = tfs_write_file(on, "1");
+	free(trace);
+	free(on);
+	return ret;
+}
+
+/* Puts every changed file back and removes the instances this run created. */
+static void undo(struct start_plan *p)
+{
+	tfs_restore(p->saved);
+	for (int i = 0; i < p->nr_cleared; i++)
+		tfs_write_file(p->cleared[i], "0");
+	for (int i = 0; i < p->nr_bufs; i++) {
+		struct tracefs_instance *inst;
+
+		if (!p->bufs[i].created)
+			continue;
+		inst = tracefs_instance_alloc(NULL, p->bufs[i].instance);
+		if (inst && tracefs_instance_destroy(inst) < 0)
+			error("cannot remove instance '%s': %s", p->bufs[i].instance,
+			      strerror(errno));
+		tracefs_instance_free(inst);
+	}
+}
+
+static void free_plan(struct start_plan *p)
+{
+	for (int i = 0; i < p->nr_bufs; i++) {
+		for (int g = 0; g < p->bufs[i].nr_groups; g++)
+			tfs_events_free(p->bufs[i].groups[g].events);
+		free(p->bufs[i].groups);
+		free(p->bufs[i].options);
+	}
+	free(p->bufs);
+	for (int i = 0; i < p->nr_cleared; i++)
+		free(p->cleared[i]);
+	free(p->cleared);
+	tfs_saved_free(p->saved);
+}
+
+static int run(const struct command *cmd, bool start, int argc, char **argv)
+{
+	struct start_plan p = { .cmd = cmd, .start = start };
+	int ret = parse(&p, argc, argv);
+
+	if (ret >= 0) {
+		free_plan(&p);
+		return ret;
+	}
+	ret = EXIT_FAILED;
+	if (!tracing_dir_setup() || !tfs_dir() || check_plan(&p) < 0)
+		goto out;
+	p.saved = tfs_saved_new();
+	for (int i = 0; i < p.nr_bufs; i++) {
+		if (p.bufs[i].used && apply_buffer(&p, &p.bufs[i]) < 0) {
+			undo(&p);
+			goto out;
+		}
+	}
+	for (int i = 0; start && i < p.nr_bufs; i++)
+		if (p.bufs[i].used && start_tracing(&p.bufs[i]) < 0)
+			goto out;
+	ret = EXIT_OK;
+out:
+	free_plan(&p);
+	return ret;
+}
+
+static int run_start(int argc, char **argv)
+{
+	return run(&cmd_start, true, argc, argv);
+}
+
+static int run_set(int argc, char **argv)
+{
+	return run(&cmd_set, false, argc, argv);
+}
+
+const struct command cmd_start = {
+	.name = "start",
+	.run = run_start,
+	.usage = start_usage,
+	.summary = "set up tracing into the kernel's buffer and start it, without recording",
+};
+
+const struct command cmd_set = {
+	.name = "set",
+	.run = run_set,
+	.usage = set_usage,
+	.summary = "change tracing settings without recording",
+};
