@@ -528,7 +528,11 @@ static int record(struct record_plan *plan)
 		goto out;
 	}
 	/* A signal during setup ends the recording before it starts. */
-	if (!stop_signal && (plan->argv ? start_command(&run) < 0 : wait_signal() < 0)) {
+	if (stop_signal && plan->argv) {
+		/* As if the command had been killed by it, which is what the user meant. */
+		run.child_status = stop_signal;
+		warning("interrupted before '%s' started", plan->argv[0]);
+	} else if (!stop_signal && (plan->argv ? start_command(&run) < 0 : wait_signal() < 0)) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}
