@@ -15,6 +15,7 @@ extern const struct command cmd_record, cmd_report, cmd_help;
 extern const struct command cmd_stop, cmd_restart, cmd_reset;
 extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 extern const struct command cmd_start, cmd_set, cmd_extract;
+extern const struct command cmd_snapshot, cmd_restore;
 extern const struct command cmd_listen;
 
 const struct command *const commands[] = {
@@ -26,6 +27,8 @@ const struct command *const commands[] = {
 	&cmd_restart,
 	&cmd_reset,
 	&cmd_extract,
+	&cmd_snapshot,
+	&cmd_restore,
 	&cmd_clear,
 	&cmd_show,
 	&cmd_stat,

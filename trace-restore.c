@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * restore: rebuild a trace.dat from the per-CPU files (FILE.cpuN) a record
+ * that crashed left behind, with the metadata of this machine, of another
+ * tracing directory, or of a partial file made earlier with -c.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+#include "trace-buffers.h"
+#include "trace-output.h"
+#include "trace-tracefs.h"
+
+extern const struct command cmd_restore;
+
+static const char restore_usage[] =
+	"usage: trace-cmd restore [-o FILE] [-i PARTIAL | -t DIR] [-k KALLSYMS] CPU-FILE...\n"
+	"       trace-cmd restore -c [-o FILE] [-t DIR] [-k KALLSYMS]\n"
+	"  -c           write only the metadata, a partial file (default trace-partial.dat)\n"
+	"  -o FILE      the file to write (default trace.dat)\n"
+	"  -i PARTIAL   take the metadata from PARTIAL (made by -c) instead of this machine\n"
+	"  -t DIR       read event formats from the tracing directory DIR\n"
+	"  -k KALLSYMS  read kernel symbols from KALLSYMS instead of /proc/kallsyms\n"
+	"CPU-FILE: the per-CPU data files in CPU order, e.g. trace.dat.cpu0 trace.dat.cpu1\n";
+
+static const struct option restore_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+#define PREFIX_SIZE 18	/* magic, "tracing", version, endian, long size, page size */
+
+struct restore_opts {
+	bool partial;
+	const char *output, *input, *dir, *kallsyms;
+	char **cpu_files;
+	int nr_cpus;
+};
+
+static int parse(int argc, char **argv, struct restore_opts *o)
+{
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:hco:i:t:k:", restore_longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return show_usage(&cmd_restore);
+		case 'c':
+			o->partial = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'i':
+			o->input = optarg;
+			break;
+		case 't':
+			o->dir = optarg;
+			break;
+		case 'k':
+			o->kallsyms = optarg;
+			break;
+		default:
+			return option_error(&cmd_restore, argv, c);
+		}
+	}
+	o->cpu_files = argv + optind;
+	o->nr_cpus = argc - optind;
+	if (o->partial && o->nr_cpus)
+		return usage_error(&cmd_restore, "-c takes no CPU files");
+	if (o->partial && o->input)
+		return usage_error(&cmd_restore, "-c and -i exclude each other");
+	if (o->input && (o->dir || o->kallsyms))
+		return usage_error(&cmd_restore, "-i takes the metadata from its file: no -t or -k");
+	if (!o->partial && !o->nr_cpus)
+		return usage_error(&cmd_restore, "no CPU files given");
+	if (!o->output)
+		o->output = o->partial ? "trace-partial.dat" : "trace.dat";
+	if (!*o->output)
+		return usage_error(&cmd_restore, "-o needs a file name");
+	return -1;
+}
+
+/* The sub-buffer size of the tracing directory's ring buffer. */
+static uint32_t page_size(void)
+{
+	unsigned long kb;
+
+	if (tfs_exists("buffer_subbuf_size_kb") &&
+	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
+		return kb * 1024;
+	return getpagesize();
+}
+
+static int write_local_metadata(struct trace_output *out, const struct restore_opts *o)
+{
+	if (o->dir)
+		tfs_set_dir(o->dir);
+	if (!tfs_dir())
+		return -1;
+	if (trace_output_write_prefix(out, page_size()) < 0 ||
+	    trace_output_write_header_info(out) < 0 ||
+	    trace_output_write_ftrace_formats(out) < 0 ||
+	    trace_output_write_event_formats(out, NULL) < 0 ||
+	    trace_output_write_kallsyms(out, o->kallsyms) < 0 ||
+	    trace_output_write_printk(out) < 0 ||
+	    trace_output_write_cmdlines(out) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * A partial file is the metadata as -c wrote it: the prefix is rewritten
+ * through the writer (which keeps the page size for the data part), the rest
+ * is copied as it is.  Only this machine's byte order and word size fit.
+ */
+static int copy_partial(struct trace_output *out, const char *path)
+{
+	unsigned char prefix[PREFIX_SIZE];
+	char buf[65536];
+	uint32_t psize;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (read_all(fd, prefix, sizeof(prefix)) != sizeof(prefix) ||
+	    memcmp(prefix, "\x17\x08\x44tracing", 10)) {
+		error("'%s': not a trace.dat partial file (bad magic)", path);
+		goto out;
+	}
+	if (memcmp(prefix + 10, "6", 2)) {
+		error("'%s': version %.1s, restore reads version 6 partial files", path, prefix + 10);
+		goto out;
+	}
+	if (prefix[12] != (__BYTE_ORDER == __BIG_ENDIAN) || prefix[13] != sizeof(long)) {
+		error("'%s': made on a machine of another byte order or word size", path);
+		goto out;
+	}
+	memcpy(&psize, prefix + 14, 4);
+	if (trace_output_write_prefix(out, psize) < 0)
+		goto out;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error("cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (trace_output_write_raw(out, buf, n) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+static int restore(const struct restore_opts *o)
+{
+	struct trace_output *out;
+	int *fds = xcalloc(o->nr_cpus ? o->nr_cpus : 1, sizeof(int)), ret = -1;
+	char *clock = NULL;
+
+	for (int i = 0; i < o->nr_cpus; i++) {
+		fds[i] = open(o->cpu_files[i], O_RDONLY | O_CLOEXEC);
+		if (fds[i] < 0) {
+			error("cannot open '%s': %s", o->cpu_files[i], strerror(errno));
+			while (i--)
+				close(fds[i]);
+			free(fds);
+			return -1;
+		}
+	}
+	out = trace_output_create(o->output, 6);
+	if (!out)
+		goto out;
+	if (o->input ? copy_partial(out, o->input) < 0 : write_local_metadata(out, o) < 0)
+		goto out;
+	if (!o->partial) {
+		/* The clock and host of the machine restoring: the files do not say theirs. */
+		if (tfs_dir())
+			clock = tfs_current_clock();
+		if (trace_output_add_host_options(out) < 0 ||
+		    trace_output_write_data(out, o->nr_cpus, fds, clock ? clock : "local") < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	if (trace_output_close(out) < 0)
+		ret = -1;
+	if (ret < 0 && out)
+		unlink(o->output);
+	for (int i = 0; i < o->nr_cpus; i++)
+		close(fds[i]);
+	free(fds);
+	free(clock);
+	return ret;
+}
+
+static int run_restore(int argc, char **argv)
+{
+	struct restore_opts o = { 0 };
+	int ret = parse(argc, argv, &o);
+
+	if (ret >= 0)
+		return ret;
+	return restore(&o) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+const struct command cmd_restore = {
+	.name = "restore",
+	.run = run_restore,
+	.usage = restore_usage,
+	.summary = "rebuild a trace.dat from the per-CPU files of a crashed record",
+};
