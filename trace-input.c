@@ -907,48 +907,45 @@ static int clock_in_usecs(const char *clock)
 }
 
 /*
- * Whether every REC->NAME of a format's "print fmt" is one of its fields.
- * libtraceevent 1.7.1 dereferences NULL on some expressions over a field
- * that is not defined (a damaged name), so such a format is not given to it.
+ * Whether every REC->NAME of a format's "print fmt" is one of its fields as
+ * libtraceevent reads them (the format is parsed first with an empty print
+ * fmt, into a scratch handle).  libtraceevent 1.7.1 dereferences NULL on
+ * some expressions over a field it does not have (a damaged name or field
+ * line), so such a format is not given to it.
  */
 static int print_fields_defined(const char *text, size_t len, char *missing, size_t size)
 {
 	const char *end = text + len, *fmt = memmem(text, len, "print fmt:", 10);
-	const char *names[512];
-	size_t lens[512];
-	int n = 0;
+	static const char empty[] = "print fmt: \"\"\n";
+	struct tep_handle *scratch;
+	struct tep_event *ev = NULL;
+	char *head, name[64];
+	int ok = 1;
 
-	for (const char *p = text; fmt && (p = memmem(p, fmt - p, "field:", 6)); p++) {
-		const char *semi = memchr(p, ';', fmt - p), *q;
-
-		if (!semi || n == 512)
-			return 1;
-		q = memchr(p, '[', semi - p);
-		q = q ? q : semi;
-		while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
-			q--;
-		lens[n] = 0;
-		while (q > p && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) {
-			q--;
-			lens[n]++;
-		}
-		names[n++] = q;
-	}
-	for (const char *p = fmt; p && (p = memmem(p, end - p, "REC->", 5)); ) {
+	if (!fmt)
+		return 1;
+	head = xmalloc(fmt - text + sizeof(empty));
+	memcpy(head, text, fmt - text);
+	memcpy(head + (fmt - text), empty, sizeof(empty));
+	scratch = tep_alloc();
+	if (scratch)
+		tep_parse_format(scratch, &ev, head, fmt - text + sizeof(empty) - 1, "scratch");
+	for (const char *p = fmt; ev && ok && (p = memmem(p, end - p, "REC->", 5)); ) {
 		size_t l = 0;
-		int found = 0;
 
 		p += 5;
 		while (p + l < end && (isalnum((unsigned char)p[l]) || p[l] == '_'))
 			l++;
-		for (int i = 0; i < n && !found; i++)
-			found = lens[i] == l && !memcmp(names[i], p, l);
-		if (!found) {
-			snprintf(missing, size, "%.*s", (int)(l < 64 ? l : 64), p);
-			return 0;
+		snprintf(name, sizeof(name), "%.*s", (int)(l < sizeof(name) - 1 ? l : sizeof(name) - 1), p);
+		if (!tep_find_any_field(ev, name)) {
+			snprintf(missing, size, "%s", name);
+			ok = 0;
 		}
 	}
-	return 1;
+	if (scratch)
+		tep_free(scratch);
+	free(head);
+	return ok;
 }
 
 static int parse_fatal(enum tep_errno err)
