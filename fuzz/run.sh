@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs the fuzz targets: `run.sh run SECONDS` fuzzes each target for SECONDS,
 # two at a time (niced), growing fuzz/corpus/TARGET and writing the final
-# libFuzzer stats to fuzz/stats/TARGET.txt; `run.sh replay [RUNS]` replays
+# libFuzzer stats to fuzz/stats/TARGET.txt; `run.sh replay [RUNS [TARGET...]]` replays
 # every committed corpus with a fixed seed and run count into a scratch
 # corpus (deterministic, nothing committed changes), and on a crash prints
 # "reproducer: PATH" and fails.  `run.sh merge` minimizes each corpus.
@@ -56,9 +56,11 @@ one)
 	fuzz_one "$2" "$3"
 	;;
 replay)
+	runs=${2:-500}
+	[ $# -gt 2 ] && shift 2 && TARGETS=$*
 	failed=0
 	for t in $TARGETS; do
-		replay_one $t "${2:-500}" || failed=1
+		replay_one $t "$runs" || failed=1
 	done
 	exit $failed
 	;;
@@ -71,7 +73,7 @@ merge)
 	done
 	;;
 *)
-	echo "usage: run.sh run SECONDS | replay [RUNS] | merge" >&2
+	echo "usage: run.sh run SECONDS | replay [RUNS [TARGET...]] | merge" >&2
 	exit 2
 	;;
 esac

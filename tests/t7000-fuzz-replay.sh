@@ -1,0 +1,87 @@
+#!/bin/bash
+# The fuzz targets over their committed corpora, with a fixed seed and run
+# count (deterministic: a crash here is a crash every time, and the line
+# "reproducer: fuzz/artifacts/..." names the input), and every input the
+# fuzzers once crashed on, kept in tests/fixtures/fuzz as a regression case.
+. "$(dirname "$0")/test-lib.sh"
+
+FUZZ=$SRC_DIR/fuzz
+REGRESS=$FIXTURES/fuzz
+[ -x "$FUZZ/fuzz-tracedat" ] && [ -x "$FUZZ/fuzz-listen-file" ] && test_set_prereq FUZZ
+
+for t in tracedat page net-v3 net-v1 listen-file; do
+	test_expect_success FUZZ "fuzz-$t: its corpus and ${FUZZ_RUNS:-500} seeded mutations run clean" '
+		sh "$FUZZ/run.sh" replay ${FUZZ_RUNS:-500} '$t' >replay.out 2>&1
+		status=$?
+		cat replay.out
+		[ $status = 0 ] && grep -q "^fuzz-'$t': Done [0-9]* runs" replay.out
+	'
+done
+
+test_expect_success FUZZ 'every crash the fuzzers found runs clean in its target now' '
+	for input in "$REGRESS"/*.input; do
+		case ${input##*/} in
+		page-*) target=page ;; listen-file-*) target=listen-file ;; tracedat-*) target=tracedat ;;
+		esac
+		"$FUZZ/fuzz-$target" -close_fd_mask=3 "$input" >out 2>&1 ||
+			{ echo "fuzz-$target crashes on $input"; cat out; exit 1; }
+	done
+'
+
+# Each found crash, as the file report is given: one line, the right exit.
+# report_is FILE EXIT 'STDERR': exit status and the whole of stderr.
+report_is() {
+	cp "$REGRESS/$1" "$1" &&
+	timeout 20 "$TRACE_CMD" report -i "$1" >out 2>err
+	code=$?
+	echo "$3" >want.err
+	[ $code = "$2" ] || { echo "exit $code, want $2"; cat err; return 1; }
+	test_cmp want.err err
+}
+
+test_expect_success 'a print record shorter than its buf[] offset is an error, not SIGBUS' '
+	report_is page-print-short.dat 1 \
+	"trace-cmd report: '\''page-print-short.dat'\'': bad data at offset 4112: CPU 0: print record ends before its last field (at 16)"
+'
+
+test_expect_success 'an event length that wraps back in its page is an error, not an endless loop' '
+	report_is page-event-loops-back.dat 1 \
+	"trace-cmd report: '\''page-event-loops-back.dat'\'': bad data at offset 4264: CPU 0: the next event at page offset 116 lies before it"
+'
+
+test_expect_success 'a printk format line too short for libtraceevent is dropped with a warning' '
+	report_is listen-file-printk-short.dat 0 \
+	"trace-cmd report: warning: '\''listen-file-printk-short.dat'\'': ignoring 1 malformed printk format line" &&
+	grep -q "tracing_mark_write: top buffer" out
+'
+
+test_expect_success 'an event format printing an undefined field is ignored with a warning' '
+	report_is tracedat-undefined-print-field.dat 0 \
+	"trace-cmd report: warning: '\''tracedat-undefined-print-field.dat'\'': event format 0 of system '\''sched'\'' prints field '\''prev_state'\'' it does not define: ignored"
+'
+
+test_expect_success 'a last printk line without its newline is read inside its buffer' '
+	cp "$REGRESS/tracedat-printk-no-newline.dat" . &&
+	timeout 20 "$TRACE_CMD" report -i tracedat-printk-no-newline.dat >out 2>err
+	code=$?
+	q=\'\'' &&
+	cat >want.err <<-EOT &&
+	trace-cmd report: warning: ${q}tracedat-printk-no-newline.dat${q}: event format 1 of system ${q}ftrace${q} prints field ${q}${q} it does not define: ignored
+	trace-cmd report: ${q}tracedat-printk-no-newline.dat${q}: bad data at offset 12288: CPU 1: page data size 85065993 is larger than the page
+	EOT
+	[ $code = 1 ] && test_cmp want.err err
+'
+
+test_expect_success 'a field line without its ; hides the fields after it: the format is ignored' '
+	cp "$REGRESS/tracedat-broken-field-line.dat" . &&
+	timeout 20 "$TRACE_CMD" report -i tracedat-broken-field-line.dat >out 2>err
+	code=$?
+	q=\'\'' &&
+	cat >want.err <<-EOT &&
+	trace-cmd report: warning: ${q}tracedat-broken-field-line.dat${q}: event format 1 of system ${q}sched${q} prints field ${q}prev_pid${q} it does not define: ignored
+	trace-cmd report: ${q}tracedat-broken-field-line.dat${q}: bad event format 2 of system ${q}sched${q}: failed to allocate memory
+	EOT
+	[ $code = 1 ] && test_cmp want.err err
+'
+
+test_done

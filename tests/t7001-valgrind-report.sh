@@ -1,0 +1,61 @@
+#!/bin/bash
+# report under valgrind: every file of the shared corpus, every fixture of
+# ours and every input the fuzzers once crashed on is read with no invalid
+# access and no leak (definite, indirect or possible), and the same exit
+# status as without valgrind.  Leaks inside libtraceevent itself are in
+# tests/valgrind.supp.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+if [ -n "${TRACE_CMD_SANITIZED:-}" ]; then
+	# make check-asan: valgrind cannot run an ASan binary; the plain run covers it.
+	echo "1..0 # SKIP valgrind runs with the plain build, not under ASan"
+	exit 0
+fi
+command -v valgrind >/dev/null && test_set_prereq VALGRIND
+
+# under_valgrind FILE: report's exit status must be what it is natively.
+under_valgrind() {
+	timeout 30 "$TRACE_CMD" report -i "$1" >/dev/null 2>&1
+	want=$?
+	timeout 300 valgrind -q --num-callers=40 --error-exitcode=99 \
+		--suppressions="$TEST_DIR/valgrind.supp" --leak-check=full \
+		--show-leak-kinds=definite,indirect,possible \
+		--errors-for-leak-kinds=definite,indirect,possible \
+		"$TRACE_CMD" report -i "$1" >/dev/null 2>vg.err
+	code=$?
+	if [ $code != $want ] || grep -q '^==[0-9]*==' vg.err; then
+		echo "$1: exit $code under valgrind, $want without"; cat vg.err; return 1
+	fi
+}
+
+# Two at a time: the machine has two cores and the corpus files are big.
+all_under_valgrind() {
+	failed=0
+	for f in "$@"; do
+		(mkdir -p "vg.$$.${f##*/}" && cd "vg.$$.${f##*/}" && under_valgrind "$f") &
+		[ $(jobs -r | wc -l) -lt 2 ] || wait -n || failed=1
+	done
+	while [ $(jobs -r | wc -l) -gt 0 ]; do wait -n || failed=1; done
+	wait || failed=1
+	return $failed
+}
+
+test_expect_success VALGRIND,CORPUS 'every corpus file: no invalid access, no leak' '
+	all_under_valgrind "$CORPUS"/*.dat
+'
+
+test_expect_success VALGRIND 'every fixture and fuzz regression file: no invalid access, no leak' '
+	for gz in "$FIXTURES"/*.dat.gz; do
+		gzip -dc "$gz" >"$TRASH/$(basename "$gz" .gz)" || exit 1
+	done &&
+	all_under_valgrind "$FIXTURES"/*.dat "$FIXTURES"/fuzz/*.dat "$TRASH"/*.dat
+'
+
+test_expect_success VALGRIND 'a leak would be seen: the check fails on a program that leaks' '
+	printf "int main(void){ void *p = (void *)__builtin_malloc(64); p = 0; return p != 0; }\n" >leak.c &&
+	cc -O0 -o leak leak.c &&
+	! valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite ./leak 2>/dev/null
+'
+
+test_done
