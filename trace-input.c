@@ -1103,7 +1103,8 @@ struct trace_input *trace_input_open(const char *file, int flags)
 
 	in->file = xstrdup(file);
 	in->flags = flags;
-	in->fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer must not hang open(); it is refused below. */
+	in->fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (in->fd < 0) {
 		error("cannot open '%s': %s", file, strerror(errno));
 		goto fail;
