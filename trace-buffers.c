@@ -184,8 +184,13 @@ int buffers_select_name(struct buffers *b, const char *name, bool create)
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		return error("invalid instance name '%s'", name);
-	if (!create && !tracefs_instance_exists(name))
-		return error("no instance '%s'", name);
+	if (!create) {
+		char rel[PATH_MAX];
+
+		snprintf(rel, sizeof(rel), "instances/%s", name);
+		if (!buffer_file_exists(NULL, rel))
+			return error("no instance '%s'", name);
+	}
 	inst = create ? tracefs_instance_create(name) : tracefs_instance_alloc(NULL, name);
 	if (!inst)
 		return error("cannot %s instance '%s': %s", create ? "create" : "open",
@@ -325,6 +330,15 @@ char *buffer_read_file(struct tracefs_instance *inst, const char *file)
 	}
 	buf[len] = '\0';
 	return buf;
+}
+
+bool buffer_file_exists(struct tracefs_instance *inst, const char *rel)
+{
+	char *path = tracefs_instance_get_file(inst, rel);
+	bool ret = path && access(path, F_OK) == 0;
+
+	tracefs_put_tracing_file(path);
+	return ret;
 }
 
 int buffer_write_file(struct tracefs_instance *inst, const char *file, const char *val)

@@ -57,6 +57,11 @@ bool buffers_delete(const struct buffers *b, int i);
  * NUL-terminated string; NULL with errno set when it cannot be read.
  */
 char *buffer_read_file(struct tracefs_instance *inst, const char *file);
+/*
+ * Does the file (or directory) exist in the buffer?  Unlike
+ * tracefs_file_exists() this follows tracefs_set_tracing_dir().
+ */
+bool buffer_file_exists(struct tracefs_instance *inst, const char *rel);
 /* Writes @val to a file of the buffer with O_TRUNC; -1 with errno set on failure. */
 int buffer_write_file(struct tracefs_instance *inst, const char *file, const char *val);
 

@@ -379,7 +379,7 @@ static int extract(struct extract *x, struct buffers *b)
 {
 	const char *raw = x->snapshot ? "snapshot_raw" : "trace_pipe_raw";
 	char rel[64];
-	int ret = -1;
+	int ret = -1, fd;
 
 	x->nr_cpus = tfs_cpu_count();
 	x->page_size = kernel_page_size();
@@ -387,8 +387,12 @@ static int extract(struct extract *x, struct buffers *b)
 		return error("no CPUs in the tracing directory");
 	snprintf(rel, sizeof(rel), "per_cpu/cpu0/%s", raw);
 	for (int i = 0; i < buffers_count(b); i++)
-		if (x->snapshot && !tracefs_file_exists(buffers_instance(b, i), rel))
+		if (x->snapshot && !buffer_file_exists(buffers_instance(b, i), rel))
 			return error("this kernel has no snapshot buffer (no '%s')", rel);
+	/* Reading consumes the buffers: find out first that the file can be written. */
+	fd = open(x->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || close(fd) < 0)
+		return error("cannot create '%s': %s", x->output, strerror(errno));
 	x->fds = xcalloc(buffers_count(b), sizeof(*x->fds));
 	for (int i = 0; i < buffers_count(b); i++) {
 		x->fds[i] = xcalloc(x->nr_cpus, sizeof(int));
@@ -398,8 +402,10 @@ static int extract(struct extract *x, struct buffers *b)
 	for (int i = 0; i < buffers_count(b); i++)
 		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 			if ((x->fds[i][cpu] = read_cpu(buffers_instance(b, i), cpu, raw,
-						       x->page_size)) < 0)
+						       x->page_size)) < 0) {
+				unlink(x->output);
 				goto out;
+			}
 	ret = write_file(x, b);
 	if (ret < 0)
 		unlink(x->output);
@@ -426,15 +432,6 @@ static int run_extract(int argc, char **argv)
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, &x, b);
-	/* Reading consumes the buffers: find out first that the file can be written. */
-	if (ret < 0) {
-		int fd = open(x.output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-
-		if (fd < 0 || close(fd) < 0) {
-			error("cannot create '%s': %s", x.output, strerror(errno));
-			ret = EXIT_FAILED;
-		}
-	}
 	if (ret < 0) {
 		buffers_default_top(b);
 		ret = extract(&x, b) < 0 ? EXIT_FAILED : EXIT_OK;

@@ -163,9 +163,9 @@ static int show(struct show_opts *o)
 	buffers_default_top(b);
 	inst = buffers_instance(b, 0);
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%ld", o->cpu);
-	if (o->snapshot && !tracefs_file_exists(inst, "snapshot"))
+	if (o->snapshot && !buffer_file_exists(inst, "snapshot"))
 		ret = error("this kernel has no snapshot buffer (no 'snapshot' file)");
-	else if (o->cpu >= 0 && !tracefs_dir_exists(inst, rel))
+	else if (o->cpu >= 0 && !buffer_file_exists(inst, rel))
 		ret = error("no CPU %ld ('%s' does not exist)", o->cpu, rel);
 	for (int i = 0; !ret && i < o->nr_want; i++) {
 		if (o->cpu >= 0 && !strcmp(o->want[i], "buffer_size_kb")) {

@@ -98,7 +98,7 @@ static int snapshot(struct snap_opts *o)
 		goto out;
 	buffers_default_top(b);
 	inst = buffers_instance(b, 0);
-	if (!tracefs_file_exists(inst, "snapshot")) {
+	if (!buffer_file_exists(inst, "snapshot")) {
 		error("this kernel has no snapshot buffer (no 'snapshot' file)");
 		goto out;
 	}
@@ -106,7 +106,7 @@ static int snapshot(struct snap_opts *o)
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%ld/snapshot", o->cpu);
 	else
 		snprintf(rel, sizeof(rel), "snapshot");
-	if (o->cpu >= 0 && !tracefs_file_exists(inst, rel)) {
+	if (o->cpu >= 0 && !buffer_file_exists(inst, rel)) {
 		error("no snapshot for CPU %ld ('%s' does not exist)", o->cpu, rel);
 		goto out;
 	}
