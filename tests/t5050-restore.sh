@@ -1,0 +1,73 @@
+#!/bin/bash
+# restore: per-CPU files of raw pages (as a killed record leaves them) become a trace.dat,
+# with this machine's metadata or a partial file's; bad input is an error, no file left.
+. "$(dirname "$0")/test-lib.sh"
+
+if test_have_prereq TRACEFS; then
+	. "$TEST_DIR/lib-tracefs.sh"
+	test_lock_tracefs
+	trap '"$TRACE_CMD" reset >/dev/null 2>&1; cd /; rm -rf "$TRASH"' EXIT
+fi
+
+events() { "$UPSTREAM" report -i "$1" 2>/dev/null | grep -v "^cpus="; }
+
+test_expect_success TRACEFS 'CPU files of raw pages' '
+	"$TRACE_CMD" start -e sched_switch &&
+	echo "left behind" >"$T/trace_marker" &&
+	"$TRACE_CMD" stop &&
+	n=0 && for c in $(ls "$T/per_cpu"); do
+		dd if="$T/per_cpu/$c/trace_pipe_raw" of=rec.dat.cpu$n bs=4096 iflag=nonblock 2>/dev/null
+		n=$((n + 1))
+	done &&
+	"$TRACE_CMD" reset 2>/dev/null &&
+	ls rec.dat.cpu* >/dev/null && echo rec.dat.cpu* >cpus
+'
+
+test_expect_success TRACEFS,UPSTREAM 'restore writes trace.dat from them, readable by upstream' '
+	"$TRACE_CMD" restore $(cat cpus) &&
+	events trace.dat >up.txt &&
+	sed -n "s/^.*tracing_mark_write: //p" up.txt >got &&
+	echo "left behind" >want && test_cmp want got &&
+	grep -q ": sched_switch: " up.txt &&
+	"$TRACE_CMD" report -i trace.dat | sed 1d | grep -v -e "^cpus=" -e "^CPU [0-9]* is empty" >ours &&
+	test_cmp up.txt ours
+'
+
+test_expect_success TRACEFS,UPSTREAM 'restore -c writes a partial file that -i turns into the same trace' '
+	"$TRACE_CMD" restore -c &&
+	test -s trace-partial.dat &&
+	"$TRACE_CMD" restore -i trace-partial.dat -o again.dat $(cat cpus) &&
+	events again.dat >again.txt && test_cmp up.txt again.txt &&
+	"$TRACE_CMD" restore -c -o box.dat && cmp -n 18 box.dat trace-partial.dat
+'
+
+test_expect_success TRACEFS,UPSTREAM 'restore -t and -k read another tracing directory and kallsyms' '
+	# Without tracing_mark_write among the symbols, report prints its address instead.
+	grep -v " tracing_mark_write" /proc/kallsyms | head -n 1000 >ksyms &&
+	"$TRACE_CMD" restore -t "$T" -k ksyms -o other.dat $(cat cpus) &&
+	events other.dat >other.txt &&
+	grep -q ": print: *0x[0-9a-f]*: left behind$" other.txt
+'
+
+test_expect_success 'a missing CPU file or a bad partial file fails and leaves no output' '
+	test_expect_code 1 "$TRACE_CMD" restore -o out.dat nosuch.cpu0 2>err &&
+	echo "trace-cmd restore: cannot open '"'"'nosuch.cpu0'"'"': No such file or directory" >want &&
+	test_cmp want err && ! test -e out.dat &&
+	echo "not a trace file at all" >bad.dat && : >cpu0 &&
+	test_expect_code 1 "$TRACE_CMD" restore -i bad.dat -o out.dat cpu0 2>err &&
+	echo "trace-cmd restore: '"'"'bad.dat'"'"': not a trace.dat partial file (bad magic)" >want &&
+	test_cmp want err && ! test -e out.dat
+'
+
+test_expect_success 'usage errors exit 2' '
+	test_expect_code 2 "$TRACE_CMD" restore 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: no CPU files given" &&
+	test_expect_code 2 "$TRACE_CMD" restore -c cpu0 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: -c takes no CPU files" &&
+	test_expect_code 2 "$TRACE_CMD" restore -c -i x 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: -c and -i exclude each other" &&
+	test_expect_code 2 "$TRACE_CMD" restore -i x -k y cpu0 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: -i takes the metadata from its file: no -t or -k"
+'
+
+test_done
