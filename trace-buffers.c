@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Buffer selection for the small tracefs commands: the tracing directory as
- * the kernel really shows it (mounting tracefs when none is visible), the
- * -B / -a / -t selectors as a list of buffers, and plain file read/write.
+ * Buffer selection for the small tracefs commands: libtracefs pointed at the
+ * tracing directory trace-tracefs.c finds (or mounts), the -B / -a / -t
+ * selectors as a list of buffers, and plain file read/write per buffer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,9 +18,7 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
-
-#define TRACEFS_MNT	"/sys/kernel/tracing"
-#define DEBUGFS_MNT	"/sys/kernel/debug"
+#include "trace-tracefs.h"
 
 struct buffer_entry {
 	struct tracefs_instance *inst;	/* NULL: the top buffer */
@@ -37,103 +34,17 @@ struct buffers {
 	bool last_top;	/* the current group is -t */
 };
 
-static bool is_tracing_dir(const char *dir)
-{
-	char path[PATH_MAX + 32];
-
-	snprintf(path, sizeof(path), "%s/tracing_on", dir);
-	return access(path, F_OK) == 0;
-}
-
-/* True when a later line of /proc/mounts mounts at @dir or above it, hiding it. */
-static bool hidden_later(char **mnts, int nr, int i)
-{
-	size_t len;
-
-	for (int j = i + 1; j < nr; j++) {
-		len = strlen(mnts[j]);
-		if (!strcmp(mnts[j], "/"))
-			continue;
-		if (!strncmp(mnts[i], mnts[j], len) &&
-		    (mnts[i][len] == '\0' || mnts[i][len] == '/'))
-			return true;
-	}
-	return false;
-}
-
-/*
- * libtracefs takes the first tracefs line of /proc/mounts even when a later
- * mount hides it (as inside a mount namespace with tmpfs over it), so look
- * for a visible one ourselves.
- */
-static char *find_visible(void)
-{
-	char dev[256], dir[PATH_MAX], type[64], path[PATH_MAX + 16];
-	char **mnts = NULL, **types = NULL, *found = NULL;
-	int nr = 0;
-	FILE *fp = fopen("/proc/mounts", "r");
-
-	if (!fp)
-		return NULL;
-	while (fscanf(fp, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
-		mnts = xrealloc(mnts, (nr + 1) * sizeof(*mnts));
-		types = xrealloc(types, (nr + 1) * sizeof(*types));
-		mnts[nr] = xstrdup(dir);
-		types[nr++] = xstrdup(type);
-	}
-	fclose(fp);
-	for (int pass = 0; pass < 2 && !found; pass++) {
-		for (int i = 0; i < nr && !found; i++) {
-			if (hidden_later(mnts, nr, i))
-				continue;
-			if (pass == 0 && !strcmp(types[i], "tracefs") && is_tracing_dir(mnts[i]))
-				found = xstrdup(mnts[i]);
-			snprintf(path, sizeof(path), "%s/tracing", mnts[i]);
-			if (pass == 1 && !strcmp(types[i], "debugfs") && is_tracing_dir(path))
-				found = xstrdup(path);
-		}
-	}
-	for (int i = 0; i < nr; i++) {
-		free(mnts[i]);
-		free(types[i]);
-	}
-	free(mnts);
-	free(types);
-	return found;
-}
-
-static char *mount_tracing(void)
-{
-	int err;
-
-	if (mount("nodev", TRACEFS_MNT, "tracefs", 0, NULL) == 0 && is_tracing_dir(TRACEFS_MNT))
-		return xstrdup(TRACEFS_MNT);
-	err = errno;
-	if (mount("nodev", DEBUGFS_MNT, "debugfs", 0, NULL) == 0 &&
-	    is_tracing_dir(DEBUGFS_MNT "/tracing"))
-		return xstrdup(DEBUGFS_MNT "/tracing");
-	error("cannot mount tracefs on '%s': %s", TRACEFS_MNT, strerror(err));
-	return NULL;
-}
-
+/* One lookup for the whole program: trace-tracefs.c's, shared with libtracefs. */
 const char *tracing_dir_setup(void)
 {
-	static char *dir;
+	static const char *dir;
 
 	if (dir)
 		return dir;
-	/* The same override trace-tracefs.c honours, for fake tracing directories. */
-	if (getenv("TRACE_CMD_TRACING_DIR") && *getenv("TRACE_CMD_TRACING_DIR"))
-		dir = xstrdup(getenv("TRACE_CMD_TRACING_DIR"));
-	else
-		dir = find_visible();
-	if (!dir)
-		dir = mount_tracing();
-	if (!dir)
-		return NULL;
-	if (tracefs_set_tracing_dir(dir) < 0) {
+	dir = tfs_dir();
+	if (dir && tracefs_set_tracing_dir((char *)dir) < 0) {
 		error("cannot use tracing directory '%s': %s", dir, strerror(errno));
-		return NULL;
+		dir = NULL;
 	}
 	return dir;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Buffer selection for the small tracefs commands (stop, reset, clear, show,
- * stat, extract, ...): finding the tracing directory as the kernel really
- * shows it, and turning -B NAME / -a / -t into a list of buffers.
+ * stat, extract, ...): libtracefs pointed at the tracing directory, and
+ * -B NAME / -a / -t turned into a list of buffers.
  */
 #ifndef TRACE_BUFFERS_H
 #define TRACE_BUFFERS_H
@@ -12,11 +12,9 @@
 struct tracefs_instance;
 
 /*
- * Finds the tracing directory in effect (the last tracefs or debugfs mount
- * that is not hidden by a later mount), mounting tracefs (or else debugfs)
- * when none is visible, and points libtracefs at it.  $TRACE_CMD_TRACING_DIR,
- * when set, names the directory instead (tests use fake ones).  Returns the path, or
- * NULL after printing why.
+ * The tracing directory as tfs_dir() finds it (a visible tracefs, else
+ * tracefs mounted, else debugfs; $TRACE_CMD_TRACING_DIR for fake ones), with
+ * libtracefs pointed at it too.  Returns the path, or NULL after printing why.
  */
 const char *tracing_dir_setup(void);
 

@@ -428,7 +428,7 @@ static int run_extract(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup() || !tfs_dir())
+	if (!tracing_dir_setup())
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, &x, b);

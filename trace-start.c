@@ -418,7 +418,7 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 		return ret;
 	}
 	ret = EXIT_FAILED;
-	if (!tracing_dir_setup() || !tfs_dir() || check_plan(&p) < 0)
+	if (!tracing_dir_setup() || check_plan(&p) < 0)
 		goto out;
 	p.saved = tfs_saved_new();
 	for (int i = 0; i < p.nr_bufs; i++) {

@@ -54,7 +54,7 @@ test_expect_success TRACEFS,UNSHARE 'when nothing can be mounted, the error says
 	# An empty read-only /sys/kernel: no mount point for tracefs or debugfs.
 	test_expect_code 1 unshare -m sh -c "mount -t tmpfs -o ro none /sys/kernel && exec \"\$@\"" \
 		sh "$TRACE_CMD" stat 2>err &&
-	echo "trace-cmd stat: cannot mount tracefs on '"'"'/sys/kernel/tracing'"'"': No such file or directory" >want &&
+	echo "trace-cmd stat: cannot mount tracefs at '"'"'/sys/kernel/tracing'"'"': No such file or directory" >want &&
 	test_cmp want err
 '
 
