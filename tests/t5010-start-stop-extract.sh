@@ -19,19 +19,24 @@ cleanup() {
 	"$TRACE_CMD" reset -b "$SIZE" >/dev/null 2>&1
 }
 
-# The event lines of a report: the event name and, for markers, the string.
-events_of() {
-	sed -n 's/^.*: \([a-z_]*\): .*tracing_mark_write: \(.*\)$/\1 \2/p; s/^.*: \(sched_[a-z_]*\): .*$/\1/p' "$1"
+# The lines of the Events part of stat's output.
+stat_events() {
+	sed -n "/^Events:\$/,/^\$/p" "$1" | sed "1d; \$d; s/^ //"
 }
 
 test_expect_success TRACEFS 'start -e sched, markers, stop, extract: the file has the sched events and exactly the markers' '
 	"$TRACE_CMD" start -e sched &&
 	test "$(cat "$T/tracing_on")" = 1 &&
 	grep -c "^sched:" "$T/set_event" >nr && test "$(cat nr)" = "$(ls -d "$T"/events/sched/*/ | wc -l)" &&
+	"$TRACE_CMD" stat >stat.out && stat_events stat.out >ev && cat "$T/set_event" >want.ev && test_cmp want.ev ev &&
+	grep -qx "Tracing is enabled" stat.out && test "$("$TRACE_CMD" show --tracing_on)" = 1 &&
 	for m in "first marker" "second marker" "third marker"; do echo "$m" >"$T/trace_marker"; done &&
 	sleep 0.1 &&
 	"$TRACE_CMD" stop &&
 	test "$(cat "$T/tracing_on")" = 0 &&
+	"$TRACE_CMD" stat >stat.out && grep -qx "Tracing is disabled" stat.out &&
+	test "$("$TRACE_CMD" show --tracing_on)" = 0 &&
+	"$TRACE_CMD" show >shown && grep -q "tracing_mark_write: second marker" shown &&
 	echo "not traced" >"$T/trace_marker" 2>/dev/null
 	"$TRACE_CMD" extract -o cycle.dat &&
 	"$UPSTREAM" report -i cycle.dat >up.txt 2>up.err &&
@@ -56,7 +61,9 @@ test_expect_success TRACEFS 'a second extract finds the buffer consumed; reset t
 	"$UPSTREAM" report -i again.dat 2>/dev/null | grep -c tracing_mark_write >n; test "$(cat n)" = 0 &&
 	"$TRACE_CMD" reset 2>/dev/null &&
 	tracefs_state >now.state &&
-	test_cmp orig.state now.state
+	test_cmp orig.state now.state &&
+	"$TRACE_CMD" stat >stat.out && stat_events stat.out >ev && echo "All disabled" >want && test_cmp want ev &&
+	grep -qx "Trace clock: local" stat.out && grep -qx "Tracing is enabled" stat.out
 '
 cleanup
 
