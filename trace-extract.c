@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,8 +102,9 @@ static size_t kernel_page_size(void)
 /* Reads one CPU's raw pages until the kernel has none left, into a memfd. */
 static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, size_t page_size)
 {
-	char rel[64], *path, *page = xmalloc(page_size);
+	char rel[64], *path, *size, *page = xmalloc(page_size);
 	int in, out = memfd_create("trace-cmd-extract", MFD_CLOEXEC);
+	size_t total = 0, limit;
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
@@ -113,7 +115,16 @@ static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, siz
 		error("cannot open '%s': %s", rel, strerror(errno));
 		goto fail;
 	}
-	while ((n = read(in, page, page_size)) != 0) {
+	/*
+	 * With tracing still on, new events keep coming: stop after what the
+	 * buffer can hold (plus the reader page), which is all it had.
+	 */
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
+	size = buffer_read_file(inst, rel);
+	limit = size && atol(size) > 0 ? (size_t)atol(size) * 1024 + 2 * page_size : SIZE_MAX;
+	free(size);
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
+	while (total < limit && (n = read(in, page, page_size)) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -126,6 +137,7 @@ static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, siz
 			error("cannot keep the data of '%s': %s", rel, strerror(errno));
 			goto fail;
 		}
+		total += n;
 	}
 	close(in);
 	free(page);

@@ -24,7 +24,7 @@ stat_events() {
 	sed -n "/^Events:\$/,/^\$/p" "$1" | sed "1d; \$d; s/^ //"
 }
 
-test_expect_success TRACEFS 'start -e sched, markers, stop, extract: the file has the sched events and exactly the markers' '
+test_expect_success TRACEFS,UPSTREAM 'start -e sched, markers, stop, extract: the file has the sched events and exactly the markers' '
 	"$TRACE_CMD" start -e sched &&
 	test "$(cat "$T/tracing_on")" = 1 &&
 	grep -c "^sched:" "$T/set_event" >nr && test "$(cat nr)" = "$(ls -d "$T"/events/sched/*/ | wc -l)" &&
@@ -56,7 +56,7 @@ test_expect_success TRACEFS,UPSTREAM 'our report of the extracted file shows the
 	test_cmp up.ev ours.ev
 '
 
-test_expect_success TRACEFS 'a second extract finds the buffer consumed; reset then leaves tracefs as found' '
+test_expect_success TRACEFS,UPSTREAM 'a second extract finds the buffer consumed; reset then leaves tracefs as found' '
 	"$TRACE_CMD" extract -o again.dat &&
 	"$UPSTREAM" report -i again.dat 2>/dev/null | grep -c tracing_mark_write >n; test "$(cat n)" = 0 &&
 	"$TRACE_CMD" reset 2>/dev/null &&
@@ -64,6 +64,19 @@ test_expect_success TRACEFS 'a second extract finds the buffer consumed; reset t
 	test_cmp orig.state now.state &&
 	"$TRACE_CMD" stat >stat.out && stat_events stat.out >ev && echo "All disabled" >want && test_cmp want ev &&
 	grep -qx "Trace clock: local" stat.out && grep -qx "Tracing is enabled" stat.out
+'
+cleanup
+
+test_expect_success TRACEFS,UPSTREAM 'extract with every event still on ends, with no more than the buffers held' '
+	"$TRACE_CMD" start -e all &&
+	sleep 0.5 &&
+	timeout 60 "$TRACE_CMD" extract -o busy.dat &&
+	"$TRACE_CMD" reset 2>/dev/null &&
+	"$TRACE_CMD" restore -c -o meta.dat &&
+	kb=$(cat "$T/buffer_size_kb") && cpus=$(ls -d "$T"/per_cpu/cpu* | wc -l) &&
+	max=$(( $(stat -c %s meta.dat) + cpus * (kb * 1024 + 4 * 4096) + 1024 * 1024 )) &&
+	test $(stat -c %s busy.dat) -le $max &&
+	"$UPSTREAM" report -i busy.dat >/dev/null 2>&1
 '
 cleanup
 
@@ -123,7 +136,7 @@ test_expect_success TRACEFS,UPSTREAM 'extract -a -t writes the top buffer and ea
 '
 cleanup
 
-test_expect_success TRACEFS 'extract -B NAME alone writes the instance, with an empty top buffer' '
+test_expect_success TRACEFS,UPSTREAM 'extract -B NAME alone writes the instance, with an empty top buffer' '
 	"$TRACE_CMD" start -B $I -e sched_switch &&
 	echo "only here" >"$T/instances/$I/trace_marker" &&
 	"$TRACE_CMD" extract -B $I -o one.dat &&
