@@ -124,8 +124,35 @@ enum mode {
 
 #define MAX_CPU_FILTER 4096
 
-struct report {
+#define COMM_CACHE	4096
+#define EVENT_CACHE	65536
+
+struct comm_slot {
+	int		pid;
+	const char	*comm;
+};
+
+/* One input file and what depends on its own tep handle. */
+struct file_ctx {
 	const char	*file;
+	struct trace_input *in;
+	struct tep_handle *tep;
+	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
+	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
+	int		multi_buffer;
+	int		name_width;
+	const char	*time_fmt;
+	int		usecs;
+	struct tep_event *graph_entry, *graph_exit;
+	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
+				*gx_rettime;
+	struct tep_event **events;	/* by id: tep_find_event() searches each time */
+	struct comm_slot *comms;
+	struct tep_record *rec;		/* its next record in the merge, or NULL */
+	int		buffer;
+};
+
+struct report {
 	enum mode	mode;
 	int		invert;		/* -v seen: later -F filters hide what they match */
 	char		**filters;
@@ -139,19 +166,12 @@ struct report {
 	uint64_t	ts2secs;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
-	struct trace_input *in;
-	struct tep_handle *tep;
-	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
-	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
-	int		multi_buffer;
-	int		name_width;
-	const char	*time_fmt;
-	int		usecs;
+	struct file_ctx	*files;		/* several -i files are merged into one timeline */
+	int		nr_files;
+	struct file_ctx	*c;		/* the file being worked on */
+	int		label_width;	/* with several files: the widest file or buffer name */
 	uint64_t	last_ts;
 	uint64_t	last_check_ts;
-	struct tep_event *graph_entry, *graph_exit;
-	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
-				*gx_rettime;
 };
 
 /* --cpu 0,3 / 2-4 / 1:2, as upstream accepts. */
@@ -300,7 +320,7 @@ static int check_filter(struct report *r, const char *spec)
 {
 	char *copy = xstrdup(spec);
 	char *colon = strchr(copy, ':');
-	struct tep_event **all = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **all = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
 	struct tep_event **evs = NULL;
 	int nr = 0, ret = 0;
 	char *save, *tok;
@@ -323,7 +343,7 @@ static int check_filter(struct report *r, const char *spec)
 			matched = 1;
 		}
 		if (!matched) {
-			ret = error("filter '%s': no event '%s' in '%s'", spec, pat, r->file);
+			ret = error("filter '%s': no event '%s' in '%s'", spec, pat, r->c->file);
 			goto out;
 		}
 	}
@@ -348,7 +368,7 @@ static int filter_parses_safely(struct report *r, const char *spec)
 	if (pid < 0)
 		return error("cannot fork to check filter '%s': %s", spec, strerror(errno));
 	if (!pid) {
-		struct tep_event_filter *f = tep_filter_alloc(r->tep);
+		struct tep_event_filter *f = tep_filter_alloc(r->c->tep);
 		int fd = open("/dev/null", O_WRONLY);
 
 		if (fd >= 0)
@@ -366,7 +386,7 @@ static int filter_parses_safely(struct report *r, const char *spec)
 static int setup_filters(struct report *r)
 {
 	for (int i = 0; i < r->nr_filters; i++) {
-		struct tep_event_filter **f = r->filter_neg[i] ? &r->neg_filter : &r->filter;
+		struct tep_event_filter **f = r->filter_neg[i] ? &r->c->neg_filter : &r->c->filter;
 		enum tep_errno err;
 		char msg[256];
 
@@ -374,13 +394,13 @@ static int setup_filters(struct report *r)
 		    filter_parses_safely(r, r->filters[i]) < 0)
 			return -1;
 		if (!*f)
-			*f = tep_filter_alloc(r->tep);
+			*f = tep_filter_alloc(r->c->tep);
 		if (!*f)
 			return error("out of memory for filters");
 		err = tep_filter_add_filter_str(*f, r->filters[i]);
 		if (err < 0) {
 			if (tep_filter_strerror(*f, err, msg, sizeof(msg)) < 0)
-				tep_strerror(r->tep, err, msg, sizeof(msg));
+				tep_strerror(r->c->tep, err, msg, sizeof(msg));
 			return error("filter '%s': %s", r->filters[i], trim(msg));
 		}
 	}
@@ -390,9 +410,9 @@ static int setup_filters(struct report *r)
 /* As upstream: the plain filters choose what is shown, then -v ones remove from it. */
 static int record_shown(struct report *r, struct tep_record *rec)
 {
-	if (r->filter && tep_filter_match(r->filter, rec) != TEP_ERRNO__FILTER_MATCH)
+	if (r->c->filter && tep_filter_match(r->c->filter, rec) != TEP_ERRNO__FILTER_MATCH)
 		return 0;
-	if (r->neg_filter && tep_filter_match(r->neg_filter, rec) == TEP_ERRNO__FILTER_MATCH)
+	if (r->c->neg_filter && tep_filter_match(r->c->neg_filter, rec) == TEP_ERRNO__FILTER_MATCH)
 		return 0;
 	return 1;
 }
@@ -403,11 +423,11 @@ static void print_event_formats(struct report *r)
 {
 	const char *last = NULL;
 
-	for (int i = 0; i < trace_input_nr_formats(r->in); i++) {
+	for (int i = 0; i < trace_input_nr_formats(r->c->in); i++) {
 		const char *system, *text;
 		size_t len;
 
-		text = trace_input_format(r->in, i, &system, &len);
+		text = trace_input_format(r->c->in, i, &system, &len);
 		if (!strcmp(system, "ftrace"))
 			continue;
 		if (!last || strcmp(last, system))
@@ -418,20 +438,32 @@ static void print_event_formats(struct report *r)
 	}
 }
 
+/* With several files, each line starts with its file's name, as upstream does. */
+static void print_label(struct report *r, const char *name)
+{
+	if (r->nr_files > 1)
+		printf("%*s: ", r->label_width, name);
+}
+
 static void print_header(struct report *r)
 {
-	printf("version = %d\n", trace_input_version(r->in));
-	for (int cpu = 0; !trace_input_is_latency(r->in) &&
-	     cpu < trace_input_buffer_cpus(r->in, 0); cpu++)
-		if (!trace_input_cpu_size(r->in, 0, cpu))
-			printf("CPU %d is empty\n", cpu);
-	printf("cpus=%d\n", trace_input_cpus(r->in));
+	print_label(r, r->c->file);
+	printf("version = %d\n", trace_input_version(r->c->in));
+	for (int cpu = 0; !trace_input_is_latency(r->c->in) &&
+	     cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
+		if (trace_input_cpu_size(r->c->in, 0, cpu))
+			continue;
+		print_label(r, r->c->file);
+		printf("CPU %d is empty\n", cpu);
+	}
+	print_label(r, r->c->file);
+	printf("cpus=%d\n", trace_input_cpus(r->c->in));
 }
 
 /* A timestamp as the CPU listings show it (tep's "%6.1000d" / "%9.1d"). */
 static void print_ts(struct report *r, uint64_t ts)
 {
-	if (!trace_input_in_usecs(r->in))
+	if (!trace_input_in_usecs(r->c->in))
 		printf("%12llu", (unsigned long long)ts);
 	else if (r->nsec)
 		printf("%5llu.%09llu", (unsigned long long)(ts / 1000000000ULL),
@@ -445,18 +477,18 @@ static void print_ts(struct report *r, uint64_t ts)
 
 static int print_cpu_list(struct report *r)
 {
-	printf("List of CPUs in %s with data:\n", r->file);
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->in, 0); cpu++) {
+	printf("List of CPUs in %s with data:\n", r->c->file);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
 		uint64_t first, last;
 		int ret;
 
-		if (!trace_input_cpu_size(r->in, 0, cpu))
+		if (!trace_input_cpu_size(r->c->in, 0, cpu))
 			continue;
 		if (r->mode == MODE_CPUS) {
 			printf("  %d\n", cpu);
 			continue;
 		}
-		ret = trace_input_cpu_first_last(r->in, 0, cpu, &first, &last);
+		ret = trace_input_cpu_first_last(r->c->in, 0, cpu, &first, &last);
 		if (ret < 0)
 			return -1;
 		if (!ret)
@@ -475,7 +507,7 @@ static int print_text_option(struct report *r, int id)
 	size_t len;
 	int n;
 
-	for (n = 0; (p = trace_input_option(r->in, id, n, &len)); n++)
+	for (n = 0; (p = trace_input_option(r->c->in, id, n, &len)); n++)
 		printf("%.*s\n", (int)strnlen(p, len), p);
 	return n;
 }
@@ -493,16 +525,16 @@ static void print_stat(struct report *r)
 	 * Upstream shows compressed data where it decompresses it: one page in,
 	 * each CPU after the one before.
 	 */
-	uint64_t off = trace_input_page_size(r->in);
+	uint64_t off = trace_input_page_size(r->c->in);
 
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->in, 0); cpu++) {
-		uint64_t size = trace_input_cpu_data_size(r->in, 0, cpu);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
+		uint64_t size = trace_input_cpu_data_size(r->c->in, 0, cpu);
 
 		/* v7 files list only the CPUs with data. */
-		if (!size && trace_input_version(r->in) >= 7)
+		if (!size && trace_input_version(r->c->in) >= 7)
 			continue;
-		if (!trace_input_buffer_compressed(r->in, 0))
-			off = trace_input_cpu_offset(r->in, 0, cpu);
+		if (!trace_input_buffer_compressed(r->c->in, 0))
+			off = trace_input_cpu_offset(r->c->in, 0, cpu);
 		printf("CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
 		printf("    %llu bytes in size\n", (unsigned long long)size);
 		off += size;
@@ -511,13 +543,13 @@ static void print_stat(struct report *r)
 
 static int check_events(struct report *r)
 {
-	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
 	int bad = 0;
 
 	for (int i = 0; evs && evs[i]; i++) {
 		if (!(evs[i]->flags & TEP_EVENT_FL_FAILED))
 			continue;
-		error("'%s': the format of %s:%s does not parse", r->file, evs[i]->system,
+		error("'%s': the format of %s:%s does not parse", r->c->file, evs[i]->system,
 		      evs[i]->name);
 		bad = 1;
 	}
@@ -526,7 +558,7 @@ static int check_events(struct report *r)
 
 static void list_events(struct report *r)
 {
-	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_SYSTEM);
+	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_SYSTEM);
 
 	for (int i = 0; evs && evs[i]; i++)
 		printf("%s:%s\n", evs[i]->system, evs[i]->name);
@@ -535,8 +567,8 @@ static void list_events(struct report *r)
 /* -T: each event's filter as libtraceevent parsed it, as upstream prints it. */
 static int test_filters(struct report *r)
 {
-	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
-	struct tep_event_filter *fs[2] = { r->filter, r->neg_filter };
+	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
+	struct tep_event_filter *fs[2] = { r->c->filter, r->c->neg_filter };
 
 	for (int k = 0; k < 2; k++) {
 		for (int i = 0; fs[k] && evs && evs[i]; i++) {
@@ -567,21 +599,21 @@ static void print_name(struct trace_seq *s, struct tep_event *ev)
 
 static void setup_graph(struct report *r)
 {
-	r->graph_entry = tep_find_event_by_name(r->tep, "ftrace", "funcgraph_entry");
-	r->graph_exit = tep_find_event_by_name(r->tep, "ftrace", "funcgraph_exit");
-	if (r->graph_entry) {
-		r->ge_func = tep_find_field(r->graph_entry, "func");
-		r->ge_depth = tep_find_field(r->graph_entry, "depth");
-		if (!r->ge_func || !r->ge_depth)
-			r->graph_entry = NULL;
+	r->c->graph_entry = tep_find_event_by_name(r->c->tep, "ftrace", "funcgraph_entry");
+	r->c->graph_exit = tep_find_event_by_name(r->c->tep, "ftrace", "funcgraph_exit");
+	if (r->c->graph_entry) {
+		r->c->ge_func = tep_find_field(r->c->graph_entry, "func");
+		r->c->ge_depth = tep_find_field(r->c->graph_entry, "depth");
+		if (!r->c->ge_func || !r->c->ge_depth)
+			r->c->graph_entry = NULL;
 	}
-	if (r->graph_exit) {
-		r->gx_func = tep_find_field(r->graph_exit, "func");
-		r->gx_depth = tep_find_field(r->graph_exit, "depth");
-		r->gx_calltime = tep_find_field(r->graph_exit, "calltime");
-		r->gx_rettime = tep_find_field(r->graph_exit, "rettime");
-		if (!r->gx_func || !r->gx_depth || !r->gx_calltime || !r->gx_rettime)
-			r->graph_exit = NULL;
+	if (r->c->graph_exit) {
+		r->c->gx_func = tep_find_field(r->c->graph_exit, "func");
+		r->c->gx_depth = tep_find_field(r->c->graph_exit, "depth");
+		r->c->gx_calltime = tep_find_field(r->c->graph_exit, "calltime");
+		r->c->gx_rettime = tep_find_field(r->c->graph_exit, "rettime");
+		if (!r->c->gx_func || !r->c->gx_depth || !r->c->gx_calltime || !r->c->gx_rettime)
+			r->c->graph_exit = NULL;
 	}
 }
 
@@ -610,7 +642,7 @@ static void graph_duration(struct trace_seq *s, unsigned long long ns)
 
 static void graph_func(struct report *r, struct trace_seq *s, unsigned long long addr)
 {
-	const char *name = tep_find_function(r->tep, addr);
+	const char *name = tep_find_function(r->c->tep, addr);
 
 	if (name)
 		trace_seq_puts(s, name);
@@ -633,24 +665,24 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 	if (r->raw || (r->input_flags & TRACE_INPUT_NO_PLUGINS) ||
 	    (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)))
 		return 0;
-	if (ev == r->graph_exit) {
-		depth = field_val(r->gx_depth, rec);
-		graph_duration(s, field_val(r->gx_rettime, rec) - field_val(r->gx_calltime, rec));
+	if (ev == r->c->graph_exit) {
+		depth = field_val(r->c->gx_depth, rec);
+		graph_duration(s, field_val(r->c->gx_rettime, rec) - field_val(r->c->gx_calltime, rec));
 		trace_seq_printf(s, "%*s}", (int)(2 + 2 * depth), "");
 		return 1;
 	}
-	func = field_val(r->ge_func, rec);
-	depth = field_val(r->ge_depth, rec);
-	if (r->graph_exit && trace_input_peek_same_cpu(r->in, rec, &next) &&
-	    tep_data_type(r->tep, &next) == r->graph_exit->id &&
-	    tep_data_pid(r->tep, &next) == tep_data_pid(r->tep, rec) &&
-	    field_val(r->gx_func, &next) == func) {
-		graph_duration(s, field_val(r->gx_rettime, &next) -
-				  field_val(r->gx_calltime, &next));
+	func = field_val(r->c->ge_func, rec);
+	depth = field_val(r->c->ge_depth, rec);
+	if (r->c->graph_exit && trace_input_peek_same_cpu(r->c->in, rec, &next) &&
+	    tep_data_type(r->c->tep, &next) == r->c->graph_exit->id &&
+	    tep_data_pid(r->c->tep, &next) == tep_data_pid(r->c->tep, rec) &&
+	    field_val(r->c->gx_func, &next) == func) {
+		graph_duration(s, field_val(r->c->gx_rettime, &next) -
+				  field_val(r->c->gx_calltime, &next));
 		trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
 		graph_func(r, s, func);
 		trace_seq_puts(s, "();");
-		trace_input_skip_next_same_cpu(r->in, rec);
+		trace_input_skip_next_same_cpu(r->c->in, rec);
 		return 1;
 	}
 	trace_seq_printf(s, "%13s|%*s", "", (int)(2 + 2 * depth), "");
@@ -665,7 +697,7 @@ static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_reco
 	char buf[50] = "";
 
 	/* Upstream rounds to microseconds whenever the file names its clock. */
-	if (trace_input_clock_known(r->in) && !r->nsec)
+	if (trace_input_clock_known(r->c->in) && !r->nsec)
 		ts = (ts + 500) / 1000;
 	if (r->last_ts)
 		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - r->last_ts));
@@ -678,20 +710,13 @@ static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_reco
  * for "%16s-%-5d [%03d]" and the time formats, without its format parsing
  * and printf per field.  Tests compare it with upstream byte for byte.
  */
-#define COMM_CACHE	4096
-struct comm_slot {
-	int		pid;
-	const char	*comm;
-};
-static struct comm_slot comm_cache[COMM_CACHE];
-
-static const char *comm_of(struct tep_handle *tep, int pid)
+static const char *comm_of(struct file_ctx *f, int pid)
 {
-	struct comm_slot *c = &comm_cache[(unsigned int)pid % COMM_CACHE];
+	struct comm_slot *c = &f->comms[(unsigned int)pid % COMM_CACHE];
 
 	if (!c->comm || c->pid != pid) {
 		c->pid = pid;
-		c->comm = tep_data_comm_from_pid(tep, pid);
+		c->comm = tep_data_comm_from_pid(f->tep, pid);
 	}
 	return c->comm;
 }
@@ -716,8 +741,8 @@ static char *put_num(char *p, unsigned long long v, int width, char pad)
 static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record *rec)
 {
 	char line[96], *p = line;
-	int pid = tep_data_pid(r->tep, rec);
-	const char *comm = comm_of(r->tep, pid);
+	int pid = tep_data_pid(r->c->tep, rec);
+	const char *comm = comm_of(r->c, pid);
 	size_t len = strlen(comm);
 	char *start;
 
@@ -741,7 +766,7 @@ static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record
 	*p++ = '[';
 	p = put_num(p, rec->cpu, 3, '0');
 	*p++ = ']';
-	if (!r->usecs) {
+	if (!r->c->usecs) {
 		p = put_num(p, rec->ts, 12, ' ');
 	} else if (r->nsec) {
 		*p++ = ' ';
@@ -762,18 +787,16 @@ static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record
 }
 
 /* tep_find_event_by_record() searches every time; ids are small, so cache them. */
-#define EVENT_CACHE	65536
-static struct tep_event *event_cache[EVENT_CACHE];
 
 static struct tep_event *event_of(struct report *r, struct tep_record *rec)
 {
-	int id = tep_data_type(r->tep, rec);
+	int id = tep_data_type(r->c->tep, rec);
 
 	if (id < 0 || id >= EVENT_CACHE)
-		return tep_find_event(r->tep, id);
-	if (!event_cache[id])
-		event_cache[id] = tep_find_event(r->tep, id);
-	return event_cache[id];
+		return tep_find_event(r->c->tep, id);
+	if (!r->c->events[id])
+		r->c->events[id] = tep_find_event(r->c->tep, id);
+	return r->c->events[id];
 }
 
 static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
@@ -782,13 +805,17 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 	struct tep_event *ev = event_of(r, rec);
 
 	trace_seq_reset(s);
-	if (r->multi_buffer) {
-		const char *name = trace_input_buffer_name(r->in, buffer);
+	if (r->nr_files > 1) {
+		const char *name = trace_input_buffer_name(r->c->in, buffer);
+
+		trace_seq_printf(s, "%*s: ", r->label_width, *name ? name : r->c->file);
+	} else if (r->c->multi_buffer) {
+		const char *name = trace_input_buffer_name(r->c->in, buffer);
 
 		if (*name)
-			trace_seq_printf(s, "%*s: ", r->name_width, name);
+			trace_seq_printf(s, "%*s: ", r->c->name_width, name);
 		else
-			trace_seq_printf(s, "%*s  ", r->name_width, "");
+			trace_seq_printf(s, "%*s  ", r->c->name_width, "");
 	}
 	if (rec->missed_events > 0)
 		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
@@ -796,21 +823,21 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 	else if (rec->missed_events < 0)
 		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
 	if (r->latency) {
-		tep_print_event(r->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
+		tep_print_event(r->c->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
 				TEP_PRINT_CPU);
 		if (r->raw)
-			trace_seq_printf(s, "-0x%x", tep_data_flags(r->tep, rec));
+			trace_seq_printf(s, "-0x%x", tep_data_flags(r->c->tep, rec));
 		else
-			tep_print_event(r->tep, s, rec, "%s", TEP_PRINT_LATENCY);
-		tep_print_event(r->tep, s, rec, r->time_fmt, TEP_PRINT_TIME);
+			tep_print_event(r->c->tep, s, rec, "%s", TEP_PRINT_LATENCY);
+		tep_print_event(r->c->tep, s, rec, r->c->time_fmt, TEP_PRINT_TIME);
 	} else {
 		fast_prefix(r, s, rec);
 	}
 	if (r->ts_diff)
 		print_ts_diff(r, s, rec);
 	print_name(s, ev);
-	if (!ev || !(ev == r->graph_entry || ev == r->graph_exit) || !print_graph(r, s, rec, ev))
-		tep_print_event(r->tep, s, rec, "%s", r->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (!ev || !(ev == r->c->graph_entry || ev == r->c->graph_exit) || !print_graph(r, s, rec, ev))
+		tep_print_event(r->c->tep, s, rec, "%s", r->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
 	fwrite_unlocked(s->buffer, 1, s->len, stdout);
@@ -821,50 +848,84 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 #define FLAG_HARDIRQ	0x08
 #define FLAG_SOFTIRQ	0x10
 
+/* The file whose pending record comes first (ties: the earlier file). */
+static struct file_ctx *next_file(struct report *r)
+{
+	struct file_ctx *best = NULL;
+
+	for (int i = 0; i < r->nr_files; i++) {
+		struct file_ctx *f = &r->files[i];
+
+		if (f->rec && (!best || f->rec->ts < best->rec->ts))
+			best = f;
+	}
+	return best;
+}
+
+static int advance_file(struct file_ctx *f)
+{
+	int ret = trace_input_next(f->in, &f->rec, &f->buffer);
+
+	if (ret <= 0)
+		f->rec = NULL;
+	return ret < 0 ? -1 : 0;
+}
+
 static int print_records(struct report *r)
 {
 	struct tep_record *rec;
+	struct file_ctx *f;
 	struct trace_seq s;
 	uint64_t base = 0;
-	int buffer, ret, first = 1, shown = 0;
+	int ret = 0, first = 1, shown = 0;
 
+	for (int i = 0; i < r->nr_files; i++)
+		if (advance_file(&r->files[i]) < 0)
+			return -1;
 	trace_seq_init(&s);
-	while ((ret = trace_input_next(r->in, &rec, &buffer)) > 0) {
+	while ((f = next_file(r))) {
+		r->c = f;
+		rec = f->rec;
 		if (first && r->align_ts)
 			base = rec->ts;
 		first = 0;
 		rec->ts -= base;
 		if (r->no_irqs || r->no_softirqs) {
-			int flags = tep_data_flags(r->tep, rec);
+			int flags = tep_data_flags(f->tep, rec);
 
 			if ((r->no_irqs && (flags & FLAG_HARDIRQ)) ||
 			    (r->no_softirqs && (flags & FLAG_SOFTIRQ)))
-				continue;
+				goto next;
 		}
 		if (!record_shown(r, rec))
-			continue;
+			goto next;
 		if (r->ts_check && rec->ts < r->last_check_ts)
 			warning("record on cpu %d went backwards: %llu to %llu delta: -%llu",
 				rec->cpu, (unsigned long long)r->last_check_ts,
 				(unsigned long long)rec->ts,
 				(unsigned long long)(r->last_check_ts - rec->ts));
 		r->last_check_ts = rec->ts;
-		print_record(r, &s, rec, buffer);
+		print_record(r, &s, rec, f->buffer);
 		/*
 		 * Output is buffered in 1 MB blocks, but the first lines go out at
 		 * once, so "report | head" answers (and stops us) quickly.
 		 */
 		if (++shown == 32)
 			fflush(stdout);
+next:
+		if (advance_file(f) < 0) {
+			ret = -1;
+			break;
+		}
 	}
 	trace_seq_destroy(&s);
-	return ret < 0 ? -1 : 0;
+	return ret;
 }
 
 /* -r and -n: regexes matched against event and system names, whole. */
 static void flag_events(struct report *r, char **pats, int n, int flag)
 {
-	struct tep_event **evs = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
 
 	for (int k = 0; k < n; k++)
 		for (int i = 0; evs && evs[i]; i++)
@@ -872,18 +933,88 @@ static void flag_events(struct report *r, char **pats, int n, int flag)
 				evs[i]->flags |= flag;
 }
 
+static int open_file(struct report *r, struct file_ctx *f)
+{
+	r->c = f;
+	f->in = trace_input_open(f->file, r->input_flags);
+	if (!f->in)
+		return -1;
+	f->tep = trace_input_tep(f->in);
+	f->events = xcalloc(EVENT_CACHE, sizeof(*f->events));
+	f->comms = xcalloc(COMM_CACHE, sizeof(*f->comms));
+	if (r->nsec)
+		tep_set_flag(f->tep, TEP_NSEC_OUTPUT);
+	if (r->ts_offset)
+		trace_input_add_ts_offset(f->in, r->ts_offset);
+	if (r->ts2secs)
+		trace_input_set_ts2secs(f->in, r->ts2secs);
+	return 0;
+}
+
+/* Filters, flags and formats of the current file, before its events are read. */
+static int prepare_events(struct report *r)
+{
+	if (setup_filters(r) < 0)
+		return -1;
+	if (r->cpus)
+		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
+			if (!r->cpus[cpu])
+				trace_input_skip_cpu(r->c->in, cpu);
+	r->c->multi_buffer = trace_input_nr_buffers(r->c->in) > 1;
+	for (int b = 0; b < trace_input_nr_buffers(r->c->in); b++) {
+		int len = strlen(trace_input_buffer_name(r->c->in, b));
+
+		if (r->c->multi_buffer && len > r->c->name_width)
+			r->c->name_width = len;
+		if (len > r->label_width)
+			r->label_width = len;
+	}
+	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
+	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
+	setup_graph(r);
+	r->c->usecs = trace_input_in_usecs(r->c->in);
+	if (!trace_input_in_usecs(r->c->in))
+		r->c->time_fmt = "%12d:";
+	else
+		r->c->time_fmt = r->nsec ? " %9.1d:" : " %6.1000d:";
+	return 0;
+}
+
+/* Several -i files: their events merged into one timeline. */
+static int report_files(struct report *r)
+{
+	for (int i = 0; i < r->nr_files; i++) {
+		int len = strlen(r->files[i].file);
+
+		if (len > r->label_width)
+			r->label_width = len;
+		if (open_file(r, &r->files[i]) < 0)
+			return EXIT_FAILED;
+		if (trace_input_is_latency(r->files[i].in)) {
+			error("'%s': a latency trace cannot be merged with other files",
+			      r->files[i].file);
+			return EXIT_FAILED;
+		}
+	}
+	for (int i = 0; i < r->nr_files; i++) {
+		r->c = &r->files[i];
+		if (prepare_events(r) < 0)
+			return EXIT_FAILED;
+	}
+	for (int i = 0; i < r->nr_files; i++) {
+		r->c = &r->files[i];
+		print_header(r);
+	}
+	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
 static int report_file(struct report *r)
 {
-	r->in = trace_input_open(r->file, r->input_flags);
-	if (!r->in)
+	if (r->nr_files > 1)
+		return report_files(r);
+	if (open_file(r, &r->files[0]) < 0)
 		return EXIT_FAILED;
-	r->tep = trace_input_tep(r->in);
-	if (r->nsec)
-		tep_set_flag(r->tep, TEP_NSEC_OUTPUT);
-	if (r->ts_offset)
-		trace_input_add_ts_offset(r->in, r->ts_offset);
-	if (r->ts2secs)
-		trace_input_set_ts2secs(r->in, r->ts2secs);
+
 	switch (r->mode) {
 	case MODE_FORMATS:
 		print_event_formats(r);
@@ -895,17 +1026,17 @@ static int report_file(struct report *r)
 		const uint16_t probe = 1;
 
 		printf("file is %s endian and host is %s endian\n",
-		       trace_input_big_endian(r->in) ? "big" : "little",
+		       trace_input_big_endian(r->c->in) ? "big" : "little",
 		       *(const unsigned char *)&probe ? "little" : "big");
 		return EXIT_OK;
 	}
 	case MODE_FUNCS:
 		fflush(stdout);
-		tep_print_funcs(r->tep);
+		tep_print_funcs(r->c->tep);
 		return EXIT_OK;
 	case MODE_PRINTK:
 		fflush(stdout);
-		tep_print_printk(r->tep);
+		tep_print_printk(r->c->tep);
 		return EXIT_OK;
 	case MODE_CPUS:
 	case MODE_FIRST:
@@ -916,10 +1047,10 @@ static int report_file(struct report *r)
 	default:
 		break;
 	}
-	if (setup_filters(r) < 0)
-		return EXIT_FAILED;
 	if (r->mode == MODE_TEST_FILTERS)
-		return test_filters(r);
+		return setup_filters(r) < 0 ? EXIT_FAILED : test_filters(r);
+	if (prepare_events(r) < 0)
+		return EXIT_FAILED;
 	print_header(r);
 	switch (r->mode) {
 	case MODE_STAT:
@@ -937,9 +1068,9 @@ static int report_file(struct report *r)
 	default:
 		break;
 	}
-	if (trace_input_is_latency(r->in)) {
+	if (trace_input_is_latency(r->c->in)) {
 		size_t len;
-		char *text = trace_input_latency_text(r->in, &len);
+		char *text = trace_input_latency_text(r->c->in, &len);
 
 		if (!text)
 			return EXIT_FAILED;
@@ -948,25 +1079,6 @@ static int report_file(struct report *r)
 		free(text);
 		return EXIT_OK;
 	}
-	if (r->cpus)
-		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
-			if (!r->cpus[cpu])
-				trace_input_skip_cpu(r->in, cpu);
-	r->multi_buffer = trace_input_nr_buffers(r->in) > 1;
-	for (int b = 0; r->multi_buffer && b < trace_input_nr_buffers(r->in); b++) {
-		int len = strlen(trace_input_buffer_name(r->in, b));
-
-		if (len > r->name_width)
-			r->name_width = len;
-	}
-	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
-	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
-	setup_graph(r);
-	r->usecs = trace_input_in_usecs(r->in);
-	if (!trace_input_in_usecs(r->in))
-		r->time_fmt = "%12d:";
-	else
-		r->time_fmt = r->nsec ? " %9.1d:" : " %6.1000d:";
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -975,6 +1087,13 @@ static char **add_str(char **list, int *n, char *s)
 	list = xrealloc(list, sizeof(*list) * (*n + 1));
 	list[(*n)++] = s;
 	return list;
+}
+
+static void add_file(struct report *r, const char *file)
+{
+	r->files = xrealloc(r->files, sizeof(*r->files) * (r->nr_files + 1));
+	memset(&r->files[r->nr_files], 0, sizeof(*r->files));
+	r->files[r->nr_files++].file = file;
 }
 
 static int set_mode(struct report *r, enum mode m, const char *opt)
@@ -1001,9 +1120,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 			show_usage(&cmd_report);
 			return -1;
 		case 'i':
-			if (r->file)
-				return usage_error(&cmd_report, "only one input file is supported");
-			r->file = optarg;
+			add_file(r, optarg);
 			break;
 		case 'F':
 			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
@@ -1138,15 +1255,19 @@ static int parse_args(struct report *r, int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		if (r->file)
+		if (r->nr_files)
 			return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
 		if (optind + 1 < argc)
 			return usage_error(&cmd_report, "unexpected argument '%s'",
 					   argv[optind + 1]);
-		r->file = argv[optind];
+		add_file(r, argv[optind]);
 	}
-	if (!r->file)
-		r->file = "trace.dat";
+	if (!r->nr_files)
+		add_file(r, "trace.dat");
+	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
+		return usage_error(&cmd_report, "listing options read one file, not %d",
+				   r->nr_files);
+	r->c = &r->files[0];
 	return 0;
 }
 
@@ -1164,11 +1285,18 @@ static int run_report(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	ret = report_file(&r);
 	fflush(stdout);
-	if (r.filter)
-		tep_filter_free(r.filter);
-	if (r.neg_filter)
-		tep_filter_free(r.neg_filter);
-	trace_input_close(r.in);
+	for (int i = 0; i < r.nr_files; i++) {
+		struct file_ctx *f = &r.files[i];
+
+		if (f->filter)
+			tep_filter_free(f->filter);
+		if (f->neg_filter)
+			tep_filter_free(f->neg_filter);
+		trace_input_close(f->in);
+		free(f->events);
+		free(f->comms);
+	}
+	free(r.files);
 	free(r.filters);
 	free(r.filter_neg);
 	free(r.raw_events);
