@@ -340,6 +340,9 @@ static void normalise(const char *rel, char *val)
 	if (!strcmp(base, "buffer_size_kb") && (s = strchr(val, ' ')))
 		*s = '\0';
 	val[strcspn(val, "\n")] = '\0';
+	/* A filter reads "none" when unset, and "0" is what clears it. */
+	if (!strcmp(base, "filter") && !strcmp(val, "none"))
+		strcpy(val, "0");
 }
 
 int tfs_save(struct tfs_saved *saved, const char *rel)

@@ -245,6 +245,15 @@ test_expect_success TRACEFS 'a refused write names the file, the value and the r
 	test "$(cat err)" = "trace-cmd tracefs-set: writing '"'"'function'"'"' to '"'"'current_tracer'"'"': Operation not permitted"
 '
 
+test_expect_success TRACEFS "a refusal shows the kernel's error_log entry, and the old value returns" '
+	state_quick >state.before &&
+	test_expect_code 1 "$HELPERS/tracefs-set" events/sched/sched_switch/filter \
+		"nosuchfield == 1" 2>err &&
+	"$HELPERS/tracefs-set" events/sched/sched_switch/filter "prev_pid == 1" >set &&
+	state_quick >state.after && test_cmp state.before state.after &&
+	test "$(cat err)" = "trace-cmd tracefs-set: writing '"'"'nosuchfield == 1'"'"' to '"'"'events/sched/sched_switch/filter'"'"': Invalid argument (kernel: event filter parse error: error: Field not found)"
+'
+
 test_expect_success TRACEFS 'a disk that fills up: exit 1, no partial file, tracefs restored' '
 	mkdir small &&
 	state_quick >state.before &&
