@@ -36,6 +36,8 @@ dirty() {
 	echo 1 >"$d/options/sym-addr" &&
 	echo 0 >"$d/options/markers" &&
 	echo 1 >"$d/options/raw" &&
+	# A tracer other than nop, where the kernel has one that needs no function tracer.
+	if [ "$d" = "$T" ] && grep -qw blk "$T/available_tracers"; then echo blk >"$d/current_tracer"; fi &&
 	echo 0 >"$d/tracing_on"
 }
 
@@ -75,15 +77,21 @@ sym-addr markers raw: 0 1 0
 entries: 0
 EOF_
 
-cat >want.warnings <<'EOF_'
+# Where the kernel refuses the function filters to everyone, reset names them and goes on.
+: >want.warnings
+if [ -n "$T" ] && ! cat "$T/set_ftrace_filter" >/dev/null 2>&1; then
+	cat >want.warnings <<'EOF_'
 trace-cmd reset: warning: cannot reset 'set_ftrace_filter': Operation not permitted
 trace-cmd reset: warning: cannot reset 'set_ftrace_notrace': Operation not permitted
 EOF_
+fi
 
 test_expect_success TRACEFS 'reset brings every item of the top buffer back, each checked' '
 	size=$(cat "$T/buffer_size_kb") &&
 	dirty "$T" &&
-	items "$T" >dirty.items && ! test_cmp want.items dirty.items >/dev/null &&
+	items "$T" >dirty.items &&
+	# Every item is off its value before, so each check below can fail.
+	diff want.items dirty.items | grep -c "^>" >nr.off && test "$(cat nr.off)" -ge 8 &&
 	"$TRACE_CMD" reset 2>err &&
 	items "$T" >got.items &&
 	test_cmp want.items got.items &&
