@@ -135,6 +135,7 @@ struct comm_slot {
 /* One input file and what depends on its own tep handle. */
 struct file_ctx {
 	const char	*file;
+	const char	*label;		/* its base name, as upstream labels merged files */
 	struct trace_input *in;
 	struct tep_handle *tep;
 	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
@@ -447,16 +448,16 @@ static void print_label(struct report *r, const char *name)
 
 static void print_header(struct report *r)
 {
-	print_label(r, r->c->file);
+	print_label(r, r->c->label);
 	printf("version = %d\n", trace_input_version(r->c->in));
 	for (int cpu = 0; !trace_input_is_latency(r->c->in) &&
 	     cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
 		if (trace_input_cpu_size(r->c->in, 0, cpu))
 			continue;
-		print_label(r, r->c->file);
+		print_label(r, r->c->label);
 		printf("CPU %d is empty\n", cpu);
 	}
-	print_label(r, r->c->file);
+	print_label(r, r->c->label);
 	printf("cpus=%d\n", trace_input_cpus(r->c->in));
 }
 
@@ -597,8 +598,32 @@ static void print_name(struct trace_seq *s, struct tep_event *ev)
 		trace_seq_printf(s, "%.*s", (int)(20 - len), spaces);
 }
 
+/*
+ * Upstream's function graph options, set with -O [fgraph:]tailprint and
+ * -O [fgraph:]depth: the function's name after each closing brace, and each
+ * call's depth.
+ */
+static struct tep_plugin_option graph_options[] = {
+	{ .name = "tailprint", .plugin_alias = "fgraph",
+	  .description = "Print function name at function exit in function graph" },
+	{ .name = "depth", .plugin_alias = "fgraph",
+	  .description = "Show the depth of each entry" },
+	{ .name = NULL }
+};
+
+static int graph_option(int i)
+{
+	const char *v = graph_options[i].value;
+
+	return graph_options[i].set && (!v || strcmp(v, "0"));
+}
+
 static void setup_graph(struct report *r)
 {
+	static int registered;
+
+	if (!registered++)
+		tep_plugin_add_options("fgraph", graph_options);
 	r->c->graph_entry = tep_find_event_by_name(r->c->tep, "ftrace", "funcgraph_entry");
 	r->c->graph_exit = tep_find_event_by_name(r->c->tep, "ftrace", "funcgraph_exit");
 	if (r->c->graph_entry) {
@@ -669,6 +694,13 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 		depth = field_val(r->c->gx_depth, rec);
 		graph_duration(s, field_val(r->c->gx_rettime, rec) - field_val(r->c->gx_calltime, rec));
 		trace_seq_printf(s, "%*s}", (int)(2 + 2 * depth), "");
+		if (graph_option(0)) {
+			trace_seq_puts(s, " /* ");
+			graph_func(r, s, field_val(r->c->gx_func, rec));
+			trace_seq_puts(s, " */");
+		}
+		if (graph_option(1))
+			trace_seq_printf(s, " (%llu)", depth);
 		return 1;
 	}
 	func = field_val(r->c->ge_func, rec);
@@ -682,12 +714,16 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 		trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
 		graph_func(r, s, func);
 		trace_seq_puts(s, "();");
+		if (graph_option(1))
+			trace_seq_printf(s, " (%llu)", depth);
 		trace_input_skip_next_same_cpu(r->c->in, rec);
 		return 1;
 	}
 	trace_seq_printf(s, "%13s|%*s", "", (int)(2 + 2 * depth), "");
 	graph_func(r, s, func);
 	trace_seq_puts(s, "() {");
+	if (graph_option(1))
+		trace_seq_printf(s, " (%llu)", depth);
 	return 1;
 }
 
@@ -808,7 +844,7 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 	if (r->nr_files > 1) {
 		const char *name = trace_input_buffer_name(r->c->in, buffer);
 
-		trace_seq_printf(s, "%*s: ", r->label_width, *name ? name : r->c->file);
+		trace_seq_printf(s, "%*s: ", r->label_width, *name ? name : r->c->label);
 	} else if (r->c->multi_buffer) {
 		const char *name = trace_input_buffer_name(r->c->in, buffer);
 
@@ -984,7 +1020,11 @@ static int prepare_events(struct report *r)
 static int report_files(struct report *r)
 {
 	for (int i = 0; i < r->nr_files; i++) {
-		int len = strlen(r->files[i].file);
+		const char *slash = strrchr(r->files[i].file, '/');
+		int len;
+
+		r->files[i].label = slash ? slash + 1 : r->files[i].file;
+		len = strlen(r->files[i].label);
 
 		if (len > r->label_width)
 			r->label_width = len;

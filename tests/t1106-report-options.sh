@@ -52,6 +52,9 @@ $G -N
 $G -R
 $G -l
 $G --last-event
+$G -O fgraph:depth=1
+$G -O tailprint
+$G -O tailprint=1 -O depth=1
 $I --stat
 $I --first-event
 $FIXTURES/synth-sched-be32-v6.dat -e
@@ -112,6 +115,29 @@ test_expect_success 'function graph: leaves on one line, nesting by depth' '
 	grep -q "funcgraph_entry:                   |  vfs_write() {$" out &&
 	grep -q "funcgraph_exit:       ! 150\.000 us |    }$" out &&
 	! grep -q "funcgraph_exit: .*rw_verify_area" out
+'
+
+test_expect_success 'several -i files merge into one timeline, each line labelled' '
+	"$TRACE_CMD" report -i "$FIXTURES/synth-sched-v6.dat" -i "$I" >out &&
+	grep -q "^    synth-sched-v6.dat: cpus=2$" out &&
+	grep -q "^synth-instances-v6.dat: version = 6$" out &&
+	grep -q "^                   foo:             bash-1234  \[000\] 12345.678903: print: " out &&
+	grep -v -e ": cpus=" -e ": version = " -e " is empty$" out >ev &&
+	test $(wc -l <ev) = 16 &&
+	grep -o "12345\.[0-9]*:" ev >stamps &&
+	sort -c stamps
+'
+
+test_expect_success UPSTREAM 'several -i files: event lines equal upstream'"'"'s' '
+	for pair in "$F $FIXTURES/synth-sched-v6.dat" "$FIXTURES/synth-sched-v6.dat $I" \
+		    "$FIXTURES/synth-sched-v6.dat $FIXTURES/synth-sched-be32-v7-zstd.dat"; do
+		set -- $pair
+		"$TRACE_CMD" report -i $1 -i $2 >ours &&
+		"$UPSTREAM" report -i $1 -i $2 >up 2>/dev/null &&
+		grep -v -e ": cpus=" -e ": version = " -e " is empty$" ours >a &&
+		grep -v -e ": cpus=" up >b &&
+		test_cmp b a || exit 1
+	done
 '
 
 test_expect_success 'listing options cannot be combined' '
