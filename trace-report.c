@@ -28,7 +28,8 @@ extern const struct command cmd_report;
 static const char report_usage[] =
 	"usage: trace-cmd report [OPTIONS] [FILE]\n"
 	"\n"
-	"  -i FILE          read FILE instead of trace.dat (FILE may also be the last argument)\n"
+	"  -i FILE          read FILE instead of trace.dat (or give FILE last); several\n"
+	"                   -i files merge into one timeline, lines labelled by file\n"
 	"  --cpu LIST       show only these CPUs (e.g. 0,3 or 2-4); repeatable\n"
 	"  -F FILTER        show only events matching 'event[,event][: condition]'; repeatable\n"
 	"  -v               the -F filters that follow hide the events they match\n"
