@@ -24,8 +24,6 @@ tracefs_state() {
 	# Enabled events, non-default filters and triggers anywhere in the tree.
 	grep -l '^[1X]' "$d"/events/*/*/enable 2>/dev/null | sed "s|^$d/|enabled: |"
 	grep -L '^none$' "$d"/events/*/*/filter 2>/dev/null | sed "s|^$d/|filtered: |"
-	for f in "$d"/events/*/*/trigger; do
-		grep -qv '^#' "$f" 2>/dev/null && echo "trigger: ${f#$d/}"
-	done
+	grep -lv '^#' "$d"/events/*/*/trigger 2>/dev/null | sed "s|^$d/|trigger: |"
 	ls "$d/instances" 2>/dev/null | sed 's/^/instance: /'
 }

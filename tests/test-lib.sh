@@ -23,8 +23,6 @@ export TRACE_CMD UPSTREAM LC_ALL=C
 test_count=0
 test_failed=0
 test_skipped=0
-test_cleanup=:
-
 # Each script works in its own scratch directory, removed at the end.
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/trace-cmd-test.XXXXXX")
 cd "$TRASH" || exit 1
@@ -70,7 +68,12 @@ test_lock_tracefs() {
 }
 
 # --- assertions ------------------------------------------------------------
-test_when_finished() { test_cleanup="$*; $test_cleanup"; }
+# The test body runs in a subshell, so cleanups go through a file it shares
+# with test_run_, which runs them (newest first) after the body, pass or fail.
+test_when_finished() {
+	{ printf '%s\n' "$*"; cat "$TRASH/.cleanup" 2>/dev/null; } >"$TRASH/.cleanup.new"
+	mv "$TRASH/.cleanup.new" "$TRASH/.cleanup"
+}
 
 test_cmp() { diff -u "$1" "$2"; }
 
@@ -109,10 +112,13 @@ test_stderr_is() {
 
 # --- running tests ---------------------------------------------------------
 test_run_() {
-	test_cleanup=:
+	rm -f "$TRASH/.cleanup"
 	( eval "$1" ) >test.log 2>&1
 	ok=$?
-	eval "$test_cleanup" >>test.log 2>&1 || ok=1
+	if [ -f "$TRASH/.cleanup" ]; then
+		( . "$TRASH/.cleanup" ) >>test.log 2>&1 || ok=1
+		rm -f "$TRASH/.cleanup"
+	fi
 	return $ok
 }
 
