@@ -31,6 +31,13 @@ test_expect_success 'each man page lists exactly the options of CMD -h' '
 	done
 '
 
+test_expect_success 'trace-cmd(1) lists every command' '
+	for c in $("$TRACE_CMD" --list-commands); do
+		sed -n "/^COMMANDS$/,/^OPTIONS$/p" "$SRC_DIR/Documentation/trace-cmd.1.txt" |
+			grep -q "^\*$c\*\|, \*$c\*::" || { echo "$c not in trace-cmd(1)"; exit 1; }
+	done
+'
+
 test_expect_success 'each man page SYNOPSIS names its command' '
 	for c in $("$TRACE_CMD" --list-commands); do
 		page=$SRC_DIR/Documentation/trace-cmd-$c.1.txt
