@@ -108,6 +108,15 @@ static int read_rest(int in_fd, int out_fd, size_t page_size)
 	return ret;
 }
 
+/* Everything the buffer holds now, whole pages by splice, the rest by read. */
+static int drain(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t page_size, size_t chunk)
+{
+	if (splice_ready(in_fd, pipe_fds, out_fd, chunk) < 0 ||
+	    read_rest(in_fd, out_fd, page_size) < 0)
+		return error("cpu %d: cannot drain the buffer: %s", cpu, strerror(errno));
+	return 0;
+}
+
 static int record_loop(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t page_size,
 		       const sigset_t *wait_mask)
 {
@@ -135,38 +144,61 @@ static int record_loop(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t p
 		else
 			idle_wait = ppoll(&pfd, 1, NULL, wait_mask) > 0;
 	}
-	if (splice_ready(in_fd, pipe_fds, out_fd, chunk) < 0 ||
-	    read_rest(in_fd, out_fd, page_size) < 0)
-		return error("cpu %d: cannot drain the buffer: %s", cpu, strerror(errno));
-	return 0;
+	return drain(cpu, in_fd, pipe_fds, out_fd, page_size, chunk);
 }
 
-int recorder_run(int cpu, int out_fd, size_t page_size)
+/* Opens CPU @cpu's trace_pipe_raw and a pipe for splicing from it. */
+static int open_cpu(int cpu, int *in_fd, int pipe_fds[2])
 {
 	char rel[64];
 	char *path;
-	sigset_t wait_mask;
-	int pipe_fds[2];
-	int in_fd, ret;
 
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
 	path = tfs_path(rel);
-	in_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	*in_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	free(path);
-	if (in_fd < 0)
+	if (*in_fd < 0)
 		return error("cannot open '%s': %s", rel, strerror(errno));
 	if (pipe2(pipe_fds, O_CLOEXEC) < 0) {
-		close(in_fd);
+		close(*in_fd);
 		return error("cpu %d: cannot create a pipe: %s", cpu, strerror(errno));
 	}
 	/* A bigger pipe is an optimisation only; the default size works too. */
 	fcntl(pipe_fds[1], F_SETPIPE_SZ, RECORDER_PIPE_SIZE);
-	sigprocmask(SIG_BLOCK, NULL, &wait_mask);
-	sigdelset(&wait_mask, RECORDER_STOP_SIGNAL);
-	ret = record_loop(cpu, in_fd, pipe_fds, out_fd, page_size, &wait_mask);
+	return 0;
+}
+
+static void close_cpu(int in_fd, int pipe_fds[2])
+{
 	close(pipe_fds[0]);
 	close(pipe_fds[1]);
 	close(in_fd);
+}
+
+int recorder_drain(int cpu, int out_fd, size_t page_size)
+{
+	int pipe_fds[2];
+	int in_fd, ret;
+
+	if (open_cpu(cpu, &in_fd, pipe_fds) < 0)
+		return -1;
+	ret = drain(cpu, in_fd, pipe_fds, out_fd, page_size, page_size * 16);
+	close_cpu(in_fd, pipe_fds);
+	return ret;
+}
+
+int recorder_run(int cpu, int out_fd, size_t page_size)
+{
+	sigset_t wait_mask;
+	int pipe_fds[2];
+	int in_fd, ret;
+
+	if (open_cpu(cpu, &in_fd, pipe_fds) < 0)
+		return -1;
+	sigprocmask(SIG_BLOCK, NULL, &wait_mask);
+	sigdelset(&wait_mask, RECORDER_STOP_SIGNAL);
+	ret = record_loop(cpu, in_fd, pipe_fds, out_fd, page_size, &wait_mask);
+	close_cpu(in_fd, pipe_fds);
 	return ret;
 }
 

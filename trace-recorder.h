@@ -36,6 +36,12 @@ int recorder_stop(pid_t pid);
 int recorder_run(int cpu, int out_fd, size_t page_size);
 
 /*
+ * Moves what CPU @cpu's buffer holds right now to @out_fd and returns, in
+ * the calling process (for extract): 0, or -1 after printing why.
+ */
+int recorder_drain(int cpu, int out_fd, size_t page_size);
+
+/*
  * Counts the events in a file of raw ring-buffer pages (@long_size is the
  * kernel's, 4 or 8; pages are in host byte order).  Returns 0 or -1.
  */
