@@ -1,0 +1,660 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report --format jsonl|csv: one record per event, every field decoded from
+ * the event's format with libtraceevent's tep_format_field description, and
+ * lost events as records of their own.  The JSON pieces (jbuf, the field
+ * object) are shared with convert --to chrome-json.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "trace-cmd.h"
+#include "trace-input.h"
+#include "trace-format.h"
+
+int trace_format_kind(const char *name)
+{
+	if (!strcmp(name, "text"))
+		return TRACE_FORMAT_TEXT;
+	if (!strcmp(name, "jsonl"))
+		return TRACE_FORMAT_JSONL;
+	if (!strcmp(name, "csv"))
+		return TRACE_FORMAT_CSV;
+	return -1;
+}
+
+/* ---- jbuf ---------------------------------------------------------------- */
+
+void jbuf_reserve(struct jbuf *b, size_t more)
+{
+	if (b->len + more <= b->size)
+		return;
+	while (b->len + more > b->size)
+		b->size = b->size ? b->size * 2 : 4096;
+	b->data = xrealloc(b->data, b->size);
+}
+
+void jbuf_free(struct jbuf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->size = 0;
+}
+
+void jbuf_put(struct jbuf *b, const char *s, size_t len)
+{
+	jbuf_reserve(b, len);
+	memcpy(b->data + b->len, s, len);
+	b->len += len;
+}
+
+void jbuf_puts(struct jbuf *b, const char *s)
+{
+	jbuf_put(b, s, strlen(s));
+}
+
+void jbuf_u64(struct jbuf *b, uint64_t v)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	jbuf_reserve(b, n);
+	while (n)
+		b->data[b->len++] = tmp[--n];
+}
+
+void jbuf_i64(struct jbuf *b, int64_t v)
+{
+	if (v < 0) {
+		jbuf_putc(b, '-');
+		jbuf_u64(b, -(uint64_t)v);
+	} else {
+		jbuf_u64(b, v);
+	}
+}
+
+/* Length of the valid UTF-8 sequence at @s (at most @left bytes), or 0. */
+static int utf8_len(const unsigned char *s, size_t left)
+{
+	int n;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	if ((size_t)n > left)
+		return 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] > 0x9f) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/*
+ * Copies @s into @b; @json: escaped for a JSON string, else doubled quotes
+ * for a quoted csv cell.  A byte that is not UTF-8 becomes the character of
+ * the same number (Latin-1), so the output always decodes.
+ */
+static void put_text(struct jbuf *b, const char *str, size_t len, int json)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *s = (const unsigned char *)str;
+
+	jbuf_reserve(b, len + 2);
+	for (size_t i = 0; i < len && s[i]; i++) {
+		unsigned char c = s[i];
+		int n;
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			if (b->len + 1 > b->size)
+				jbuf_reserve(b, 1);
+			b->data[b->len++] = c;
+			continue;
+		}
+		if (c == '"') {
+			jbuf_put(b, json ? "\\\"" : "\"\"", 2);
+		} else if (c == '\\') {
+			jbuf_put(b, json ? "\\\\" : "\\", json ? 2 : 1);
+		} else if (c >= 0x80 && (n = utf8_len(s + i, len - i))) {
+			jbuf_put(b, str + i, n);
+			i += n - 1;
+		} else if (c >= 0x80) {
+			char u[2] = { (char)(0xc0 | (c >> 6)), (char)(0x80 | (c & 0x3f)) };
+
+			if (json) {
+				char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+				jbuf_put(b, e, 6);
+			} else {
+				jbuf_put(b, u, 2);
+			}
+		} else if (!json && c != 0x7f) {
+			jbuf_putc(b, c);
+		} else if (c == '\n') {
+			jbuf_put(b, "\\n", 2);
+		} else if (c == '\t') {
+			jbuf_put(b, "\\t", 2);
+		} else {
+			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+
+			if (json)
+				jbuf_put(b, e, 6);
+			else
+				jbuf_putc(b, c);
+		}
+	}
+}
+
+void jbuf_jstr(struct jbuf *b, const char *s, size_t len)
+{
+	jbuf_putc(b, '"');
+	put_text(b, s, len, 1);
+	jbuf_putc(b, '"');
+}
+
+/* ---- fields -------------------------------------------------------------- */
+
+/* An event's own fields, their JSON keys written once. */
+struct ev_desc {
+	struct tep_event	*ev;
+	int			nr;
+	struct tep_format_field	**fields;
+	char			**keys;		/* "name": */
+	char			*head;		/* "system":"..","event":".." */
+};
+
+#define DESC_SLOTS 4096
+static struct ev_desc *descs[DESC_SLOTS];
+
+static char *json_key(const char *name)
+{
+	struct jbuf b = { 0 };
+
+	jbuf_jstr(&b, name, strlen(name));
+	jbuf_putc(&b, ':');
+	jbuf_putc(&b, 0);
+	return b.data;
+}
+
+static struct ev_desc *desc_of(struct tep_event *ev)
+{
+	unsigned int h = (unsigned int)(((uintptr_t)ev >> 4) % DESC_SLOTS);
+	struct ev_desc *d;
+	struct jbuf b = { 0 };
+	int n = 0;
+
+	for (unsigned int i = 0; i < DESC_SLOTS; i++, h = (h + 1) % DESC_SLOTS) {
+		if (!descs[h])
+			break;
+		if (descs[h]->ev == ev)
+			return descs[h];
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->ev = ev;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
+		n++;
+	d->fields = xcalloc(n + 1, sizeof(*d->fields));
+	d->keys = xcalloc(n + 1, sizeof(*d->keys));
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		d->fields[d->nr] = f;
+		d->keys[d->nr++] = json_key(f->name);
+	}
+	jbuf_puts(&b, "\"system\":");
+	jbuf_jstr(&b, ev->system, strlen(ev->system));
+	jbuf_puts(&b, ",\"event\":");
+	jbuf_jstr(&b, ev->name, strlen(ev->name));
+	jbuf_putc(&b, 0);
+	d->head = b.data;
+	if (!descs[h])
+		descs[h] = d;	/* a full table just stops caching */
+	return d;
+}
+
+static void put_number(struct jbuf *b, struct tep_handle *tep, const void *p, int size,
+		       int is_signed)
+{
+	uint64_t v;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		jbuf_puts(b, "null");
+		return;
+	}
+	v = tep_read_number(tep, p, size);
+	if (!is_signed) {
+		jbuf_u64(b, v);
+		return;
+	}
+	switch (size) {
+	case 1: jbuf_i64(b, (int8_t)v); break;
+	case 2: jbuf_i64(b, (int16_t)v); break;
+	case 4: jbuf_i64(b, (int32_t)v); break;
+	default: jbuf_i64(b, (int64_t)v); break;
+	}
+}
+
+static void put_array(struct jbuf *b, struct tep_handle *tep, const unsigned char *p,
+		      size_t len, int elem, int is_signed)
+{
+	if (elem != 1 && elem != 2 && elem != 4 && elem != 8)
+		elem = 1;
+	jbuf_putc(b, '[');
+	for (size_t off = 0; off + elem <= len; off += elem) {
+		if (off)
+			jbuf_putc(b, ',');
+		put_number(b, tep, p + off, elem, is_signed);
+	}
+	jbuf_putc(b, ']');
+}
+
+/*
+ * libtraceevent calls u8/s8 arrays strings too; only char arrays are text,
+ * and old kernels' "char buf; size:0" (ftrace's print) is one.
+ */
+static int is_text(struct tep_format_field *f)
+{
+	return ((f->flags & TEP_FIELD_IS_STRING) || !f->size) && strstr(f->type, "char");
+}
+
+/* A __data_loc / __rel_loc field: a 32-bit word of offset (low) and length (high). */
+static void put_dynamic(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
+			struct tep_record *rec)
+{
+	const unsigned char *data = rec->data;
+	uint64_t v = tep_read_number(tep, data + f->offset, f->size >= 4 ? 4 : f->size);
+	size_t off = v & 0xffff, len = f->size >= 4 ? v >> 16 : 0;
+
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (off > (size_t)rec->size) {
+		jbuf_puts(b, "null");
+		return;
+	}
+	if (len > rec->size - off)
+		len = rec->size - off;
+	if (is_text(f))
+		jbuf_jstr(b, (const char *)data + off, len);
+	else
+		put_array(b, tep, data + off, len, f->elementsize, f->flags & TEP_FIELD_IS_SIGNED);
+}
+
+static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
+		      struct tep_record *rec)
+{
+	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
+	int is_signed = f->flags & TEP_FIELD_IS_SIGNED;
+
+	if (f->offset < 0 || f->size < 0 || f->offset + f->size > rec->size) {
+		jbuf_puts(b, "null");
+		return;
+	}
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		put_dynamic(b, tep, f, rec);
+	} else if (((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) && is_text(f)) {
+		/* char buf[] (ftrace's print): the string runs to the record's end */
+		jbuf_jstr(b, (const char *)p, f->size ? (size_t)f->size : (size_t)(rec->size - f->offset));
+	} else if ((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) {
+		int elem = f->elementsize;
+
+		if (!elem && f->arraylen)
+			elem = f->size / f->arraylen;
+		/* a trailing [] array (bprint's buf) holds the rest of the record */
+		put_array(b, tep, p, f->size ? (size_t)f->size : (size_t)(rec->size - f->offset),
+			  elem, is_signed);
+	} else {
+		put_number(b, tep, p, f->size, is_signed);
+	}
+}
+
+static void put_fields(struct jbuf *b, struct tep_handle *tep, struct ev_desc *d,
+		       struct tep_record *rec)
+{
+	jbuf_putc(b, '{');
+	for (int i = 0; i < d->nr; i++) {
+		if (i)
+			jbuf_putc(b, ',');
+		jbuf_puts(b, d->keys[i]);
+		put_field(b, tep, d->fields[i], rec);
+	}
+	jbuf_putc(b, '}');
+}
+
+void trace_format_fields(struct jbuf *b, struct tep_handle *tep, struct tep_event *ev,
+			 struct tep_record *rec)
+{
+	put_fields(b, tep, desc_of(ev), rec);
+}
+
+/* How @in's timestamps become ns: 0 they cannot, 1 they are ns, 2 by TSC2NSEC. */
+static int ns_mode(struct trace_input *in, uint32_t *mult, uint32_t *shift, uint64_t *offset)
+{
+	struct tep_handle *tep = trace_input_tep(in);
+	const unsigned char *p;
+	size_t len;
+
+	if (trace_input_in_usecs(in))
+		return 1;
+	/* Counter clocks: the TSC2NSEC option says how the kernel turned them into ns. */
+	p = trace_input_option(in, TRACE_OPT_TSC2NSEC, 0, &len);
+	if (!p || len < 16 || !tep)
+		return 0;
+	*mult = tep_read_number(tep, p, 4);
+	*shift = tep_read_number(tep, p + 4, 4) & 127;
+	*offset = tep_read_number(tep, p + 8, 8);
+	return 2;
+}
+
+static uint64_t tsc_to_ns(uint64_t ts, uint32_t mult, uint32_t shift, uint64_t offset)
+{
+	unsigned __int128 v = (unsigned __int128)ts * mult;
+
+	return (uint64_t)(v >> shift) + offset;
+}
+
+int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns)
+{
+	uint32_t mult, shift;
+	uint64_t offset;
+
+	switch (ns_mode(in, &mult, &shift, &offset)) {
+	case 1:
+		*ns = ts;
+		return 1;
+	case 2:
+		*ns = tsc_to_ns(ts, mult, shift, offset);
+		return 1;
+	}
+	return 0;
+}
+
+
+/* ---- records ------------------------------------------------------------- */
+
+#define COMM_CACHE	4096
+#define EVENT_CACHE	65536
+
+struct trace_format {
+	enum trace_format_kind	kind;
+	int			multi_file, multi_buffer;
+	struct jbuf		b, cell;
+	/* what belongs to the input last seen */
+	struct trace_input	*in;
+	struct tep_handle	*tep;
+	char			*file_json, *clock_json;
+	int			ns_mode;
+	uint32_t		mult, shift;
+	uint64_t		offset;
+	struct {
+		int		pid;
+		const char	*comm;
+	} comms[COMM_CACHE];
+	struct ev_desc		*events[EVENT_CACHE];
+};
+
+static uint64_t ts_ns(struct trace_format *f, uint64_t ts)
+{
+	return f->ns_mode == 1 ? ts : tsc_to_ns(ts, f->mult, f->shift, f->offset);
+}
+
+static char *json_string(const char *s)
+{
+	struct jbuf b = { 0 };
+
+	jbuf_jstr(&b, s, strlen(s));
+	jbuf_putc(&b, 0);
+	return b.data;
+}
+
+struct trace_format *trace_format_new(enum trace_format_kind kind, int multi_file,
+				      int multi_buffer)
+{
+	struct trace_format *f = xcalloc(1, sizeof(*f));
+
+	f->kind = kind;
+	f->multi_file = multi_file;
+	f->multi_buffer = multi_buffer;
+	if (kind == TRACE_FORMAT_CSV)
+		printf("%s%sts,ts_ns,clock,cpu,pid,comm,system,event,flags,fields,text\r\n",
+		       multi_file ? "file," : "", multi_buffer ? "buffer," : "");
+	return f;
+}
+
+void trace_format_free(struct trace_format *f)
+{
+	if (!f)
+		return;
+	jbuf_free(&f->b);
+	jbuf_free(&f->cell);
+	free(f->file_json);
+	free(f->clock_json);
+	free(f);
+}
+
+static void switch_input(struct trace_format *f, struct trace_input *in)
+{
+	const char *clock = trace_input_clock(in);
+	f->in = in;
+	f->tep = trace_input_tep(in);
+	free(f->file_json);
+	free(f->clock_json);
+	f->file_json = json_string(trace_input_file(in));
+	f->clock_json = json_string(clock && *clock ? clock : "local");
+	f->ns_mode = ns_mode(in, &f->mult, &f->shift, &f->offset);
+	memset(f->comms, 0, sizeof(f->comms));
+	memset(f->events, 0, sizeof(f->events));
+}
+
+static const char *comm_of(struct trace_format *f, int pid)
+{
+	unsigned int h = (unsigned int)pid % COMM_CACHE;
+
+	if (!f->comms[h].comm || f->comms[h].pid != pid) {
+		f->comms[h].pid = pid;
+		f->comms[h].comm = tep_data_comm_from_pid(f->tep, pid);
+	}
+	return f->comms[h].comm;
+}
+
+static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec)
+{
+	int id = tep_data_type(f->tep, rec);
+	struct tep_event *ev;
+
+	if (id >= 0 && id < EVENT_CACHE && f->events[id])
+		return f->events[id];
+	ev = tep_find_event(f->tep, id);
+	if (!ev)
+		return NULL;
+	if (id >= 0 && id < EVENT_CACHE)
+		f->events[id] = desc_of(ev);
+	return desc_of(ev);
+}
+
+/* "ts":..,"ts_ns":..,"clock":..,"cpu":.. with the file and buffer first when several. */
+static void json_common(struct trace_format *f, struct jbuf *b, struct tep_record *rec,
+			int buffer)
+{
+	jbuf_putc(b, '{');
+	if (f->multi_file) {
+		jbuf_puts(b, "\"file\":");
+		jbuf_puts(b, f->file_json);
+		jbuf_putc(b, ',');
+	}
+	if (f->multi_buffer) {
+		const char *name = trace_input_buffer_name(f->in, buffer);
+
+		jbuf_puts(b, "\"buffer\":");
+		jbuf_jstr(b, name, strlen(name));
+		jbuf_putc(b, ',');
+	}
+	jbuf_puts(b, "\"ts\":");
+	jbuf_u64(b, rec->ts);
+	if (f->ns_mode) {
+		jbuf_puts(b, ",\"ts_ns\":");
+		jbuf_u64(b, ts_ns(f, rec->ts));
+	}
+	jbuf_puts(b, ",\"clock\":");
+	jbuf_puts(b, f->clock_json);
+	jbuf_puts(b, ",\"cpu\":");
+	jbuf_u64(b, rec->cpu);
+}
+
+static void jsonl_lost(struct trace_format *f, struct tep_record *rec, int buffer)
+{
+	struct jbuf *b = &f->b;
+
+	json_common(f, b, rec, buffer);
+	jbuf_puts(b, ",\"event\":\"lost\",\"count\":");
+	if (rec->missed_events > 0)
+		jbuf_u64(b, rec->missed_events);
+	else
+		jbuf_puts(b, "null");
+	jbuf_puts(b, "}\n");
+}
+
+static void jsonl_record(struct trace_format *f, struct tep_record *rec, int buffer,
+			 const char *text, size_t len)
+{
+	struct ev_desc *d = event_desc(f, rec);
+	struct jbuf *b = &f->b;
+	int pid = tep_data_pid(f->tep, rec);
+	const char *comm = comm_of(f, pid);
+
+	json_common(f, b, rec, buffer);
+	jbuf_puts(b, ",\"pid\":");
+	jbuf_i64(b, pid);
+	jbuf_puts(b, ",\"comm\":");
+	jbuf_jstr(b, comm, strlen(comm));
+	jbuf_putc(b, ',');
+	if (d) {
+		jbuf_puts(b, d->head);
+	} else {
+		jbuf_puts(b, "\"system\":null,\"event\":null");
+	}
+	jbuf_puts(b, ",\"flags\":");
+	jbuf_i64(b, tep_data_flags(f->tep, rec));
+	jbuf_puts(b, ",\"fields\":");
+	if (d)
+		put_fields(b, f->tep, d, rec);
+	else
+		jbuf_puts(b, "{}");
+	jbuf_puts(b, ",\"text\":");
+	jbuf_jstr(b, text, len);
+	jbuf_puts(b, "}\n");
+}
+
+/* One csv cell: quoted (RFC 4180) only when it holds a comma, quote or line break. */
+static void csv_cell(struct jbuf *b, const char *s, size_t len, int last)
+{
+	int quote = 0;
+
+	for (size_t i = 0; i < len && s[i] && !quote; i++)
+		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	if (quote)
+		jbuf_putc(b, '"');
+	put_text(b, s, len, 0);
+	if (quote)
+		jbuf_putc(b, '"');
+	jbuf_put(b, last ? "\r\n" : ",", last ? 2 : 1);
+}
+
+static void csv_num(struct jbuf *b, int64_t v)
+{
+	jbuf_i64(b, v);
+	jbuf_putc(b, ',');
+}
+
+static void csv_common(struct trace_format *f, struct tep_record *rec, int buffer)
+{
+	struct jbuf *b = &f->b;
+	const char *clock = trace_input_clock(f->in);
+
+	if (f->multi_file) {
+		const char *file = trace_input_file(f->in);
+
+		csv_cell(b, file, strlen(file), 0);
+	}
+	if (f->multi_buffer) {
+		const char *name = trace_input_buffer_name(f->in, buffer);
+
+		csv_cell(b, name, strlen(name), 0);
+	}
+	jbuf_u64(b, rec->ts);
+	jbuf_putc(b, ',');
+	if (f->ns_mode)
+		jbuf_u64(b, ts_ns(f, rec->ts));
+	jbuf_putc(b, ',');
+	if (!clock || !*clock)
+		clock = "local";
+	csv_cell(b, clock, strlen(clock), 0);
+	csv_num(b, rec->cpu);
+}
+
+static void csv_lost(struct trace_format *f, struct tep_record *rec, int buffer)
+{
+	struct jbuf *b = &f->b;
+	char text[64];
+
+	csv_common(f, rec, buffer);
+	jbuf_puts(b, ",,,lost,,");
+	if (rec->missed_events > 0) {
+		jbuf_puts(b, "\"{\"\"count\"\":");
+		jbuf_u64(b, rec->missed_events);
+		jbuf_puts(b, "}\",");
+		snprintf(text, sizeof(text), "CPU:%d [%lld EVENTS DROPPED]", rec->cpu,
+			 (long long)rec->missed_events);
+	} else {
+		jbuf_puts(b, "\"{\"\"count\"\":null}\",");
+		snprintf(text, sizeof(text), "CPU:%d [EVENTS DROPPED]", rec->cpu);
+	}
+	csv_cell(b, text, strlen(text), 1);
+}
+
+static void csv_record(struct trace_format *f, struct tep_record *rec, int buffer,
+		       const char *text, size_t len)
+{
+	struct ev_desc *d = event_desc(f, rec);
+	struct jbuf *b = &f->b;
+	int pid = tep_data_pid(f->tep, rec);
+	const char *comm = comm_of(f, pid);
+
+	csv_common(f, rec, buffer);
+	csv_num(b, pid);
+	csv_cell(b, comm, strlen(comm), 0);
+	csv_cell(b, d ? d->ev->system : "", d ? strlen(d->ev->system) : 0, 0);
+	csv_cell(b, d ? d->ev->name : "", d ? strlen(d->ev->name) : 0, 0);
+	csv_num(b, tep_data_flags(f->tep, rec));
+	f->cell.len = 0;
+	if (d)
+		put_fields(&f->cell, f->tep, d, rec);
+	else
+		jbuf_puts(&f->cell, "{}");
+	csv_cell(b, f->cell.data, f->cell.len, 0);
+	csv_cell(b, text, len, 1);
+}
+
+void trace_format_record(struct trace_format *f, struct trace_input *in, struct tep_record *rec,
+			 int buffer, const char *text, size_t len)
+{
+	if (in != f->in)
+		switch_input(f, in);
+	f->b.len = 0;
+	if (f->kind == TRACE_FORMAT_CSV) {
+		if (rec->missed_events)
+			csv_lost(f, rec, buffer);
+		csv_record(f, rec, buffer, text, len);
+	} else {
+		if (rec->missed_events)
+			jsonl_lost(f, rec, buffer);
+		jsonl_record(f, rec, buffer, text, len);
+	}
+	fwrite_unlocked(f->b.data, 1, f->b.len, stdout);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Machine-readable records: report --format jsonl|csv writes one record per
+ * event (and per lost-events mark) with every field decoded from the event's
+ * format; convert --to chrome-json reuses the field decoder through jbuf.
+ */
+#ifndef TRACE_FORMAT_H
+#define TRACE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_input;
+struct tep_handle;
+struct tep_event;
+struct tep_record;
+
+enum trace_format_kind {
+	TRACE_FORMAT_TEXT,
+	TRACE_FORMAT_JSONL,
+	TRACE_FORMAT_CSV,
+};
+
+/* "text", "jsonl" or "csv" to its kind; -1 for any other name. */
+int trace_format_kind(const char *name);
+
+/* A growing byte buffer that JSON is built in. */
+struct jbuf {
+	char	*data;
+	size_t	len, size;
+};
+
+void jbuf_reserve(struct jbuf *b, size_t more);
+void jbuf_free(struct jbuf *b);
+static inline void jbuf_putc(struct jbuf *b, char c)
+{
+	if (b->len + 1 > b->size)
+		jbuf_reserve(b, 1);
+	b->data[b->len++] = c;
+}
+void jbuf_put(struct jbuf *b, const char *s, size_t len);
+void jbuf_puts(struct jbuf *b, const char *s);
+void jbuf_u64(struct jbuf *b, uint64_t v);
+void jbuf_i64(struct jbuf *b, int64_t v);
+/* @s (at most @len bytes, up to a NUL) as a quoted JSON string; bad UTF-8 bytes as \u00XX. */
+void jbuf_jstr(struct jbuf *b, const char *s, size_t len);
+
+/*
+ * The event's own fields (not the common_* ones) of @rec as one JSON object:
+ * numbers as numbers (signed where the format says so), char arrays and
+ * __data_loc strings as strings, other arrays as arrays of numbers.
+ */
+void trace_format_fields(struct jbuf *b, struct tep_handle *tep, struct tep_event *ev,
+			 struct tep_record *rec);
+
+/* Nanoseconds of @ts when the file's clock allows it: 1 and *ns set, or 0. */
+int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns);
+
+struct trace_format;
+
+/*
+ * A writer of @kind records to stdout.  @multi_file: records name their file;
+ * @multi_buffer: records name their buffer (instance).  The csv header row is
+ * written here.
+ */
+struct trace_format *trace_format_new(enum trace_format_kind kind, int multi_file,
+				      int multi_buffer);
+/*
+ * Writes @rec of @buffer read from @in, with @text (@len bytes) as the line
+ * report would print for it.  A record that follows lost events is preceded
+ * by a "lost" record of its own.
+ */
+void trace_format_record(struct trace_format *f, struct trace_input *in, struct tep_record *rec,
+			 int buffer, const char *text, size_t len);
+void trace_format_free(struct trace_format *f);
+
+#endif
