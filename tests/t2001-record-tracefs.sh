@@ -67,6 +67,16 @@ test_expect_success TRACEFS,UPSTREAM "upstream's report of our file equals ours 
 	! grep -i "error\|warning\|bug" theirs.err
 '
 
+test_expect_success TRACEFS 'the examples of trace-cmd-record(1) work' '
+	record_checked -e sched ls &&
+	"$TRACE_CMD" report >report && grep -q "sched_switch:" report &&
+	record_checked -e sched_switch -e "irq:irq_handler_*" -o marks.dat \
+		sh -c "echo start >/sys/kernel/tracing/trace_marker; ls /" &&
+	"$TRACE_CMD" report -i marks.dat >report &&
+	grep -q "tracing_mark_write: start" report &&
+	test_expect_code 0 record_checked -e all true
+'
+
 test_expect_success TRACEFS 'the file names version 6 and every CPU' '
 	record_checked -e sched_switch -o v.dat --file-version 6 true &&
 	"$TRACE_CMD" report -i v.dat >report &&
