@@ -22,6 +22,7 @@
 
 #include "trace-cmd.h"
 #include "trace-input.h"
+#include "trace-format.h"
 
 extern const struct command cmd_report;
 
@@ -63,6 +64,7 @@ static const char report_usage[] =
 	"  --uname          print the uname and version stored at record time\n"
 	"  --version        print the trace-cmd version that recorded the file\n"
 	"  --check-events   check that every event format parses, then exit\n"
+	"  --format FORMAT  text (the default), jsonl or csv: one record per event, all fields\n"
 	"  -h               show this help\n";
 
 enum {
@@ -82,6 +84,7 @@ enum {
 	OPT_UNAME,
 	OPT_VERSION,
 	OPT_CHECK_EVENTS,
+	OPT_FORMAT,
 };
 
 static const struct option long_options[] = {
@@ -101,6 +104,7 @@ static const struct option long_options[] = {
 	{ "uname",		no_argument,		NULL, OPT_UNAME },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "check-events",	no_argument,		NULL, OPT_CHECK_EVENTS },
+	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -170,6 +174,8 @@ struct report {
 	int		nr_raw_events, nr_nohandle_events;
 	struct file_ctx	*files;		/* several -i files are merged into one timeline */
 	int		nr_files;
+	int		format;		/* --format: enum trace_format_kind */
+	struct trace_format *fmt;	/* its writer; NULL for text */
 	struct file_ctx	*c;		/* the file being worked on */
 	int		label_width;	/* with several files: the widest file or buffer name */
 	uint64_t	last_ts;
@@ -449,6 +455,8 @@ static void print_label(struct report *r, const char *name)
 
 static void print_header(struct report *r)
 {
+	if (r->format != TRACE_FORMAT_TEXT)
+		return;
 	print_label(r, r->c->label);
 	printf("version = %d\n", trace_input_version(r->c->in));
 	for (int cpu = 0; !trace_input_is_latency(r->c->in) &&
@@ -706,7 +714,7 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 	}
 	func = field_val(r->c->ge_func, rec);
 	depth = field_val(r->c->ge_depth, rec);
-	if (r->c->graph_exit && trace_input_peek_same_cpu(r->c->in, rec, &next) &&
+	if (!r->fmt && r->c->graph_exit && trace_input_peek_same_cpu(r->c->in, rec, &next) &&
 	    tep_data_type(r->c->tep, &next) == r->c->graph_exit->id &&
 	    tep_data_pid(r->c->tep, &next) == tep_data_pid(r->c->tep, rec) &&
 	    field_val(r->c->gx_func, &next) == func) {
@@ -840,6 +848,7 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 			 int buffer)
 {
 	struct tep_event *ev = event_of(r, rec);
+	size_t start;
 
 	trace_seq_reset(s);
 	if (r->nr_files > 1) {
@@ -859,6 +868,7 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 				 (long long)rec->missed_events);
 	else if (rec->missed_events < 0)
 		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
+	start = s->len;
 	if (r->latency) {
 		tep_print_event(r->c->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
 				TEP_PRINT_CPU);
@@ -877,6 +887,9 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 		tep_print_event(r->c->tep, s, rec, "%s", r->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
+	if (r->fmt)
+		return trace_format_record(r->fmt, r->c->in, rec, buffer, s->buffer + start,
+					   s->len - start);
 	fwrite_unlocked(s->buffer, 1, s->len, stdout);
 	putc_unlocked('\n', stdout);
 }
@@ -919,6 +932,13 @@ static int print_records(struct report *r)
 	for (int i = 0; i < r->nr_files; i++)
 		if (advance_file(&r->files[i]) < 0)
 			return -1;
+	if (r->format != TRACE_FORMAT_TEXT) {
+		int multi_buffer = 0;
+
+		for (int i = 0; i < r->nr_files; i++)
+			multi_buffer |= r->files[i].multi_buffer;
+		r->fmt = trace_format_new(r->format, r->nr_files > 1, multi_buffer);
+	}
 	trace_seq_init(&s);
 	while ((f = next_file(r))) {
 		r->c = f;
@@ -1109,6 +1129,10 @@ static int report_file(struct report *r)
 	default:
 		break;
 	}
+	if (trace_input_is_latency(r->c->in) && r->format != TRACE_FORMAT_TEXT) {
+		error("--format: '%s' holds a latency tracer's text, not event records", r->c->file);
+		return EXIT_FAILED;
+	}
 	if (trace_input_is_latency(r->c->in)) {
 		size_t len;
 		char *text = trace_input_latency_text(r->c->in, &len);
@@ -1259,6 +1283,12 @@ static int parse_args(struct report *r, int argc, char **argv)
 			if (set_mode(r, MODE_CHECK, "--check-events"))
 				return EXIT_USAGE;
 			break;
+		case OPT_FORMAT:
+			r->format = trace_format_kind(optarg);
+			if (r->format < 0)
+				return usage_error(&cmd_report, "invalid --format value '%s': "
+						   "not text, jsonl or csv", optarg);
+			break;
 		case OPT_CPU:
 			if (add_cpu_list(r, optarg) < 0)
 				return EXIT_USAGE;
@@ -1305,6 +1335,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 	}
 	if (!r->nr_files)
 		add_file(r, "trace.dat");
+	if (r->format != TRACE_FORMAT_TEXT && r->mode != MODE_EVENTS_LINES)
+		return usage_error(&cmd_report, "--format cannot be combined with a listing option");
 	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
 		return usage_error(&cmd_report, "listing options read one file, not %d",
 				   r->nr_files);
@@ -1337,6 +1369,7 @@ static int run_report(int argc, char **argv)
 		free(f->events);
 		free(f->comms);
 	}
+	trace_format_free(r.fmt);
 	free(r.files);
 	free(r.filters);
 	free(r.filter_neg);
