@@ -34,6 +34,8 @@ static const char report_usage[] =
 	"  --cpu LIST       show only these CPUs (e.g. 0,3 or 2-4); repeatable\n"
 	"  -F FILTER        show only events matching 'event[,event][: condition]'; repeatable\n"
 	"  -v               the -F filters that follow hide the events they match\n"
+	"  --pid PID        show only the events of task PID (and its wakeups and switches)\n"
+	"  --comm COMM      show only the events of the tasks named COMM\n"
 	"  -T               print the -F filters as parsed, then exit\n"
 	"  -I               hide events in hard interrupt context\n"
 	"  -S               hide events in soft interrupt context\n"
@@ -85,6 +87,8 @@ enum {
 	OPT_VERSION,
 	OPT_CHECK_EVENTS,
 	OPT_FORMAT,
+	OPT_PID,
+	OPT_COMM,
 };
 
 static const struct option long_options[] = {
@@ -104,6 +108,8 @@ static const struct option long_options[] = {
 	{ "uname",		no_argument,		NULL, OPT_UNAME },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "check-events",	no_argument,		NULL, OPT_CHECK_EVENTS },
+	{ "pid",		required_argument,	NULL, OPT_PID },
+	{ "comm",		required_argument,	NULL, OPT_COMM },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
@@ -172,6 +178,10 @@ struct report {
 	uint64_t	ts2secs;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
+	int		*pids;		/* --pid, and the tasks --comm names */
+	int		nr_pids;
+	char		**comms;
+	int		nr_comms;
 	struct file_ctx	*files;		/* several -i files are merged into one timeline */
 	int		nr_files;
 	int		format;		/* --format: enum trace_format_kind */
@@ -898,6 +908,54 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 #define FLAG_HARDIRQ	0x08
 #define FLAG_SOFTIRQ	0x10
 
+/*
+ * --pid and --comm, as upstream shows them: the task's own events, and the
+ * events about it (a wakeup's pid, a switch's next_pid).
+ */
+static int pid_wanted(struct report *r, int pid)
+{
+	for (int i = 0; i < r->nr_pids; i++)
+		if (r->pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+static int task_shown(struct report *r, struct tep_record *rec)
+{
+	static const char *const fields[] = { "pid", "next_pid", "prev_pid" };
+	struct tep_event *ev;
+
+	if (pid_wanted(r, tep_data_pid(r->c->tep, rec)))
+		return 1;
+	ev = event_of(r, rec);
+	for (size_t i = 0; ev && i < ARRAY_SIZE(fields); i++) {
+		struct tep_format_field *f = tep_find_field(ev, fields[i]);
+
+		if (f && pid_wanted(r, field_val(f, rec)))
+			return 1;
+	}
+	return 0;
+}
+
+/* --comm NAME: the PIDs the saved cmdlines give that name. */
+static int add_comm_pids(struct report *r)
+{
+	for (int i = 0; i < r->nr_comms; i++) {
+		struct tep_cmdline *c = NULL;
+		int found = 0;
+
+		while ((c = tep_data_pid_from_comm(r->c->tep, r->comms[i], c))) {
+			r->pids = xrealloc(r->pids, sizeof(int) * (r->nr_pids + 1));
+			r->pids[r->nr_pids++] = tep_cmdline_pid(r->c->tep, c);
+			found = 1;
+		}
+		if (!found)
+			return error("--comm '%s': no task of that name in '%s'", r->comms[i],
+				     r->c->file);
+	}
+	return 0;
+}
+
 /* The file whose pending record comes first (ties: the earlier file). */
 static struct file_ctx *next_file(struct report *r)
 {
@@ -954,6 +1012,8 @@ static int print_records(struct report *r)
 			    (r->no_softirqs && (flags & FLAG_SOFTIRQ)))
 				goto next;
 		}
+		if ((r->nr_pids || r->nr_comms) && !task_shown(r, rec))
+			goto next;
 		if (!record_shown(r, rec))
 			goto next;
 		if (r->ts_check && rec->ts < r->last_check_ts)
@@ -1011,7 +1071,7 @@ static int open_file(struct report *r, struct file_ctx *f)
 /* Filters, flags and formats of the current file, before its events are read. */
 static int prepare_events(struct report *r)
 {
-	if (setup_filters(r) < 0)
+	if (setup_filters(r) < 0 || add_comm_pids(r) < 0)
 		return -1;
 	if (r->cpus)
 		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
@@ -1283,6 +1343,15 @@ static int parse_args(struct report *r, int argc, char **argv)
 			if (set_mode(r, MODE_CHECK, "--check-events"))
 				return EXIT_USAGE;
 			break;
+		case OPT_PID:
+			if (parse_long("--pid", optarg, 0, INT_MAX, &l) < 0)
+				return EXIT_USAGE;
+			r->pids = xrealloc(r->pids, sizeof(int) * (r->nr_pids + 1));
+			r->pids[r->nr_pids++] = l;
+			break;
+		case OPT_COMM:
+			r->comms = add_str(r->comms, &r->nr_comms, optarg);
+			break;
 		case OPT_FORMAT:
 			r->format = trace_format_kind(optarg);
 			if (r->format < 0)
@@ -1374,6 +1443,8 @@ static int run_report(int argc, char **argv)
 	free(r.filters);
 	free(r.filter_neg);
 	free(r.raw_events);
+	free(r.pids);
+	free(r.comms);
 	free(r.nohandle_events);
 	free(r.cpus);
 	return ret;

@@ -43,6 +43,12 @@ $F -r sched_switch
 $F -r sched.*
 $F -n sched_switch
 $F -q
+$F --pid 9414
+$F --pid 0
+$F --comm sh
+$F --comm ls
+$F --comm sh --pid 0
+$Z --pid 9420
 $F -T -F sched_switch:prev_pid==0 -F sched_wakeup -v -F sched_waking
 $Z --stat
 $Z --first-event
@@ -138,6 +144,18 @@ test_expect_success UPSTREAM 'several -i files: event lines equal upstream'"'"'s
 		grep -v -e ": cpus=" up >b &&
 		test_cmp b a || exit 1
 	done
+'
+
+test_expect_success '--comm of a task the file does not know is an error (upstream shows all)' '
+	test_expect_code 1 "$TRACE_CMD" report --comm nosuchtask $F >out 2>err &&
+	test "$(cat err)" = "trace-cmd report: --comm '"'"'nosuchtask'"'"': no task of that name in '"'"'$F'"'"'"
+'
+
+test_expect_success '--pid keeps the task'"'"'s events and the wakeups and switches to it' '
+	"$TRACE_CMD" report --pid 9414 $F >out &&
+	events_of out >ev && test $(wc -l <ev) = 48 &&
+	grep -q "sched_wakeup:         sh:9414 " ev &&
+	grep -q "==> sh:9414 \[120\]" ev
 '
 
 test_expect_success 'listing options cannot be combined' '
