@@ -17,6 +17,7 @@ extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore;
 extern const struct command cmd_listen;
+extern const struct command cmd_convert;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -34,6 +35,7 @@ const struct command *const commands[] = {
 	&cmd_stat,
 	&cmd_list,
 	&cmd_listen,
+	&cmd_convert,
 	&cmd_help,
 	NULL,
 };

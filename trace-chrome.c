@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * convert --to chrome-json: a trace.dat as the Trace Event Format.  Each CPU
+ * is a thread of a "CPUs" process whose slices are the tasks sched_switch
+ * ran there; function_graph entry/exit become nested B/E events of the task;
+ * every other event is an instant event with its fields as args.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "trace-cmd.h"
+#include "trace-input.h"
+#include "trace-format.h"
+#include "trace-chrome.h"
+
+/* The pseudo process holding one track per CPU, far from any real pid. */
+#define CPUS_PID	1000000000
+#define FLUSH_AT	(1 << 20)
+
+/* A task: its name for the metadata, and its open function_graph calls. */
+struct task {
+	int		pid;
+	int		used;
+	char		*comm;
+	uint64_t	*stack;
+	int		depth, cap;
+};
+
+/* What runs on one CPU since when, per sched_switch. */
+struct cpu_state {
+	int		seen, running;
+	uint64_t	first, start;
+	int		pid;
+	char		*comm;
+};
+
+struct chrome {
+	const char		*output;
+	FILE			*out;
+	struct trace_input	*in;
+	struct tep_handle	*tep;
+	struct jbuf		b;
+	int			nr_events;
+	int			usecs;	/* timestamps convert to µs */
+	uint64_t		last_ts;
+	struct task		*tasks;
+	size_t			nr_tasks, task_slots;
+	struct cpu_state	*cpus;
+	int			nr_cpus;
+	struct tep_event	*sched_switch, *graph_entry, *graph_exit;
+	struct tep_format_field	*prev_pid, *prev_comm, *next_pid, *next_comm;
+	struct tep_format_field	*ge_func, *gx_func;
+};
+
+/* ---- tasks ------------------------------------------------------------- */
+
+static struct task *task_of(struct chrome *c, int pid)
+{
+	size_t h;
+
+	if (c->nr_tasks * 2 >= c->task_slots) {
+		struct task *old = c->tasks;
+		size_t n = c->task_slots;
+
+		c->task_slots = n ? n * 2 : 1024;
+		c->tasks = xcalloc(c->task_slots, sizeof(*c->tasks));
+		c->nr_tasks = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!old[i].used)
+				continue;
+			h = (unsigned int)old[i].pid % c->task_slots;
+			while (c->tasks[h].used)
+				h = (h + 1) % c->task_slots;
+			c->tasks[h] = old[i];
+			c->nr_tasks++;
+		}
+		free(old);
+	}
+	h = (unsigned int)pid % c->task_slots;
+	while (c->tasks[h].used && c->tasks[h].pid != pid)
+		h = (h + 1) % c->task_slots;
+	if (!c->tasks[h].used) {
+		c->tasks[h].used = 1;
+		c->tasks[h].pid = pid;
+		c->nr_tasks++;
+	}
+	return &c->tasks[h];
+}
+
+/* The name a task goes by: the last comm sched_switch gave, else the saved cmdlines'. */
+static void name_task(struct chrome *c, int pid, const char *comm)
+{
+	struct task *t = task_of(c, pid);
+
+	if (comm) {
+		if (!t->comm || strcmp(t->comm, comm)) {
+			free(t->comm);
+			t->comm = xstrdup(comm);
+		}
+	} else if (!t->comm) {
+		t->comm = xstrdup(tep_data_comm_from_pid(c->tep, pid));
+	}
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static int flush_out(struct chrome *c)
+{
+	if (c->b.len && fwrite(c->b.data, 1, c->b.len, c->out) != c->b.len)
+		return error("cannot write '%s': %s", c->output, strerror(errno));
+	c->b.len = 0;
+	return 0;
+}
+
+/* Starts one event object: {"name":NAME,"ph":"PH","pid":P,"tid":T */
+static void begin_event(struct chrome *c, const char *name, const char *ph, int pid, int tid)
+{
+	struct jbuf *b = &c->b;
+
+	jbuf_puts(b, c->nr_events++ ? ",\n{\"name\":" : "\n{\"name\":");
+	jbuf_jstr(b, name, strlen(name));
+	jbuf_puts(b, ",\"ph\":\"");
+	jbuf_puts(b, ph);
+	jbuf_puts(b, "\",\"pid\":");
+	jbuf_i64(b, pid);
+	jbuf_puts(b, ",\"tid\":");
+	jbuf_i64(b, tid);
+}
+
+/* A time as the format wants it, µs with ns decimals; raw counts where the clock has no ns. */
+static void put_time(struct chrome *c, uint64_t t)
+{
+	jbuf_u64(&c->b, t / 1000);
+	jbuf_putc(&c->b, '.');
+	jbuf_putc(&c->b, '0' + (t / 100) % 10);
+	jbuf_putc(&c->b, '0' + (t / 10) % 10);
+	jbuf_putc(&c->b, '0' + t % 10);
+}
+
+static void put_ts(struct chrome *c, const char *key, uint64_t ts)
+{
+	uint64_t ns;
+
+	jbuf_puts(&c->b, key);
+	if (c->usecs && trace_format_ts_ns(c->in, ts, &ns))
+		put_time(c, ns);
+	else
+		jbuf_u64(&c->b, ts);
+}
+
+static void put_dur(struct chrome *c, uint64_t start, uint64_t end)
+{
+	uint64_t a, z;
+
+	jbuf_puts(&c->b, ",\"dur\":");
+	if (c->usecs && trace_format_ts_ns(c->in, start, &a) && trace_format_ts_ns(c->in, end, &z))
+		put_time(c, z > a ? z - a : 0);
+	else
+		jbuf_u64(&c->b, end > start ? end - start : 0);
+}
+
+static void put_metadata(struct chrome *c, const char *what, int pid, int tid,
+			 const char *name)
+{
+	begin_event(c, what, "M", pid, tid);
+	jbuf_puts(&c->b, ",\"args\":{\"name\":");
+	jbuf_jstr(&c->b, name, strlen(name));
+	jbuf_puts(&c->b, "}}");
+}
+
+/* ---- sched_switch: per-CPU slices -------------------------------------- */
+
+static struct cpu_state *cpu_of(struct chrome *c, int cpu)
+{
+	if (cpu >= c->nr_cpus) {
+		int n = cpu + 1;
+
+		c->cpus = xrealloc(c->cpus, n * sizeof(*c->cpus));
+		memset(c->cpus + c->nr_cpus, 0, (n - c->nr_cpus) * sizeof(*c->cpus));
+		c->nr_cpus = n;
+	}
+	return &c->cpus[cpu];
+}
+
+static void close_slice(struct chrome *c, int cpu, uint64_t end)
+{
+	struct cpu_state *s = &c->cpus[cpu];
+
+	if (!s->running)
+		return;
+	begin_event(c, s->comm, "X", CPUS_PID, CPUS_PID + cpu);
+	jbuf_puts(&c->b, ",\"cat\":\"sched\"");
+	put_ts(c, ",\"ts\":", s->start);
+	put_dur(c, s->start, end);
+	jbuf_puts(&c->b, ",\"args\":{\"pid\":");
+	jbuf_i64(&c->b, s->pid);
+	jbuf_puts(&c->b, "}}");
+	s->running = 0;
+}
+
+static void read_comm(struct tep_format_field *f, struct tep_record *rec, char *buf, size_t size)
+{
+	size_t n = (size_t)f->size < size - 1 ? (size_t)f->size : size - 1;
+
+	if (f->offset + f->size > rec->size)
+		n = 0;
+	memcpy(buf, (const char *)rec->data + f->offset, n);
+	buf[n] = 0;
+	buf[strnlen(buf, n)] = 0;
+}
+
+static unsigned long long num(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f->offset + f->size <= rec->size)
+		tep_read_number_field(f, rec->data, &v);
+	return v;
+}
+
+static void sched_switch(struct chrome *c, struct tep_record *rec)
+{
+	struct cpu_state *s = &c->cpus[rec->cpu];
+	char prev[64], next[64];
+	int prev_pid = (int)num(c->prev_pid, rec), next_pid = (int)num(c->next_pid, rec);
+
+	read_comm(c->prev_comm, rec, prev, sizeof(prev));
+	read_comm(c->next_comm, rec, next, sizeof(next));
+	name_task(c, prev_pid, prev);
+	name_task(c, next_pid, next);
+	/* What ran before the first switch ran since the CPU's first event. */
+	if (!s->running && !s->comm) {
+		s->running = 1;
+		s->start = s->first;
+		s->pid = prev_pid;
+		s->comm = xstrdup(prev);
+	}
+	close_slice(c, rec->cpu, rec->ts);
+	free(s->comm);
+	s->comm = xstrdup(next);
+	s->pid = next_pid;
+	s->start = rec->ts;
+	s->running = 1;
+}
+
+/* ---- function_graph: nested B/E ---------------------------------------- */
+
+static void func_name(struct chrome *c, uint64_t addr, char *buf, size_t size)
+{
+	const char *name = tep_find_function(c->tep, addr);
+
+	if (name)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+}
+
+static void end_call(struct chrome *c, struct task *t, uint64_t ts)
+{
+	char name[256];
+
+	func_name(c, t->stack[--t->depth], name, sizeof(name));
+	begin_event(c, name, "E", t->pid, t->pid);
+	put_ts(c, ",\"ts\":", ts);
+	jbuf_puts(&c->b, ",\"cat\":\"funcgraph\"}");
+}
+
+static void graph_entry(struct chrome *c, struct tep_record *rec, int pid)
+{
+	struct task *t = task_of(c, pid);
+	uint64_t func = num(c->ge_func, rec);
+	char name[256];
+
+	if (t->depth == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->stack = xrealloc(t->stack, t->cap * sizeof(*t->stack));
+	}
+	t->stack[t->depth++] = func;
+	func_name(c, func, name, sizeof(name));
+	begin_event(c, name, "B", pid, pid);
+	put_ts(c, ",\"ts\":", rec->ts);
+	jbuf_puts(&c->b, ",\"cat\":\"funcgraph\"}");
+}
+
+/*
+ * An exit closes its entry and any call left open inside it (an exit lost
+ * with dropped events); an exit whose entry came before the trace started
+ * has nothing to close and is left out, so B and E stay balanced.
+ */
+static void graph_exit(struct chrome *c, struct tep_record *rec, int pid)
+{
+	struct task *t = task_of(c, pid);
+	uint64_t func = num(c->gx_func, rec);
+	int i;
+
+	for (i = t->depth - 1; i >= 0 && t->stack[i] != func; i--)
+		;
+	if (i < 0)
+		return;
+	while (t->depth > i)
+		end_call(c, t, rec->ts);
+}
+
+/* ---- every other event ------------------------------------------------- */
+
+static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *ev, int pid)
+{
+	begin_event(c, ev->name, "i", pid, pid);
+	jbuf_puts(&c->b, ",\"cat\":");
+	jbuf_jstr(&c->b, ev->system, strlen(ev->system));
+	jbuf_puts(&c->b, ",\"s\":\"t\"");
+	put_ts(c, ",\"ts\":", rec->ts);
+	jbuf_puts(&c->b, ",\"args\":");
+	trace_format_fields(&c->b, c->tep, ev, rec);
+	jbuf_putc(&c->b, '}');
+}
+
+static void lost(struct chrome *c, struct tep_record *rec)
+{
+	begin_event(c, "lost events", "i", CPUS_PID, CPUS_PID + rec->cpu);
+	jbuf_puts(&c->b, ",\"cat\":\"lost\",\"s\":\"t\"");
+	put_ts(c, ",\"ts\":", rec->ts);
+	jbuf_puts(&c->b, ",\"args\":{\"count\":");
+	if (rec->missed_events > 0)
+		jbuf_u64(&c->b, rec->missed_events);
+	else
+		jbuf_puts(&c->b, "null");
+	jbuf_puts(&c->b, "}}");
+}
+
+static void one_record(struct chrome *c, struct tep_record *rec)
+{
+	struct tep_event *ev = tep_find_event_by_record(c->tep, rec);
+	struct cpu_state *s = cpu_of(c, rec->cpu);
+	int pid = tep_data_pid(c->tep, rec);
+
+	if (!s->seen) {
+		s->seen = 1;
+		s->first = rec->ts;
+	}
+	c->last_ts = rec->ts;
+	if (rec->missed_events)
+		lost(c, rec);
+	if (!ev)
+		return;
+	name_task(c, pid, NULL);
+	if (ev == c->sched_switch)
+		sched_switch(c, rec);
+	else if (ev == c->graph_entry)
+		graph_entry(c, rec, pid);
+	else if (ev == c->graph_exit)
+		graph_exit(c, rec, pid);
+	else
+		instant(c, rec, ev, pid);
+}
+
+/* ---- the whole file ---------------------------------------------------- */
+
+static void find_events(struct chrome *c)
+{
+	c->sched_switch = tep_find_event_by_name(c->tep, "sched", "sched_switch");
+	if (c->sched_switch) {
+		c->prev_pid = tep_find_field(c->sched_switch, "prev_pid");
+		c->prev_comm = tep_find_field(c->sched_switch, "prev_comm");
+		c->next_pid = tep_find_field(c->sched_switch, "next_pid");
+		c->next_comm = tep_find_field(c->sched_switch, "next_comm");
+		if (!c->prev_pid || !c->prev_comm || !c->next_pid || !c->next_comm)
+			c->sched_switch = NULL;
+	}
+	c->graph_entry = tep_find_event_by_name(c->tep, "ftrace", "funcgraph_entry");
+	c->graph_exit = tep_find_event_by_name(c->tep, "ftrace", "funcgraph_exit");
+	c->ge_func = c->graph_entry ? tep_find_field(c->graph_entry, "func") : NULL;
+	c->gx_func = c->graph_exit ? tep_find_field(c->graph_exit, "func") : NULL;
+	if (!c->ge_func || !c->gx_func)
+		c->graph_entry = c->graph_exit = NULL;
+}
+
+/* Closes what is still open at the end, then names the processes and threads. */
+static void finish_events(struct chrome *c)
+{
+	char name[32];
+
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		close_slice(c, cpu, c->last_ts);
+		free(c->cpus[cpu].comm);
+	}
+	for (size_t i = 0; i < c->task_slots; i++) {
+		struct task *t = &c->tasks[i];
+
+		if (!t->used)
+			continue;
+		while (t->depth)
+			end_call(c, t, c->last_ts);
+		put_metadata(c, "process_name", t->pid, t->pid, t->comm);
+		put_metadata(c, "thread_name", t->pid, t->pid, t->comm);
+		free(t->comm);
+		free(t->stack);
+	}
+	if (!c->nr_cpus)
+		return;
+	put_metadata(c, "process_name", CPUS_PID, CPUS_PID, "CPUs");
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		snprintf(name, sizeof(name), "CPU %d", cpu);
+		put_metadata(c, "thread_name", CPUS_PID, CPUS_PID + cpu, name);
+		begin_event(c, "thread_sort_index", "M", CPUS_PID, CPUS_PID + cpu);
+		jbuf_puts(&c->b, ",\"args\":{\"sort_index\":");
+		jbuf_u64(&c->b, cpu);
+		jbuf_puts(&c->b, "}}");
+	}
+}
+
+/* The closing metadata: the clock, and what the timestamps are in. */
+static void finish_file(struct chrome *c)
+{
+	const char *clock = trace_input_clock(c->in);
+	struct jbuf *b = &c->b;
+
+	if (!clock || !*clock)
+		clock = "local";
+	jbuf_puts(b, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"source\":");
+	jbuf_jstr(b, trace_input_file(c->in), strlen(trace_input_file(c->in)));
+	jbuf_puts(b, ",\"clock\":");
+	jbuf_jstr(b, clock, strlen(clock));
+	if (c->usecs)
+		jbuf_puts(b, ",\"ts_unit\":\"us\"");
+	else
+		jbuf_puts(b, ",\"ts_unit\":\"raw counter\",\"note\":\"the trace clock is a raw "
+			  "counter with no conversion to time in the file: ts and dur are counter "
+			  "ticks, not microseconds\"");
+	jbuf_puts(b, "}}\n");
+}
+
+static int export(struct chrome *c)
+{
+	struct tep_record *rec;
+	uint64_t ns;
+	int buffer, ret;
+
+	c->tep = trace_input_tep(c->in);
+	c->usecs = trace_format_ts_ns(c->in, 0, &ns);
+	find_events(c);
+	jbuf_puts(&c->b, "{\"traceEvents\":[");
+	while ((ret = trace_input_next(c->in, &rec, &buffer)) > 0) {
+		one_record(c, rec);
+		if (c->b.len >= FLUSH_AT && flush_out(c) < 0)
+			return -1;
+	}
+	if (ret < 0)
+		return -1;
+	finish_events(c);
+	finish_file(c);
+	return flush_out(c);
+}
+
+int trace_chrome_export(const char *input, const char *output)
+{
+	struct chrome c = { .output = output };
+	int ret;
+
+	c.in = trace_input_open(input, 0);
+	if (!c.in)
+		return -1;
+	if (trace_input_is_latency(c.in)) {
+		trace_input_close(c.in);
+		return error("'%s': a latency tracer's text has no events to convert", input);
+	}
+	c.out = strcmp(output, "-") ? fopen(output, "w") : stdout;
+	if (!c.out) {
+		ret = errno;
+		trace_input_close(c.in);
+		return error("cannot create '%s': %s", output, strerror(ret));
+	}
+	ret = export(&c);
+	if (c.out != stdout) {
+		if (fclose(c.out) && !ret)
+			ret = error("cannot write '%s': %s", output, strerror(errno));
+	} else if (fflush(stdout) && !ret) {
+		ret = error("cannot write to stdout: %s", strerror(errno));
+	}
+	if (ret < 0 && c.out != stdout)
+		unlink(output);
+	jbuf_free(&c.b);
+	free(c.tasks);
+	free(c.cpus);
+	trace_input_close(c.in);
+	return ret;
+}
