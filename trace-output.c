@@ -18,6 +18,7 @@
 
 #include "trace-cmd.h"
 #include "trace-output.h"
+#include "trace-output-v7.h"
 #include "trace-tracefs.h"
 
 #define TRACE_MAGIC		"\027\010\104tracing"
@@ -39,6 +40,7 @@ struct trace_output {
 	uint32_t page_size;
 	struct option_rec *opts;
 	size_t nr_opts;
+	struct v7_writer *v7;	/* version 7: sections (trace-output-v7.c) */
 };
 
 static struct trace_output *output_new(int fd, const char *name, int version)
@@ -46,7 +48,7 @@ static struct trace_output *output_new(int fd, const char *name, int version)
 	struct trace_output *out;
 
 	if (version < TRACE_OUTPUT_MIN_VERSION || version > TRACE_OUTPUT_MAX_VERSION) {
-		error("file version %d is not supported (this writer writes version %d)",
+		error("file version %d is not supported (this writer writes versions 6 and %d)",
 		      version, TRACE_OUTPUT_MAX_VERSION);
 		return NULL;
 	}
@@ -55,6 +57,8 @@ static struct trace_output *output_new(int fd, const char *name, int version)
 	out->name = xstrdup(name);
 	out->version = version;
 	out->page_size = getpagesize();
+	if (version == 7)
+		out->v7 = v7_new(TRACE_COMP_ZSTD);
 	return out;
 }
 
@@ -88,6 +92,8 @@ uint64_t trace_output_offset(const struct trace_output *out)
 
 int trace_output_write_raw(struct trace_output *out, const void *buf, size_t len)
 {
+	if (out->v7 && v7_capture(out->v7, buf, len))
+		return 0;
 	if (write_all(out->fd, buf, len) < 0)
 		return error("cannot write '%s': %s", out->name, strerror(errno));
 	out->pos += len;
@@ -129,7 +135,9 @@ int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
 	    put_str(out, version) < 0 ||
 	    trace_output_write_raw(out, endian_long, 2) < 0)
 		return -1;
-	return put_u32(out, page_size);
+	if (put_u32(out, page_size) < 0)
+		return -1;
+	return out->v7 ? v7_write_prefix_tail(out, out->v7) : 0;
 }
 
 /* A tracing-directory file as u32/u64 size + text; a missing file is size 0. */
@@ -152,6 +160,8 @@ int trace_output_write_header_info(struct trace_output *out)
 {
 	int have = tfs_exists("events/header_page");
 
+	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_HEADER_INFO) < 0)
+		return -1;
 	if (put_str(out, "header_page") < 0)
 		return -1;
 	if (!have ? put_u64(out, 0) : put_tfs_file(out, "events/header_page", 1, 0))
@@ -174,6 +184,8 @@ int trace_output_write_ftrace_formats(struct trace_output *out)
 	int n = scandir(dir, &list, has_format, alphasort);
 	int count = 0, ret = 0;
 
+	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_FTRACE_EVENTS) < 0)
+		return -1;
 	free(dir);
 	if (n < 0)
 		n = 0;	/* no ftrace system: an empty list, as upstream writes */
@@ -227,6 +239,8 @@ int trace_output_write_event_formats(struct trace_output *out, const struct tfs_
 	size_t n, nr_systems = 0, i, j;
 	int ret = 0;
 
+	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_EVENT_FORMATS) < 0)
+		return -1;
 	if (!ev)
 		return -1;
 	n = tfs_events_count(ev);
@@ -313,6 +327,8 @@ int trace_output_write_kallsyms(struct trace_output *out, const char *path)
 	char *buf = path ? read_whole(path, &len) : read_kallsyms(&len);
 	int ret;
 
+	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_KALLSYMS) < 0)
+		return -1;
 	/* Symbols only make reports nicer: without them the file is still good. */
 	if (!buf) {
 		warning("cannot read '%s': %s", path ? path : "/proc/kallsyms", strerror(errno));
@@ -327,11 +343,15 @@ int trace_output_write_kallsyms(struct trace_output *out, const char *path)
 
 int trace_output_write_printk(struct trace_output *out)
 {
+	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_PRINTK) < 0)
+		return -1;
 	return put_tfs_file(out, "printk_formats", 0, 1);
 }
 
 int trace_output_write_cmdlines(struct trace_output *out)
 {
+	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_CMDLINES) < 0)
+		return -1;
 	return put_tfs_file(out, "saved_cmdlines", 1, 1);
 }
 
@@ -494,6 +514,11 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
 	uint64_t off;
 	int ret = -1;
 
+	if (out->v7) {
+		free(sizes);
+		free(offsets);
+		return v7_write_data(out, out->v7, nr_cpus, cpu_fds, clock);
+	}
 	snprintf(trailer, sizeof(trailer), "[%s]", clock ? clock : "local");
 	if (put_u32(out, nr_cpus) < 0 || write_options(out) < 0 ||
 	    put_str(out, FLYRECORD_TAG) < 0)
@@ -531,6 +556,9 @@ int trace_output_close(struct trace_output *out)
 
 	if (!out)
 		return 0;
+	if (out->v7 && out->fd >= 0 && v7_finish(out, out->v7) < 0)
+		ret = -1;
+	v7_free(out->v7);
 	if (out->fd >= 0 && close(out->fd) < 0)
 		ret = error("cannot write '%s': %s", out->name, strerror(errno));
 	for (size_t i = 0; i < out->nr_opts; i++)
@@ -539,4 +567,58 @@ int trace_output_close(struct trace_output *out)
 	free(out->name);
 	free(out);
 	return ret;
+}
+
+int trace_output_set_compression(struct trace_output *out, const char *name)
+{
+	int comp = trace_compress_lookup(name);
+
+	if (comp < 0)
+		return error("compression '%s' is not supported (none, zlib, zstd, any)", name);
+	if (out->v7) {
+		v7_free(out->v7);
+		out->v7 = v7_new(comp);
+	} else if (comp != TRACE_COMP_NONE) {
+		return error("compression needs file version 7");
+	}
+	return 0;
+}
+
+int trace_output_write_buffer(struct trace_output *out, const char *name, int nr_cpus,
+			      const int *cpu_fds, const char *clock)
+{
+	if (!out->v7)
+		return error("instances are written by this API in version 7 only");
+	return v7_write_buffer(out, out->v7, name, nr_cpus, cpu_fds, clock);
+}
+
+/* Lent to trace-output-v7.c. */
+int trace_output_fd(const struct trace_output *out)
+{
+	return out->fd;
+}
+
+uint32_t trace_output_page_size(const struct trace_output *out)
+{
+	return out->page_size;
+}
+
+size_t trace_output_nr_options(const struct trace_output *out)
+{
+	return out->nr_opts;
+}
+
+void trace_output_get_option(const struct trace_output *out, size_t i, uint16_t *id,
+			     const void **data, uint32_t *size)
+{
+	*id = out->opts[i].id;
+	*data = out->opts[i].data;
+	*size = out->opts[i].size;
+}
+
+void trace_output_clear_options(struct trace_output *out)
+{
+	for (size_t i = 0; i < out->nr_opts; i++)
+		free(out->opts[i].data);
+	out->nr_opts = 0;
 }

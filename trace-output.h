@@ -31,7 +31,7 @@ enum {
 
 /* The versions this writer produces. */
 #define TRACE_OUTPUT_MIN_VERSION 6
-#define TRACE_OUTPUT_MAX_VERSION 6
+#define TRACE_OUTPUT_MAX_VERSION 7
 
 /*
  * Creates (truncating) @path, mode 0644.  Returns NULL after printing why.
@@ -83,6 +83,19 @@ int trace_output_add_cpustats(struct trace_output *out, int nr_cpus);
  */
 int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			    const char *clock);
+
+/*
+ * Version 7 only: "none", "zlib", "zstd" or "any" (the default, zstd).  Call
+ * before the prefix is written.  Version 6 accepts only "none".
+ */
+int trace_output_set_compression(struct trace_output *out, const char *name);
+
+/*
+ * Version 7 only, after trace_output_write_data: an instance's buffer
+ * @name with its CPU data files, plus any options queued meanwhile.
+ */
+int trace_output_write_buffer(struct trace_output *out, const char *name, int nr_cpus,
+			      const int *cpu_fds, const char *clock);
 
 /* Closes the output; returns -1 if the final close failed (printed). */
 int trace_output_close(struct trace_output *out);
