@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-ftrace-setup.h"
 #include "trace-output.h"
 #include "trace-recorder.h"
 #include "trace-tracefs.h"
@@ -24,19 +26,35 @@
 extern const struct command cmd_record;
 
 static const char record_usage[] =
-	"usage: trace-cmd record -e EVENT [-e EVENT]... [-o FILE] [--file-version 6]\n"
-	"                        [COMMAND [ARG]...]\n"
+	"usage: trace-cmd record -e EVENT [-e EVENT]... [-o FILE] [-b KB] [--pin] [-r PRIO]\n"
+	"                        [--file-version 6] [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
+	"  -f FILTER           only the events of the -e before it that match FILTER\n"
+	"  -R TRIGGER          set TRIGGER on the events of the -e before it\n"
+	"  -p PLUGIN           the tracer to run (from available_tracers), as function\n"
+	"  -l FUNC             trace only functions matching FUNC (set_ftrace_filter)\n"
+	"  -n FUNC             do not trace functions matching FUNC (set_ftrace_notrace)\n"
+	"  -g FUNC             graph only FUNC and what it calls (set_graph_function)\n"
+	"  --module MOD        limit -l to the functions of module MOD (alone: all of them)\n"
+	"  --max-graph-depth N the function_graph tracer's depth limit\n"
+	"  --func-stack        a stack trace at each traced function (-p function)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
+	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
+	"  --pin               run each recorder on the CPU it records\n"
+	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write (6)\n"
 	"  -h                  show this help\n"
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
-enum { OPT_FILE_VERSION = 256 };
+enum { OPT_FILE_VERSION = 256, OPT_PIN };
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "module", required_argument, NULL, FTRACE_OPT_MODULE },
+	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
+	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
+	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -47,6 +65,10 @@ struct record_plan {
 	int nr_events;
 	const char *output;
 	int version;
+	struct ftrace_setup ftrace;	/* -p, function and event filters */
+	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
+	int pin;		/* --pin: each recorder on its own CPU */
+	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
 	char **argv;		/* the command and its arguments, or NULL */
 };
 
@@ -80,14 +102,15 @@ static void on_signal(int sig)
 static int parse_options(int argc, char **argv, struct record_plan *plan)
 {
 	unsigned long val;
-	int c;
+	int c, ret;
 
 	plan->output = "trace.dat";
 	plan->version = 6;
 	plan->events = xcalloc(argc, sizeof(*plan->events));
+	ftrace_setup_init(&plan->ftrace, argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:o:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:o:p:l:n:g:f:R:b:r:", record_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -2;
@@ -96,6 +119,22 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case 'o':
 			plan->output = optarg;
+			break;
+		case 'b':
+			if (parse_ulong("-b", optarg, 1, 1UL << 30, &plan->buffer_kb) < 0) {
+				fputs(record_usage, stderr);
+				return -1;
+			}
+			break;
+		case OPT_PIN:
+			plan->pin = 1;
+			break;
+		case 'r':
+			if (parse_ulong("-r", optarg, 1, 99, &val) < 0) {
+				fputs(record_usage, stderr);
+				return -1;
+			}
+			plan->rt_prio = val;
 			break;
 		case OPT_FILE_VERSION:
 			if (parse_ulong("--file-version", optarg, 1, 1000, &val) < 0) {
@@ -112,12 +151,24 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			return usage_error(&cmd_record, "option '%s' needs a value",
 					   argv[optind - 1]), -1;
 		default:
+			ret = ftrace_setup_option(&plan->ftrace, c, optarg, plan->nr_events ?
+						  plan->events[plan->nr_events - 1] : NULL);
+			if (ret < 0) {
+				fputs(record_usage, stderr);
+				return -1;
+			}
+			if (ret)
+				break;
 			return usage_error(&cmd_record, "unknown option '%s'",
 					   argv[optind - 1]), -1;
 		}
 	}
-	if (!plan->nr_events)
-		return usage_error(&cmd_record, "no events to record: give -e EVENT"), -1;
+	if (!plan->nr_events && !plan->ftrace.plugin)
+		return usage_error(&cmd_record, "nothing to record: give -e EVENT or -p PLUGIN"), -1;
+	if (ftrace_setup_check_usage(&plan->ftrace) < 0) {
+		fputs(record_usage, stderr);
+		return -1;
+	}
 	if (!*plan->output)
 		return usage_error(&cmd_record, "-o needs a file name"), -1;
 	plan->argv = optind < argc ? argv + optind : NULL;
@@ -214,6 +265,31 @@ static size_t kernel_page_size(void)
 	return getpagesize();
 }
 
+/*
+ * --pin and -r, applied from here to the running child: the recorder keeps
+ * one job, and the settings are in place before tracing goes on.
+ */
+static int tune_recorder(struct record_run *run, int cpu, pid_t pid)
+{
+	if (run->plan->pin) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(pid, sizeof(set), &set) < 0)
+			return error("--pin: cannot pin the recorder to cpu %d: %s", cpu,
+				     strerror(errno));
+	}
+	if (run->plan->rt_prio) {
+		struct sched_param sp = { .sched_priority = run->plan->rt_prio };
+
+		if (sched_setscheduler(pid, SCHED_FIFO, &sp) < 0)
+			return error("-r: cannot give the recorder for cpu %d priority %d: %s",
+				     cpu, run->plan->rt_prio, strerror(errno));
+	}
+	return 0;
+}
+
 static int start_recorders(struct record_run *run)
 {
 	run->recorders = xcalloc(run->nr_cpus, sizeof(*run->recorders));
@@ -224,6 +300,24 @@ static int start_recorders(struct record_run *run)
 			run->recorders[cpu] = 0;
 			return -1;
 		}
+		if (tune_recorder(run, cpu, run->recorders[cpu]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* -b: every CPU's buffer, each saved so different sizes come back as they were. */
+static int set_buffer_size(struct record_run *run)
+{
+	char rel[64], val[32];
+
+	if (!run->plan->buffer_kb)
+		return 0;
+	snprintf(val, sizeof(val), "%lu", run->plan->buffer_kb);
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
+		if (tfs_set(run->saved, rel, val) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -451,6 +545,8 @@ static int finish(struct record_run *run, int status)
 		tfs_write_file("tracing_on", "0");
 	if (stop_recorders(run) < 0 && status == EXIT_OK)
 		status = EXIT_FAILED;
+	if (ftrace_setup_restore(&run->plan->ftrace) < 0 && status == EXIT_OK)
+		status = EXIT_FAILED;
 	if (tfs_restore(run->saved) < 0 && status == EXIT_OK)
 		status = EXIT_FAILED;
 	remove_temp_files(run);
@@ -500,6 +596,8 @@ static int setup(struct record_run *run)
 	for (int i = 0; i < plan->nr_events; i++)
 		if (tfs_events_add(run->events, plan->events[i]) <= 0)
 			return -1;
+	if (ftrace_setup_check(&plan->ftrace) < 0)
+		return -1;
 	run->nr_cpus = tfs_cpu_count();
 	if (run->nr_cpus < 1)
 		return error("no per_cpu buffers in '%s'", tfs_dir());
@@ -508,9 +606,11 @@ static int setup(struct record_run *run)
 		return -1;
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
-	if (tfs_set(run->saved, "tracing_on", "0") < 0 || tfs_write_file("trace", "") < 0)
+	if (tfs_set(run->saved, "tracing_on", "0") < 0 || set_buffer_size(run) < 0 ||
+	    tfs_write_file("trace", "") < 0)
 		return -1;
-	if (tfs_events_enable(run->events, run->saved) < 0)
+	if (ftrace_setup_apply(&plan->ftrace, run->saved) < 0 ||
+	    tfs_events_enable(run->events, run->saved) < 0)
 		return -1;
 	return start_recorders(run);
 }
@@ -551,6 +651,12 @@ out:
 	return status;
 }
 
+static void plan_free(struct record_plan *plan)
+{
+	free(plan->events);
+	ftrace_setup_free(&plan->ftrace);
+}
+
 static int run_record(int argc, char **argv)
 {
 	struct record_plan plan = { 0 };
@@ -558,15 +664,15 @@ static int run_record(int argc, char **argv)
 	int status;
 
 	if (ret == -2) {
-		free(plan.events);
+		plan_free(&plan);
 		return show_usage(&cmd_record);
 	}
 	if (ret < 0) {
-		free(plan.events);
+		plan_free(&plan);
 		return EXIT_USAGE;
 	}
 	status = record(&plan);
-	free(plan.events);
+	plan_free(&plan);
 	return status;
 }
 

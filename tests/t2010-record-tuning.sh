@@ -1,0 +1,80 @@
+#!/bin/bash
+# record's tuning options: -b sizes every CPU's buffer while recording and puts
+# each back after; --pin and -r place the recorders (checked from inside the
+# traced command, whose siblings the recorders are).
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-tracefs.sh"
+
+NOWHERE=$TRASH/no-tracing-dir
+
+# check_usage "ARGS" "first line of stderr": exit 2, usage, tracefs untouched.
+check_usage() {
+	msg=$2
+	eval "set -- $1"
+	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" record "$@" >out 2>err
+	code=$?
+	[ $code = 2 ] || { echo "exit $code"; cat err; return 1; }
+	[ "$(head -n 1 err)" = "$msg" ] || { echo "got '$(head -n 1 err)'"; return 1; }
+	grep -q "^usage: trace-cmd record" err
+}
+
+test_expect_success 'bad -b and -r values are usage errors' '
+	check_usage "-b abc -e sched true" "trace-cmd record: invalid -b value '"'"'abc'"'"': not a number" &&
+	check_usage "-b 0 -e sched true" "trace-cmd record: invalid -b value '"'"'0'"'"': out of range (1 to 1073741824)" &&
+	check_usage "-e sched -b" "trace-cmd record: option '"'"'-b'"'"' needs a value" &&
+	check_usage "-r 0 -e sched true" "trace-cmd record: invalid -r value '"'"'0'"'"': out of range (1 to 99)" &&
+	check_usage "-r 100 -e sched true" "trace-cmd record: invalid -r value '"'"'100'"'"': out of range (1 to 99)" &&
+	check_usage "-r x -e sched true" "trace-cmd record: invalid -r value '"'"'x'"'"': not a number" &&
+	check_usage "--pin=1 -e sched true" "trace-cmd record: unknown option '"'"'--pin=1'"'"'"
+'
+
+test_lock_tracefs
+
+test_expect_success TRACEFS '-b sizes every CPU during the recording and restores each size' '
+	# 1020 KB is 256 sub-buffers of 4080 bytes: the kernel reads it back unrounded.
+	tracefs_state >before &&
+	old0=$(cat $T/per_cpu/cpu0/buffer_size_kb) &&
+	"$TRACE_CMD" record -b 1020 -e sched_switch -o b.dat \
+		sh -c "cat $T/per_cpu/cpu*/buffer_size_kb >during" 2>err &&
+	tracefs_state >after && test_cmp before after &&
+	test "$(cat $T/per_cpu/cpu0/buffer_size_kb)" = "$old0" &&
+	for f in $T/per_cpu/cpu*; do echo 1020; done >expect &&
+	test_cmp expect during &&
+	grep -q "^CPU0: [0-9]* events recorded" err
+'
+
+test_expect_success TRACEFS '-b puts back CPUs whose sizes differed' '
+	old0=$(cut -d" " -f1 $T/per_cpu/cpu0/buffer_size_kb) &&
+	test_when_finished "echo $old0 >$T/per_cpu/cpu0/buffer_size_kb" &&
+	echo 200 >$T/per_cpu/cpu0/buffer_size_kb &&
+	tracefs_state >before &&
+	"$TRACE_CMD" record -b 64 -e sched_switch -o b2.dat true 2>err &&
+	tracefs_state >after && test_cmp before after
+'
+
+# The recorders as the traced command sees them: "CPUS policy=P rt=PRIO" per recorder.
+cat >probe.sh <<'EOF'
+for p in $(cat /proc/$PPID/task/$PPID/children); do
+	[ $p = $$ ] && continue
+	cpus=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/$p/status)
+	set -- $(cut -d")" -f2 /proc/$p/stat)
+	echo "$cpus policy=${39} rt=${38}"
+done | sort >recorders
+EOF
+
+test_expect_success TRACEFS '--pin -r 7: each recorder on its CPU at SCHED_FIFO 7' '
+	"$TRACE_CMD" record --pin -r 7 -e sched_switch -o p.dat sh probe.sh 2>err &&
+	n=$(ls -d $T/per_cpu/cpu* | wc -l) &&
+	for c in $(seq 0 $((n - 1))); do echo "$c policy=1 rt=7"; done >expect &&
+	test_cmp expect recorders
+'
+
+test_expect_success TRACEFS 'without --pin and -r the recorders are ordinary' '
+	"$TRACE_CMD" record -e sched_switch -o q.dat sh probe.sh 2>err &&
+	all=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status) &&
+	n=$(ls -d $T/per_cpu/cpu* | wc -l) &&
+	for c in $(seq 1 $n); do echo "$all policy=0 rt=0"; done >expect &&
+	test_cmp expect recorders
+'
+
+test_done
