@@ -922,6 +922,15 @@ static int print_fields_defined(const char *text, size_t len, char *missing, siz
 	char *head, name[64];
 	int ok = 1;
 
+	/* Its tokenizer also dereferences NULL on some bytes that are not text. */
+	for (const char *p = text; p < (fmt ? fmt : end); p++) {
+		unsigned char c = *p;
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f) {
+			snprintf(missing, size, "has the byte 0x%02x in its fields", c);
+			return 0;
+		}
+	}
 	if (!fmt)
 		return 1;
 	head = xmalloc(fmt - text + sizeof(empty));
@@ -938,7 +947,7 @@ static int print_fields_defined(const char *text, size_t len, char *missing, siz
 			l++;
 		snprintf(name, sizeof(name), "%.*s", (int)(l < sizeof(name) - 1 ? l : sizeof(name) - 1), p);
 		if (!tep_find_any_field(ev, name)) {
-			snprintf(missing, size, "%s", name);
+			snprintf(missing, size, "prints field '%s' it does not define", name);
 			ok = 0;
 		}
 	}
@@ -1063,11 +1072,11 @@ static int build_tep(struct trace_input *in)
 	for (int i = 0; i < in->nr_formats; i++) {
 		struct format *f = &in->formats[i];
 		enum tep_errno err;
-		char missing[80];
+		char missing[120];
 
 		if (!print_fields_defined(f->text, f->len, missing, sizeof(missing))) {
-			warning("'%s': event format %d of system '%s' prints field '%s' it does "
-				"not define: ignored", in->file, i, f->system, missing);
+			warning("'%s': event format %d of system '%s' %s: ignored", in->file, i,
+				f->system, missing);
 			continue;
 		}
 		err = tep_parse_event(tep, f->text, f->len, f->system);
