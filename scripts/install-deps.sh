@@ -7,6 +7,8 @@ pkgs="build-essential pkg-config libtraceevent-dev libtracefs-dev zlib1g-dev lib
       trace-cmd kmod procps zstd"
 # The fuzz targets and the sanitizer build (make fuzz, make check-asan), valgrind tests.
 pkgs="$pkgs clang libclang-rt-14-dev valgrind"
+# bench/record-loss: perf bench sched messaging is its workload.
+pkgs="$pkgs linux-perf"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
