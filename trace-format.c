@@ -241,6 +241,20 @@ static void put_number(struct jbuf *b, struct tep_handle *tep, const void *p, in
 	}
 }
 
+/* The element size an array's type names, where the format gives none (u32 buf[]). */
+static int type_elem_size(struct tep_handle *tep, const char *type)
+{
+	if (strstr(type, "64") || strstr(type, "long long"))
+		return 8;
+	if (strstr(type, "32") || strstr(type, "int"))
+		return 4;
+	if (strstr(type, "16") || strstr(type, "short"))
+		return 2;
+	if (strstr(type, "long"))
+		return tep_get_long_size(tep);
+	return 1;
+}
+
 static void put_array(struct jbuf *b, struct tep_handle *tep, const unsigned char *p,
 		      size_t len, int elem, int is_signed)
 {
@@ -283,7 +297,8 @@ static void put_dynamic(struct jbuf *b, struct tep_handle *tep, struct tep_forma
 	if (is_text(f))
 		jbuf_jstr(b, (const char *)data + off, len);
 	else
-		put_array(b, tep, data + off, len, f->elementsize, f->flags & TEP_FIELD_IS_SIGNED);
+		put_array(b, tep, data + off, len, f->elementsize ? (int)f->elementsize :
+			  type_elem_size(tep, f->type), f->flags & TEP_FIELD_IS_SIGNED);
 }
 
 static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
@@ -306,6 +321,8 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 
 		if (!elem && f->arraylen)
 			elem = f->size / f->arraylen;
+		if (!elem)
+			elem = type_elem_size(tep, f->type);
 		/* a trailing [] array (bprint's buf) holds the rest of the record */
 		put_array(b, tep, p, f->size ? (size_t)f->size : (size_t)(rec->size - f->offset),
 			  elem, is_signed);
