@@ -27,7 +27,8 @@ extern const struct command cmd_record;
 
 static const char record_usage[] =
 	"usage: trace-cmd record -e EVENT [-e EVENT]... [-o FILE] [-b KB] [--pin] [-r PRIO]\n"
-	"                        [--file-version 6] [COMMAND [ARG]...]\n"
+	"                        [--file-version 6|7] [--compression none|zlib|zstd|any]\n"
+	"                        [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
 	"  -f FILTER           only the events of the -e before it that match FILTER\n"
@@ -43,14 +44,17 @@ static const char record_usage[] =
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
-	"  --file-version N    the trace.dat version to write (6)\n"
+	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
+	"  --compression C     version 7 compression: none, zlib, zstd or any, the best\n"
+	"                      built in (default any, which is zstd)\n"
 	"  -h                  show this help\n"
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
-enum { OPT_FILE_VERSION = 256, OPT_PIN };
+enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ "module", required_argument, NULL, FTRACE_OPT_MODULE },
 	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
 	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
@@ -65,6 +69,7 @@ struct record_plan {
 	int nr_events;
 	const char *output;
 	int version;
+	const char *compression;	/* --compression, NULL: the version's default */
 	struct ftrace_setup ftrace;	/* -p, function and event filters */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
@@ -105,7 +110,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	int c, ret;
 
 	plan->output = "trace.dat";
-	plan->version = 6;
+	plan->version = 7;
 	plan->events = xcalloc(argc, sizeof(*plan->events));
 	ftrace_setup_init(&plan->ftrace, argc);
 	optind = 1;
@@ -143,9 +148,17 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			}
 			if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
 				return usage_error(&cmd_record,
-					"file version %lu is not supported: record writes version %d",
-					val, TRACE_OUTPUT_MAX_VERSION), -1;
+					"file version %lu is not supported: record writes versions %d and %d",
+					val, TRACE_OUTPUT_MIN_VERSION, TRACE_OUTPUT_MAX_VERSION), -1;
 			plan->version = val;
+			break;
+		case OPT_COMPRESSION:
+			if (strcmp(optarg, "none") && strcmp(optarg, "zlib") &&
+			    strcmp(optarg, "zstd") && strcmp(optarg, "any"))
+				return usage_error(&cmd_record,
+					"unknown compression '%s': use none, zlib, zstd or any",
+					optarg), -1;
+			plan->compression = optarg;
 			break;
 		case ':':
 			return usage_error(&cmd_record, "option '%s' needs a value",
@@ -171,6 +184,9 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	}
 	if (!*plan->output)
 		return usage_error(&cmd_record, "-o needs a file name"), -1;
+	if (plan->version == 6 && plan->compression && strcmp(plan->compression, "none"))
+		return usage_error(&cmd_record,
+			"--compression %s needs --file-version 7", plan->compression), -1;
 	plan->argv = optind < argc ? argv + optind : NULL;
 	return 0;
 }
@@ -519,6 +535,11 @@ static int write_trace(struct record_run *run)
 	if (!out)
 		return -1;
 	run->out_fd = -1;	/* the output owns it now */
+	if (run->plan->compression &&
+	    trace_output_set_compression(out, run->plan->compression) < 0) {
+		trace_output_close(out);
+		return -1;
+	}
 	clock = tfs_current_clock();
 	ret = trace_output_write_metadata(out, run->page_size, run->events);
 	if (ret == 0)

@@ -36,12 +36,31 @@ test_expect_success 'usage errors exit 2 with one line and the usage' '
 		"trace-cmd record: invalid --file-version value '"'"'abc'"'"': not a number"
 '
 
-test_expect_success '--file-version 7 is refused for now, 6 is accepted' '
-	check_usage 2 "-e sched --file-version 7" \
-		"trace-cmd record: file version 7 is not supported: record writes version 6" &&
+test_expect_success '--file-version 6 and 7 are accepted, others refused' '
+	check_usage 2 "-e sched --file-version 8" \
+		"trace-cmd record: file version 8 is not supported: record writes versions 6 and 7" &&
 	check_usage 2 "-e sched --file-version 5" \
-		"trace-cmd record: file version 5 is not supported: record writes version 6" &&
-	check_usage 1 "-e sched --file-version 6 true" \
+		"trace-cmd record: file version 5 is not supported: record writes versions 6 and 7" &&
+	for v in 6 7; do
+		check_usage 1 "-e sched --file-version $v true" \
+			"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory" ||
+		return 1
+	done
+'
+
+test_expect_success '--compression: upstream names only, and none with version 6' '
+	check_usage 2 "-e sched --compression lz4" \
+		"trace-cmd record: unknown compression '"'"'lz4'"'"': use none, zlib, zstd or any" &&
+	check_usage 2 "-e sched --compression" \
+		"trace-cmd record: option '"'"'--compression'"'"' needs a value" &&
+	check_usage 2 "-e sched --file-version 6 --compression zstd" \
+		"trace-cmd record: --compression zstd needs --file-version 7" &&
+	for c in none zlib zstd any; do
+		check_usage 1 "-e sched --compression $c true" \
+			"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory" ||
+		return 1
+	done &&
+	check_usage 1 "-e sched --file-version 6 --compression none true" \
 		"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory"
 '
 
