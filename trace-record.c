@@ -177,7 +177,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		}
 	}
 	if (!plan->nr_events && !plan->ftrace.plugin)
-		return usage_error(&cmd_record, "nothing to record: give -e EVENT or -p PLUGIN"), -1;
+		return usage_error(&cmd_record, "no events to record: give -e EVENT"), -1;
 	if (ftrace_setup_check_usage(&plan->ftrace) < 0) {
 		fputs(record_usage, stderr);
 		return -1;

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracer plugins and filters for record: checks -p and the function globs
+ * against the tracing directory before anything changes, then writes the
+ * filters, the tracer and its options, saving each file so that the run's
+ * cleanup puts tracefs back as it was.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+#include "trace-ftrace-setup.h"
+#include "trace-tracefs.h"
+
+void ftrace_setup_init(struct ftrace_setup *fs, int argc)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->filters = xcalloc(argc, sizeof(*fs->filters));
+	fs->notrace = xcalloc(argc, sizeof(*fs->notrace));
+	fs->graph = xcalloc(argc, sizeof(*fs->graph));
+	fs->rules = xcalloc(argc, sizeof(*fs->rules));
+}
+
+int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
+			const char *last_event)
+{
+	unsigned long depth;
+
+	switch (opt) {
+	case 'p':
+		if (fs->plugin && strcmp(fs->plugin, arg))
+			return error("only one -p: '%s' and '%s' given", fs->plugin, arg);
+		fs->plugin = arg;
+		return 1;
+	case 'l':
+		fs->filters[fs->nr_filters++] = arg;
+		return 1;
+	case 'n':
+		fs->notrace[fs->nr_notrace++] = arg;
+		return 1;
+	case 'g':
+		fs->graph[fs->nr_graph++] = arg;
+		return 1;
+	case 'f':
+	case 'R':
+		if (!last_event)
+			return error("-%c must follow an -e", opt);
+		fs->rules[fs->nr_rules].spec = last_event;
+		fs->rules[fs->nr_rules].text = arg;
+		fs->rules[fs->nr_rules++].trigger = opt == 'R';
+		return 1;
+	case FTRACE_OPT_MODULE:
+		fs->module = arg;
+		return 1;
+	case FTRACE_OPT_MAX_GRAPH_DEPTH:
+		if (parse_ulong("--max-graph-depth", arg, 1, 10000, &depth) < 0)
+			return -1;
+		fs->max_graph_depth = arg;
+		return 1;
+	case FTRACE_OPT_FUNC_STACK:
+		fs->func_stack = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int is_function_tracer(const char *plugin)
+{
+	return plugin && (!strcmp(plugin, "function") || !strcmp(plugin, "function_graph"));
+}
+
+static int is_graph_tracer(const char *plugin)
+{
+	return plugin && !strcmp(plugin, "function_graph");
+}
+
+int ftrace_setup_check_usage(const struct ftrace_setup *fs)
+{
+	const char *need = NULL, *opt = NULL;
+
+	if (fs->nr_filters || fs->nr_notrace || fs->module) {
+		opt = fs->nr_filters ? "-l" : fs->nr_notrace ? "-n" : "--module";
+		if (!is_function_tracer(fs->plugin))
+			need = "-p function or -p function_graph";
+	}
+	if (!need && (fs->nr_graph || fs->max_graph_depth)) {
+		opt = fs->nr_graph ? "-g" : "--max-graph-depth";
+		if (!is_graph_tracer(fs->plugin))
+			need = "-p function_graph";
+	}
+	if (!need && fs->func_stack && !(fs->plugin && !strcmp(fs->plugin, "function"))) {
+		opt = "--func-stack";
+		need = "-p function";
+	}
+	if (need)
+		return error("%s needs %s", opt, need);
+	return 0;
+}
+
+/* Is @name one of the whitespace-separated words of @list? */
+static int has_word(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; *p; ) {
+		size_t n;
+
+		p += strspn(p, " \t\n");
+		n = strcspn(p, " \t\n");
+		if (n == len && !strncmp(p, name, len))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static int check_tracer(const char *plugin)
+{
+	char *list;
+	int ret = 0;
+
+	if (!tfs_exists("available_tracers"))
+		return error("tracer '%s' is not available (no available_tracers in '%s')",
+			     plugin, tfs_dir());
+	if (tfs_read_file("available_tracers", &list, NULL) < 0)
+		return -1;
+	if (!has_word(list, plugin)) {
+		list[strcspn(list, "\n")] = '\0';
+		ret = error("tracer '%s' is not available (available: %s)", plugin, list);
+	}
+	free(list);
+	return ret;
+}
+
+/*
+ * Does a line of available_filter_functions ("name" or "name [module]")
+ * match @glob, limited to @module when one is given?
+ */
+static int function_matches(const char *line, size_t len, const char *glob,
+			    const char *module)
+{
+	char name[512], mod[256] = "";
+	size_t n = strcspn(line, " \t\n");
+
+	if (n >= sizeof(name) || n > len)
+		return 0;
+	memcpy(name, line, n);
+	name[n] = '\0';
+	if (module) {
+		const char *b = memchr(line, '[', len);
+		const char *e = b ? memchr(b, ']', len - (b - line)) : NULL;
+
+		if (!e || (size_t)(e - b - 1) >= sizeof(mod))
+			return 0;
+		memcpy(mod, b + 1, e - b - 1);
+		mod[e - b - 1] = '\0';
+		if (strcmp(mod, module))
+			return 0;
+	}
+	return fnmatch(glob, name, 0) == 0;
+}
+
+static int glob_known(const char *funcs, const char *glob, const char *module)
+{
+	for (const char *p = funcs; p && *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (function_matches(p, len, glob, module))
+			return 1;
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+static int check_globs(const char *funcs, const char **globs, int n, const char *module)
+{
+	for (int i = 0; i < n; i++)
+		if (!glob_known(funcs, globs[i], module))
+			return module ?
+				error("no function of module '%s' matches '%s'", module, globs[i]) :
+				error("no function matches '%s' (see available_filter_functions)",
+				      globs[i]);
+	return 0;
+}
+
+static int check_functions(const struct ftrace_setup *fs)
+{
+	char *funcs;
+	int ret;
+
+	if (!fs->nr_filters && !fs->nr_notrace && !fs->nr_graph && !fs->module)
+		return 0;
+	if (tfs_read_file("available_filter_functions", &funcs, NULL) < 0)
+		return -1;
+	ret = check_globs(funcs, fs->filters, fs->nr_filters, fs->module);
+	if (ret == 0)
+		ret = check_globs(funcs, fs->notrace, fs->nr_notrace, NULL);
+	if (ret == 0)
+		ret = check_globs(funcs, fs->graph, fs->nr_graph, NULL);
+	if (ret == 0 && fs->module && !fs->nr_filters) {
+		const char *all = "*";
+
+		ret = check_globs(funcs, &all, 1, fs->module);
+	}
+	free(funcs);
+	return ret;
+}
+
+int ftrace_setup_check(const struct ftrace_setup *fs)
+{
+	if (fs->plugin && check_tracer(fs->plugin) < 0)
+		return -1;
+	return check_functions(fs);
+}
+
+/*
+ * Writes each line of @lines to DIR/REL in its own write(), after one
+ * truncating open: the function filter files take one glob per write, and
+ * the open with O_TRUNC is what clears them.
+ */
+static int write_lines(const char *rel, const char *lines)
+{
+	char *path = tfs_path(rel);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	const char *p = lines;
+	int err = errno;
+
+	free(path);
+	do {
+		size_t n = strcspn(p, "\n");
+		char *line = xmalloc(n + 2);
+
+		memcpy(line, p, n);
+		line[n] = '\n';
+		line[n + 1] = '\0';
+		if (fd < 0 || (n && write_all(fd, line, n + 1) != (ssize_t)(n + 1))) {
+			if (fd >= 0)
+				err = errno;
+			line[n] = '\0';
+			error("writing '%s' to '%s': %s", line, rel, strerror(err));
+			free(line);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		free(line);
+		p += n + (p[n] == '\n');
+	} while (*p);
+	if (close(fd) < 0)
+		return error("writing to '%s': %s", rel, strerror(errno));
+	return 0;
+}
+
+/* Remembers @val to be written back to @rel by ftrace_setup_restore(). */
+static void remember(struct ftrace_setup *fs, const char *rel, char *val)
+{
+	fs->restore_rel = xrealloc(fs->restore_rel, (fs->nr_restore + 1) * sizeof(char *));
+	fs->restore_val = xrealloc(fs->restore_val, (fs->nr_restore + 1) * sizeof(char *));
+	fs->restore_rel[fs->nr_restore] = xstrdup(rel);
+	fs->restore_val[fs->nr_restore] = val;
+	fs->nr_restore++;
+}
+
+/*
+ * A function filter file lists one glob a line; "#### all functions
+ * enabled ####" and the like mean empty, which a truncating open restores.
+ */
+static int set_function_list(struct ftrace_setup *fs, const char *rel,
+			     const char **globs, int n, const char *module)
+{
+	size_t len = 1;
+	char *old = NULL, *val;
+
+	if (!n && !module)
+		return 0;
+	/* Unreadable (as the function tracer's files are where it is refused): stop. */
+	if (tfs_exists(rel) && tfs_read_file(rel, &old, NULL) < 0)
+		return -1;
+	if (old && old[0] == '#')
+		old[0] = '\0';
+	remember(fs, rel, old ? old : xstrdup(""));
+	for (int i = 0; i < n; i++)
+		len += strlen(globs[i]) + (module ? strlen(module) + 5 : 0) + 1;
+	if (!n)
+		len += strlen(module) + 6;
+	val = xcalloc(1, len);
+	for (int i = 0; i < n; i++)
+		sprintf(val + strlen(val), module ? "%s:mod:%s\n" : "%s\n", globs[i],
+			module ? module : "");
+	if (!n)
+		sprintf(val, ":mod:%s\n", module);
+	n = write_lines(rel, val);
+	free(val);
+	return n;
+}
+
+/* The -f and -R of one -e spec, on every event the spec matches. */
+static int apply_rule(struct ftrace_setup *fs, const struct ftrace_event_rule *r,
+		      struct tfs_saved *saved)
+{
+	struct tfs_events *ev = tfs_events_new();
+	int ret = tfs_events_add(ev, r->spec) > 0 ? 0 : -1;
+
+	for (size_t i = 0; ret == 0 && i < tfs_events_count(ev); i++) {
+		char *rel = xmalloc(strlen(tfs_events_system(ev, i)) +
+				    strlen(tfs_events_name(ev, i)) + 32);
+
+		sprintf(rel, "events/%s/%s/%s", tfs_events_system(ev, i),
+			tfs_events_name(ev, i), r->trigger ? "trigger" : "filter");
+		if (!r->trigger) {
+			ret = tfs_set(saved, rel, r->text);
+		} else if ((ret = tfs_write_file(rel, r->text)) == 0) {
+			/* A trigger goes away by writing it back with '!' before it. */
+			char *undo = xmalloc(strlen(r->text) + 2);
+
+			sprintf(undo, "!%s", r->text);
+			remember(fs, rel, undo);
+		}
+		free(rel);
+	}
+	tfs_events_free(ev);
+	return ret;
+}
+
+static int apply_tracer(struct ftrace_setup *fs, struct tfs_saved *saved)
+{
+	if (fs->max_graph_depth && tfs_set(saved, "max_graph_depth", fs->max_graph_depth) < 0)
+		return -1;
+	if (fs->plugin && tfs_set(saved, "current_tracer", fs->plugin) < 0)
+		return -1;
+	/* The tracer's own options appear once it is the current tracer. */
+	if (fs->func_stack && tfs_set(saved, "options/func_stack_trace", "1") < 0)
+		return -1;
+	return 0;
+}
+
+int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved)
+{
+	for (int i = 0; i < fs->nr_rules; i++)
+		if (apply_rule(fs, &fs->rules[i], saved) < 0)
+			return -1;
+	if (set_function_list(fs, "set_ftrace_filter", fs->filters, fs->nr_filters,
+			      fs->module) < 0 ||
+	    set_function_list(fs, "set_ftrace_notrace", fs->notrace, fs->nr_notrace, NULL) < 0 ||
+	    set_function_list(fs, "set_graph_function", fs->graph, fs->nr_graph, NULL) < 0)
+		return -1;
+	return apply_tracer(fs, saved);
+}
+
+int ftrace_setup_restore(struct ftrace_setup *fs)
+{
+	int ret = 0;
+
+	while (fs->nr_restore) {
+		int i = --fs->nr_restore;
+
+		if (write_lines(fs->restore_rel[i], fs->restore_val[i]) < 0)
+			ret = -1;
+		free(fs->restore_rel[i]);
+		free(fs->restore_val[i]);
+	}
+	return ret;
+}
+
+void ftrace_setup_free(struct ftrace_setup *fs)
+{
+	ftrace_setup_restore(fs);
+	free(fs->restore_rel);
+	free(fs->restore_val);
+	free(fs->filters);
+	free(fs->notrace);
+	free(fs->graph);
+	free(fs->rules);
+}

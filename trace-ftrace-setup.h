@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracer and filter part of record's plan: -p PLUGIN, the function
+ * filters (-l, -n, -g, --module), --max-graph-depth, --func-stack, and the
+ * event filters and triggers (-f, -R after an -e).  Checked before tracefs
+ * is touched, applied through tfs_set(), put back by ftrace_setup_restore().
+ */
+#ifndef TRACE_FTRACE_SETUP_H
+#define TRACE_FTRACE_SETUP_H
+
+struct tfs_saved;
+
+/* The long options' getopt values (short ones are their letter). */
+enum {
+	FTRACE_OPT_MODULE = 0x1000,
+	FTRACE_OPT_MAX_GRAPH_DEPTH,
+	FTRACE_OPT_FUNC_STACK,
+};
+
+/* One -f or -R: the -e spec it follows and the text to write. */
+struct ftrace_event_rule {
+	const char *spec;
+	const char *text;
+	int trigger;		/* -R: into the trigger file, else the filter file */
+};
+
+struct ftrace_setup {
+	const char *plugin;		/* -p, or NULL */
+	const char **filters;		/* -l */
+	int nr_filters;
+	const char **notrace;		/* -n */
+	int nr_notrace;
+	const char **graph;		/* -g */
+	int nr_graph;
+	const char *module;		/* --module */
+	const char *max_graph_depth;	/* --max-graph-depth, checked number */
+	int func_stack;			/* --func-stack */
+	struct ftrace_event_rule *rules;
+	int nr_rules;
+	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
+	char **restore_rel;
+	char **restore_val;
+	int nr_restore;
+};
+
+/* Room for @argc entries in each list (every option could be one). */
+void ftrace_setup_init(struct ftrace_setup *fs, int argc);
+/*
+ * Takes record's option @opt (its getopt value) with @arg; @last_event is the
+ * latest -e spec (NULL before the first).  Returns 1 if the option was one of
+ * ours, 0 if not, -1 after printing why it is wrong (a usage error).
+ */
+int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
+			const char *last_event);
+/*
+ * Option combinations that make no sense (-l without a function tracer ...).
+ * Prints the reason and returns -1: a usage error.
+ */
+int ftrace_setup_check_usage(const struct ftrace_setup *fs);
+/*
+ * Checks against the tracing directory, changing nothing: the tracer is in
+ * available_tracers, each function glob matches a function the kernel
+ * knows.  Returns 0 or -1 after printing why.
+ */
+int ftrace_setup_check(const struct ftrace_setup *fs);
+/*
+ * Writes the function filters, event filters and triggers, then the tracer.
+ * Every file changed is saved in @saved or in @fs for ftrace_setup_restore().
+ */
+int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved);
+/* Puts back what apply wrote outside @saved; -1 if a write failed. */
+int ftrace_setup_restore(struct ftrace_setup *fs);
+void ftrace_setup_free(struct ftrace_setup *fs);
+
+#endif
