@@ -49,6 +49,9 @@ $F --comm sh
 $F --comm ls
 $F --comm sh --pid 0
 $Z --pid 9420
+$F -w
+$F -w -F sched_switch,sched_wakeup
+$Z -w
 $F -T -F sched_switch:prev_pid==0 -F sched_wakeup -v -F sched_waking
 $Z --stat
 $Z --first-event
@@ -156,6 +159,14 @@ test_expect_success '--pid keeps the task'"'"'s events and the wakeups and switc
 	events_of out >ev && test $(wc -l <ev) = 48 &&
 	grep -q "sched_wakeup:         sh:9414 " ev &&
 	grep -q "==> sh:9414 \[120\]" ev
+'
+
+test_expect_success '-w adds each wakeup latency and a summary' '
+	"$TRACE_CMD" report -w $F >out &&
+	test $(grep -c " Latency: [0-9]*\.[0-9][0-9][0-9] usecs$" out) = 16 &&
+	tail -n 4 out >summary &&
+	printf "Average wakeup latency: 21.213 usecs\nMaximum Latency: 82.168 usecs at timestamp: 6839.500437\nMinimum Latency: 3.112 usecs at timestamp: 6839.554959\n\n" >expect &&
+	test_cmp expect summary
 '
 
 test_expect_success 'listing options cannot be combined' '
