@@ -1,0 +1,152 @@
+#!/bin/bash
+# convert --to chrome-json: the Trace Event Format's rules (keys each phase
+# needs, B/E balanced per thread, slices of one CPU that never overlap,
+# microsecond timestamps or a raw-counter note) on the fixtures, the
+# function-graph files and every corpus file; and the command's usage.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+CHECK="python3 $HELPERS/check-format.py"
+
+test_expect_success 'convert -h prints the usage to stdout and exits 0' '
+	"$TRACE_CMD" convert -h >out &&
+	head -n 1 out | grep -q "^usage: trace-cmd convert --to chrome-json \[-i FILE\] -o OUTPUT$"
+'
+
+test_expect_success 'usage errors exit 2 with one line and the usage' '
+	test_expect_code 2 "$TRACE_CMD" convert -i x.dat -o x.json 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: no --to given: say which form to write" &&
+	grep -q "^usage: trace-cmd convert" err &&
+	test_expect_code 2 "$TRACE_CMD" convert --to perfetto -i x.dat -o x.json 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: invalid --to value '"'"'perfetto'"'"': only chrome-json is supported" &&
+	test_expect_code 2 "$TRACE_CMD" convert --to chrome-json -i x.dat 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: no -o given: say where to write" &&
+	test_expect_code 2 "$TRACE_CMD" convert --frob 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: unknown option '"'"'--frob'"'"'" &&
+	test_expect_code 2 "$TRACE_CMD" convert --to chrome-json -o x.json extra 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: unexpected argument '"'"'extra'"'"'"
+'
+
+test_expect_success 'a missing input or an unwritable output fails with exit 1' '
+	test_expect_code 1 "$TRACE_CMD" convert --to chrome-json -i nosuch.dat -o x.json 2>err &&
+	test "$(cat err)" = "trace-cmd convert: cannot open '"'"'nosuch.dat'"'"': No such file or directory" &&
+	test ! -e x.json &&
+	test_expect_code 1 "$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-sched-v6.dat" \
+		-o nodir/x.json 2>err &&
+	test "$(cat err)" = "trace-cmd convert: cannot create '"'"'nodir/x.json'"'"': No such file or directory"
+'
+
+test_expect_success 'without -i it reads trace.dat' '
+	cp "$FIXTURES/synth-sched-v6.dat" trace.dat &&
+	"$TRACE_CMD" convert --to chrome-json -o a.json &&
+	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-sched-v6.dat" -o - >b.json &&
+	grep -v "\"source\"" a.json >a.cmp && grep -v "\"source\"" b.json >b.cmp &&
+	test_cmp a.cmp b.cmp && rm trace.dat
+'
+
+test_expect_success PYTHON 'a latency tracer file has no events to convert: exit 1' '
+	test_expect_code 1 "$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-latency-v6.dat" \
+		-o lat.json 2>err &&
+	grep -q "latency tracer" err && test ! -e lat.json
+'
+
+for f in $(cd "$FIXTURES" && ls synth-*.dat | grep -v latency); do
+	test_expect_success PYTHON "$f follows the Trace Event Format's rules" '
+		"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/'$f'" -o out.json &&
+		$CHECK chrome out.json
+	'
+done
+
+test_expect_success PYTHON 'sched_switch: per-CPU slices of the task switched in, named by comm' '
+	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-sched-v6.dat" -o out.json &&
+	python3 -c "import json
+d = json.load(open(\"out.json\"))
+ev = d[\"traceEvents\"]
+x = [e for e in ev if e[\"ph\"] == \"X\"]
+print(\" \".join(\"%s@%d:%s\" % (e[\"name\"], e[\"tid\"] - 1000000000, e[\"args\"][\"pid\"]) for e in x))
+names = {(e[\"pid\"], e[\"tid\"]): e[\"args\"][\"name\"] for e in ev if e[\"name\"] == \"thread_name\"}
+print(names[(1000000000, 1000000001)], names[(1234, 1234)])
+assert not [e for e in ev if e[\"name\"] == \"sched_switch\"]
+assert [e for e in ev if e[\"ph\"] == \"i\" and e[\"name\"] == \"sched_wakeup\" and e[\"args\"][\"comm\"] == \"bash\"]
+" >got &&
+	"$TRACE_CMD" report -R -F sched_switch "$FIXTURES/synth-sched-v6.dat" >raw &&
+	test "$(sed -n 2p got)" = "CPU 1 bash" &&
+	test $(head -n 1 got | wc -w) -ge $(grep -c sched_switch raw)
+'
+
+test_expect_success PYTHON 'function graph: nested B/E named by function, on the task thread' '
+	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-funcgraph-v6.dat" -o out.json &&
+	python3 -c "import json
+ev = json.load(open(\"out.json\"))[\"traceEvents\"]
+depth, out = 0, []
+for e in ev:
+    if e[\"ph\"] == \"B\":
+        out.append(\"  \" * depth + e[\"name\"]); depth += 1
+    elif e[\"ph\"] == \"E\":
+        depth -= 1
+print(\"\\n\".join(out))" >tree &&
+	cat >expect <<-\EOF &&
+	vfs_write
+	  rw_verify_area
+	  ext4_file_write_iter
+	    ext4_buffered_write_iter
+	  do_IRQ
+	    handle_irq_event
+	ksys_write
+	EOF
+	test_cmp expect tree
+'
+
+test_expect_success PYTHON 'function graph on two CPUs and a file cut mid-call stay balanced' '
+	for f in synth-funcgraph-2cpu-v6.dat synth-funcgraph-2cpu-v7-zstd.dat synth-funcgraph-v7-zlib.dat; do
+		"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/$f" -o out.json &&
+		$CHECK chrome out.json >sum && grep -q "B=" sum || exit 1
+	done
+'
+
+test_expect_success PYTHON 'ns clocks give microseconds; the metadata says so' '
+	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-sched-v6.dat" -o out.json &&
+	grep -q "\"ts\":12345678901.000" out.json &&
+	grep -q "\"ts_unit\":\"us\"" out.json && grep -q "\"clock\":\"local\"" out.json
+'
+
+test_expect_success PYTHON 'lost events are instant events on the CPU track' '
+	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-dropped-v6.dat" -o out.json &&
+	grep -q "{\"name\":\"lost events\",\"ph\":\"i\",\"pid\":1000000000,\"tid\":1000000000,.*\"args\":{\"count\":17}}" out.json
+'
+
+test_expect_success PYTHON,UPSTREAM 'files upstream recorded follow the rules' '
+	for f in upstream-v6-sched.dat upstream-v7-none-sched.dat upstream-v7-zstd-sched.dat; do
+		fixture $f &&
+		"$TRACE_CMD" convert --to chrome-json -i $f -o out.json &&
+		$CHECK chrome out.json >sum && grep -q "X=" sum || exit 1
+	done
+'
+
+for f in "$CORPUS"/*.dat; do
+	[ -f "$f" ] || continue
+	n=$(basename "$f")
+	case $n in *truncated*) continue ;; esac
+	test_expect_success CORPUS,PYTHON "corpus $n follows the Trace Event Format's rules" '
+		"$TRACE_CMD" convert --to chrome-json -i "'"$f"'" -o out.json &&
+		$CHECK chrome out.json
+	'
+done
+
+test_expect_success CORPUS,PYTHON 'a raw counter clock keeps counter values and says so' '
+	"$TRACE_CMD" convert --to chrome-json -i "$CORPUS/x86_64-v7-zlib-x86tsc-kvm.dat" -o out.json &&
+	python3 -c "import json
+d = json.load(open(\"out.json\"))
+o = d[\"otherData\"]
+assert o[\"clock\"] == \"x86-tsc\" and o[\"ts_unit\"] == \"raw counter\", o
+assert \"not microseconds\" in o[\"note\"]
+assert all(isinstance(e[\"ts\"], int) for e in d[\"traceEvents\"] if \"ts\" in e)"
+'
+
+test_expect_success CORPUS 'a damaged file fails with exit 1 and leaves no output' '
+	test_expect_code 1 "$TRACE_CMD" convert --to chrome-json \
+		-i "$CORPUS/x86_64-v6-truncated-after-header.dat" -o cut.json 2>err &&
+	test -s err && test ! -e cut.json
+'
+
+test_done
