@@ -28,8 +28,12 @@
 #define DEBUGFS_MOUNT	"/sys/kernel/debug"
 
 static char *tracing_dir;
-/* Bytes of error_log already seen, so a refusal shows only the new entry. */
-static size_t error_log_seen;
+/*
+ * The last error_log entry already seen (its timestamped first line), so a
+ * refusal shows only a new entry.  Not a byte count: the kernel keeps a
+ * fixed number of entries, so a full log stays the same size as it changes.
+ */
+static char *error_log_seen;
 
 static int is_fs(const char *path, long magic)
 {
@@ -86,16 +90,22 @@ static char *mount_tracing(void)
 	return NULL;
 }
 
-static size_t file_size_now(const char *rel)
+/* The first line of the last entry of error_log (optional: NULL if none). */
+static char *last_error_entry(void)
 {
-	char *buf;
-	size_t len;
+	char *buf, *entry = NULL;
 
-	/* error_log is optional; a missing one is simply empty. */
-	if (!tfs_exists(rel) || tfs_read_file(rel, &buf, &len) < 0)
-		return 0;
+	if (!tfs_exists("error_log") || tfs_read_file("error_log", &buf, NULL) < 0)
+		return NULL;
+	for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (*p == '[')
+			entry = p;
+	if (entry) {
+		entry[strcspn(entry, "\n")] = '\0';
+		entry = xstrdup(entry);
+	}
 	free(buf);
-	return len;
+	return entry;
 }
 
 const char *tfs_dir(void)
@@ -121,7 +131,8 @@ const char *tfs_dir(void)
 		if (!tracing_dir)
 			return NULL;
 	}
-	error_log_seen = file_size_now("error_log");
+	free(error_log_seen);
+	error_log_seen = last_error_entry();
 	return tracing_dir;
 }
 
@@ -129,8 +140,8 @@ void tfs_set_dir(const char *dir)
 {
 	free(tracing_dir);
 	tracing_dir = dir ? xstrdup(dir) : NULL;
-	if (tracing_dir)
-		error_log_seen = file_size_now("error_log");
+	free(error_log_seen);
+	error_log_seen = tracing_dir ? last_error_entry() : NULL;
 }
 
 char *tfs_path(const char *rel)
@@ -207,29 +218,15 @@ int tfs_read_ulong(const char *rel, unsigned long *val)
 /* The kernel's error_log entry written since we last looked, first line only. */
 static char *new_error_log(void)
 {
-	char *buf, *start, *entry = NULL, *nl;
-	size_t len;
+	char *last = last_error_entry(), *entry = NULL, *p;
 
-	if (!tfs_exists("error_log") || tfs_read_file("error_log", &buf, &len) < 0)
-		return NULL;
-	if (len > error_log_seen) {
-		start = buf + error_log_seen;
-		/* The last entry starts at the last line beginning with '['. */
-		for (char *p = start; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-			if (*p == '[')
-				entry = p;
-		if (entry) {
-			nl = strchr(entry, '\n');
-			if (nl)
-				*nl = '\0';
-			/* Drop the "[ 123.456789] " timestamp. */
-			if ((nl = strchr(entry, ']')))
-				entry = nl + 1 + (nl[1] == ' ');
-			entry = xstrdup(entry);
-		}
+	if (last && (!error_log_seen || strcmp(last, error_log_seen))) {
+		/* Drop the "[ 123.456789] " timestamp. */
+		p = strchr(last, ']');
+		entry = xstrdup(p ? p + 1 + (p[1] == ' ') : last);
 	}
-	error_log_seen = len;
-	free(buf);
+	free(error_log_seen);
+	error_log_seen = last;
 	return entry;
 }
 
@@ -561,12 +558,69 @@ const char *tfs_events_name(const struct tfs_events *ev, size_t i)
 	return i < ev->nr ? ev->ev[i].name : NULL;
 }
 
+/* How many events of system @sys have an enable file, or -1. */
+static int system_event_count(const char *sys)
+{
+	struct dirent **list;
+	char rel[1024];
+	int n, count = 0;
+
+	snprintf(rel, sizeof(rel), "events/%s", sys);
+	n = list_dirs(rel, &list);
+	for (int i = 0; i < n; i++) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, list[i]->d_name);
+		count += tfs_exists(rel);
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+	return n < 0 ? -1 : count;
+}
+
+/*
+ * A whole system selected while all its events are off: one write to the
+ * system's enable file instead of one per event (syscalls has hundreds, and
+ * each write is a trip into the kernel), and "0" there restores it.  Returns
+ * the number of events it enabled (@nr), 0 if per-event writes are needed,
+ * or -1.
+ */
+static int enable_system(const struct tfs_events *ev, size_t first,
+			 struct tfs_saved *saved)
+{
+	const char *sys = ev->ev[first].system;
+	char rel[1024];
+	char *cur;
+	size_t nr = 0;
+	int all_off;
+
+	while (first + nr < ev->nr && !strcmp(ev->ev[first + nr].system, sys))
+		nr++;
+	if (nr < 2 || system_event_count(sys) != (int)nr)
+		return 0;
+	snprintf(rel, sizeof(rel), "events/%s/enable", sys);
+	if (!tfs_exists(rel) || tfs_read_file(rel, &cur, NULL) < 0)
+		return 0;
+	all_off = cur[0] == '0';
+	free(cur);
+	if (!all_off)
+		return 0;
+	return tfs_set(saved, rel, "1") < 0 ? -1 : (int)nr;
+}
+
 int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved)
 {
 	char rel[1024];
 
 	for (size_t i = 0; i < ev->nr; i++) {
+		int done = enable_system(ev, i, saved);
 		char *cur;
+
+		if (done < 0)
+			return -1;
+		if (done > 0) {
+			i += done - 1;
+			continue;
+		}
 
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable", ev->ev[i].system,
 			 ev->ev[i].name);
