@@ -1,0 +1,75 @@
+#!/bin/bash
+# record's tracer and filter options on the real tracefs: the refusals of a
+# kernel that forbids the function tracer are named with the file, exit 1,
+# and tracefs is left as it was; what the kernel allows works.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-tracefs.sh"
+
+test_lock_tracefs
+
+# tracefs_state without the per-event walk (2,000 events make it slow) but
+# with the events these tests touch.
+state() {
+	d=$T
+	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event \
+		 options/func_stack_trace events/sched/sched_switch/enable \
+		 events/sched/sched_switch/filter events/sched/sched_switch/trigger; do
+		[ -r "$d/$f" ] && printf '%s: %s\n' "$f" "$(paste -sd' ' "$d/$f")"
+	done
+	printf 'trace_options: %s\n' "$(paste -sd' ' "$d/trace_options")"
+}
+
+# Whether this kernel refuses the function tracer (as the machines here do).
+if [ -w "$T/current_tracer" ] && grep -qw function "$T/available_tracers" 2>/dev/null &&
+   ! cat "$T/set_ftrace_filter" >/dev/null 2>&1; then
+	test_set_prereq REFUSES_FUNCTION
+fi
+
+test_expect_success TRACEFS,REFUSES_FUNCTION 'a refused tracer: the file and the refusal, exit 1, restored' '
+	state >before &&
+	test_expect_code 1 "$TRACE_CMD" record -p function -e sched_switch -o f.dat true 2>err &&
+	echo "trace-cmd record: writing '"'"'function'"'"' to '"'"'current_tracer'"'"': Operation not permitted" >expect &&
+	test_cmp expect err && state >after && test_cmp before after && test ! -e f.dat
+'
+
+test_expect_success TRACEFS,REFUSES_FUNCTION 'a function filter where the kernel refuses them: named, restored' '
+	state >before &&
+	test_expect_code 1 "$TRACE_CMD" record -p function -l schedule -o f.dat true 2>err &&
+	echo "trace-cmd record: cannot open '"'"'available_filter_functions'"'"': Operation not permitted" >expect &&
+	test_cmp expect err && state >after && test_cmp before after && test ! -e f.dat
+'
+
+test_expect_success TRACEFS 'a tracer the kernel lacks: the list it has, exit 1' '
+	state >before &&
+	test_expect_code 1 "$TRACE_CMD" record -p nosuchtracer -o f.dat true 2>err &&
+	echo "trace-cmd record: tracer '"'"'nosuchtracer'"'"' is not available (available: $(cat $T/available_tracers | sed "s/ *$//"))" >expect &&
+	test_cmp expect err && state >after && test_cmp before after
+'
+
+test_expect_success TRACEFS 'a filter the kernel rejects: its reason, nothing enabled, exit 1' '
+	state >before &&
+	test_expect_code 1 "$TRACE_CMD" record -e sched_switch -f "nosuchfield == 1" -o f.dat \
+		sh -c "echo ran >ran" 2>err &&
+	echo "trace-cmd record: writing '"'"'nosuchfield == 1'"'"' to '"'"'events/sched/sched_switch/filter'"'"': Invalid argument (kernel: event filter parse error: error: Field not found)" >expect &&
+	test_cmp expect err && test ! -e ran && state >after && test_cmp before after
+'
+
+test_expect_success TRACEFS '-f and -R on the kernel: in place while recording, gone after' '
+	state >before &&
+	"$TRACE_CMD" record -e sched_switch -f "prev_pid != 0" -R stacktrace -o f.dat \
+		sh -c "cat $T/events/sched/sched_switch/filter $T/events/sched/sched_switch/trigger" \
+		>during 2>err &&
+	printf "%s\n" "prev_pid != 0" "stacktrace:unlimited" >expect && test_cmp expect during &&
+	state >after && test_cmp before after &&
+	"$TRACE_CMD" report -i f.dat >report && ! grep "prev_pid=0 " report
+'
+
+test_expect_success TRACEFS '-p blk is set while recording and nop comes back' '
+	grep -qw blk $T/available_tracers || { echo "no blk tracer"; exit 0; }
+	state >before &&
+	"$TRACE_CMD" record -p blk -o b.dat cat $T/current_tracer >during 2>err &&
+	echo blk >expect && test_cmp expect during &&
+	state >after && test_cmp before after && test -s b.dat
+'
+
+test_done
