@@ -1054,6 +1054,11 @@ static int build_tep(struct trace_input *in)
 	tep_set_long_size(tep, in->long_size);
 	tep_set_page_size(tep, in->page_size);
 	tep_set_cpus(tep, in->cpus);
+	/* Plugins first, as upstream: their handlers then wait for the formats. */
+	if (in->flags & TRACE_INPUT_LOCAL_PLUGINS)
+		tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
+	if (!(in->flags & TRACE_INPUT_NO_PLUGINS))
+		in->plugins = tep_load_plugins(tep);
 	in->kernel_long_size = in->long_size;
 	if (in->header_page) {
 		char *hp = strndup_x(in->header_page, in->header_page_len);
@@ -1098,8 +1103,7 @@ static int build_tep(struct trace_input *in)
 	}
 	if (in->cmdlines && *in->cmdlines)
 		tep_parse_saved_cmdlines(tep, in->cmdlines);
-	if (!(in->flags & TRACE_INPUT_NO_PLUGINS))
-		in->plugins = tep_load_plugins(tep);
+
 	return 0;
 }
 

@@ -48,6 +48,7 @@ enum {
 	TRACE_INPUT_RAW_TS	= 1 << 1,	/* no DATE/OFFSET/TSC2NSEC corrections */
 	TRACE_INPUT_NO_DATE	= 1 << 2,	/* ignore the DATE option */
 	TRACE_INPUT_NO_TEP	= 1 << 3,	/* read the layout only, build no tep handle */
+	TRACE_INPUT_LOCAL_PLUGINS = 1 << 4,	/* only the user's plugins, not the system's */
 };
 
 /*

@@ -48,6 +48,9 @@ static const char report_usage[] =
 	"  -N               load no plugins\n"
 	"  -O OPTION        pass [plugin:]var[=value] to the plugins\n"
 	"  -q               quiet: no warnings from the event parser\n"
+	"  -L               load only the user's plugins, not the system's\n"
+	"  --verbose[=LEVEL]  log level of the event parser: none crit err warn info debug\n"
+	"                   all, or 0-6 (info when LEVEL is left out)\n"
 	"  --ts-offset N    add N (raw units, may be negative) to every timestamp\n"
 	"  --ts2secs HZ     convert counter timestamps with HZ ticks per second\n"
 	"  --align-ts       show timestamps relative to the first event\n"
@@ -90,6 +93,7 @@ enum {
 	OPT_FORMAT,
 	OPT_PID,
 	OPT_COMM,
+	OPT_VERBOSE,
 };
 
 static const struct option long_options[] = {
@@ -110,6 +114,7 @@ static const struct option long_options[] = {
 	{ "version",		no_argument,		NULL, OPT_VERSION },
 	{ "check-events",	no_argument,		NULL, OPT_CHECK_EVENTS },
 	{ "pid",		required_argument,	NULL, OPT_PID },
+	{ "verbose",		optional_argument,	NULL, OPT_VERBOSE },
 	{ "comm",		required_argument,	NULL, OPT_COMM },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -1322,6 +1327,30 @@ static char **add_str(char **list, int *n, char *s)
 	return list;
 }
 
+/* --verbose[=LEVEL]: libtraceevent's log level, by name or number. */
+static int set_verbose(const char *arg)
+{
+	static const char *const names[] = {
+		"none", "crit", "err", "warn", "info", "debug", "all",
+	};
+	unsigned long n;
+
+	if (!arg) {
+		tep_set_loglevel(TEP_LOG_INFO);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strncmp(arg, names[i], strlen(names[i]))) {
+			tep_set_loglevel(i);
+			return 0;
+		}
+	}
+	if (parse_ulong("--verbose", arg, 0, ARRAY_SIZE(names) - 1, &n) < 0)
+		return -1;
+	tep_set_loglevel(n);
+	return 0;
+}
+
 static void add_file(struct report *r, const char *file)
 {
 	r->files = xrealloc(r->files, sizeof(*r->files) * (r->nr_files + 1));
@@ -1346,7 +1375,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfPw", long_options,
+	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfPwL", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -1369,6 +1398,13 @@ static int parse_args(struct report *r, int argc, char **argv)
 			break;
 		case 'w':
 			r->wakeup = 1;
+			break;
+		case 'L':
+			r->input_flags |= TRACE_INPUT_LOCAL_PLUGINS;
+			break;
+		case OPT_VERBOSE:
+			if (set_verbose(optarg) < 0)
+				return EXIT_USAGE;
 			break;
 		case 'I':
 			r->no_irqs = 1;

@@ -50,6 +50,8 @@ $F --comm ls
 $F --comm sh --pid 0
 $Z --pid 9420
 $F -w
+$F -L
+$F -L -F sched_switch
 $F -w -F sched_switch,sched_wakeup
 $Z -w
 $F -T -F sched_switch:prev_pid==0 -F sched_wakeup -v -F sched_waking
@@ -167,6 +169,15 @@ test_expect_success '-w adds each wakeup latency and a summary' '
 	tail -n 4 out >summary &&
 	printf "Average wakeup latency: 21.213 usecs\nMaximum Latency: 82.168 usecs at timestamp: 6839.500437\nMinimum Latency: 3.112 usecs at timestamp: 6839.554959\n\n" >expect &&
 	test_cmp expect summary
+'
+
+test_expect_success '--verbose=debug shows the plugins being loaded, as upstream' '
+	"$TRACE_CMD" report --verbose=debug $F >out 2>&1 &&
+	grep -q "^registering plugin: .*/plugin_sched_switch.so$" out &&
+	"$TRACE_CMD" report --verbose=none $F >out 2>&1 &&
+	! grep -q "registering plugin" out &&
+	test_expect_code 2 "$TRACE_CMD" report --verbose=loud $F 2>err &&
+	grep -q "invalid --verbose value .loud.: not a number" err
 '
 
 test_expect_success 'listing options cannot be combined' '
