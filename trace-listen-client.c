@@ -105,6 +105,8 @@ static int handshake(struct session *s)
 		return net_v1_recv_init(&s->peer, first, &s->init) < 0 ? -1 : 1;
 	m = xmalloc(sizeof(*m));
 	ret = net_recv_msg(&s->peer, m);
+	if (!ret && m->cmd != NET_TINIT)
+		net_send_msg(&s->peer, NET_NOT_SUPP, NULL, 0, NULL, 0);
 	if (!ret)
 		ret = net_parse_tinit(&s->peer, m, &s->init);
 	free(m);
