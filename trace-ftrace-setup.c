@@ -24,12 +24,14 @@ void ftrace_setup_init(struct ftrace_setup *fs, int argc)
 	fs->notrace = xcalloc(argc, sizeof(*fs->notrace));
 	fs->graph = xcalloc(argc, sizeof(*fs->graph));
 	fs->rules = xcalloc(argc, sizeof(*fs->rules));
+	fs->options = xcalloc(argc, sizeof(*fs->options));
+	fs->pids = xcalloc(argc, sizeof(*fs->pids));
 }
 
 int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 			const char *last_event)
 {
-	unsigned long depth;
+	unsigned long num;
 
 	switch (opt) {
 	case 'p':
@@ -58,12 +60,44 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 		fs->module = arg;
 		return 1;
 	case FTRACE_OPT_MAX_GRAPH_DEPTH:
-		if (parse_ulong("--max-graph-depth", arg, 1, 10000, &depth) < 0)
+		if (parse_ulong("--max-graph-depth", arg, 1, 10000, &num) < 0)
 			return -1;
 		fs->max_graph_depth = arg;
 		return 1;
 	case FTRACE_OPT_FUNC_STACK:
 		fs->func_stack = 1;
+		return 1;
+	case FTRACE_OPT_CMDLINES_SIZE:
+		if (parse_ulong("--cmdlines-size", arg, 1, 1UL << 20, &num) < 0)
+			return -1;
+		fs->cmdlines_size = arg;
+		return 1;
+	case 'C':
+		fs->clock = arg;
+		return 1;
+	case 'M':
+		if (!*arg || arg[strspn(arg, "0123456789abcdefABCDEF,")])
+			return error("invalid -M value '%s': not a hex CPU mask", arg);
+		fs->cpumask = arg;
+		return 1;
+	case 'O':
+		if (!*arg || strchr(arg, '/'))
+			return error("invalid -O value '%s': not an option name", arg);
+		fs->options[fs->nr_options++] = arg;
+		return 1;
+	case 'T':
+		fs->stacktrace = 1;
+		return 1;
+	case 'P':
+		if (parse_ulong("-P", arg, 1, 1UL << 22, &num) < 0)
+			return -1;
+		fs->pids[fs->nr_pids++] = arg;
+		return 1;
+	case 'F':
+		fs->follow_command = 1;
+		return 1;
+	case 'c':
+		fs->children = 1;
 		return 1;
 	}
 	return 0;
@@ -96,6 +130,10 @@ int ftrace_setup_check_usage(const struct ftrace_setup *fs)
 	if (!need && fs->func_stack && !(fs->plugin && !strcmp(fs->plugin, "function"))) {
 		opt = "--func-stack";
 		need = "-p function";
+	}
+	if (!need && fs->children && !fs->follow_command && !fs->nr_pids) {
+		opt = "-c";
+		need = "-F or -P";
 	}
 	if (need)
 		return error("%s needs %s", opt, need);
@@ -212,9 +250,60 @@ static int check_functions(const struct ftrace_setup *fs)
 	return ret;
 }
 
+static int check_clock(const char *clock)
+{
+	char *list, *words, *p;
+	int ret = 0;
+
+	if (tfs_read_file("trace_clock", &list, NULL) < 0)
+		return -1;
+	list[strcspn(list, "\n")] = '\0';
+	words = xstrdup(list);
+	for (p = words; *p; p++)
+		if (*p == '[' || *p == ']')
+			*p = ' ';
+	if (!has_word(words, clock))
+		ret = error("clock '%s' is not available (available: %s)", clock, list);
+	free(words);
+	free(list);
+	return ret;
+}
+
+/* "noNAME" turns NAME off; the name must be one of options/. */
+static const char *option_name(const char *opt, int *on)
+{
+	char rel[300];
+
+	*on = 1;
+	snprintf(rel, sizeof(rel), "options/%s", opt);
+	if (!strncmp(opt, "no", 2) && !tfs_exists(rel)) {
+		*on = 0;
+		return opt + 2;
+	}
+	return opt;
+}
+
+static int check_options(const struct ftrace_setup *fs)
+{
+	char rel[300];
+	int on;
+
+	for (int i = 0; i < fs->nr_options; i++) {
+		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
+		if (!tfs_exists(rel))
+			return error("no trace option '%s' (see the options directory)",
+				     option_name(fs->options[i], &on));
+	}
+	return 0;
+}
+
 int ftrace_setup_check(const struct ftrace_setup *fs)
 {
 	if (fs->plugin && check_tracer(fs->plugin) < 0)
+		return -1;
+	if (fs->clock && check_clock(fs->clock) < 0)
+		return -1;
+	if (check_options(fs) < 0)
 		return -1;
 	return check_functions(fs);
 }
@@ -340,8 +429,76 @@ static int apply_tracer(struct ftrace_setup *fs, struct tfs_saved *saved)
 	return 0;
 }
 
+/* -P and -F: the event pid filter, and the function one for function tracers. */
+static int apply_pids(struct ftrace_setup *fs, struct tfs_saved *saved)
+{
+	size_t len = 1;
+	char *val;
+	int ret;
+
+	if (!fs->nr_pids && !fs->follow_command)
+		return 0;
+	if (fs->children && (tfs_set(saved, "options/event-fork", "1") < 0 ||
+			     (is_function_tracer(fs->plugin) &&
+			      tfs_set(saved, "options/function-fork", "1") < 0)))
+		return -1;
+	if (tfs_save(saved, "set_event_pid") < 0 ||
+	    (is_function_tracer(fs->plugin) && tfs_save(saved, "set_ftrace_pid") < 0))
+		return -1;
+	if (!fs->nr_pids)
+		return 0;	/* -F: the child writes its pid */
+	for (int i = 0; i < fs->nr_pids; i++)
+		len += strlen(fs->pids[i]) + 1;
+	val = xcalloc(1, len);
+	for (int i = 0; i < fs->nr_pids; i++)
+		sprintf(val + strlen(val), "%s%s", i ? " " : "", fs->pids[i]);
+	ret = tfs_write_file("set_event_pid", val);
+	if (ret == 0 && is_function_tracer(fs->plugin))
+		ret = tfs_write_file("set_ftrace_pid", val);
+	free(val);
+	return ret;
+}
+
+int ftrace_setup_child(const struct ftrace_setup *fs)
+{
+	char pid[32];
+
+	if (!fs->follow_command)
+		return 0;
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (tfs_write_file("set_event_pid", pid) < 0)
+		return -1;
+	if (is_function_tracer(fs->plugin) && tfs_write_file("set_ftrace_pid", pid) < 0)
+		return -1;
+	return 0;
+}
+
+/* -C, -M, --cmdlines-size, -O and -T: one file each, saved first. */
+static int apply_settings(struct ftrace_setup *fs, struct tfs_saved *saved)
+{
+	char rel[300];
+	int on;
+
+	if (fs->clock && tfs_set(saved, "trace_clock", fs->clock) < 0)
+		return -1;
+	if (fs->cpumask && tfs_set(saved, "tracing_cpumask", fs->cpumask) < 0)
+		return -1;
+	if (fs->cmdlines_size && tfs_set(saved, "saved_cmdlines_size", fs->cmdlines_size) < 0)
+		return -1;
+	if (fs->stacktrace && tfs_set(saved, "options/stacktrace", "1") < 0)
+		return -1;
+	for (int i = 0; i < fs->nr_options; i++) {
+		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
+		if (tfs_set(saved, rel, on ? "1" : "0") < 0)
+			return -1;
+	}
+	return apply_pids(fs, saved);
+}
+
 int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved)
 {
+	if (apply_settings(fs, saved) < 0)
+		return -1;
 	for (int i = 0; i < fs->nr_rules; i++)
 		if (apply_rule(fs, &fs->rules[i], saved) < 0)
 			return -1;
@@ -377,4 +534,6 @@ void ftrace_setup_free(struct ftrace_setup *fs)
 	free(fs->notrace);
 	free(fs->graph);
 	free(fs->rules);
+	free(fs->options);
+	free(fs->pids);
 }

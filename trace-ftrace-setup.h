@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tracer and filter part of record's plan: -p PLUGIN, the function
- * filters (-l, -n, -g, --module), --max-graph-depth, --func-stack, and the
- * event filters and triggers (-f, -R after an -e).  Checked before tracefs
+ * filters (-l, -n, -g, --module), --max-graph-depth, --func-stack, the
+ * event filters and triggers (-f, -R after an -e), and the other tracefs
+ * settings a recording asks for (-C, -O, -M, -T, -P, -F, -c, --cmdlines-size).  Checked before tracefs
  * is touched, applied through tfs_set(), put back by ftrace_setup_restore().
  */
 #ifndef TRACE_FTRACE_SETUP_H
@@ -15,6 +16,7 @@ enum {
 	FTRACE_OPT_MODULE = 0x1000,
 	FTRACE_OPT_MAX_GRAPH_DEPTH,
 	FTRACE_OPT_FUNC_STACK,
+	FTRACE_OPT_CMDLINES_SIZE,
 };
 
 /* One -f or -R: the -e spec it follows and the text to write. */
@@ -37,6 +39,16 @@ struct ftrace_setup {
 	int func_stack;			/* --func-stack */
 	struct ftrace_event_rule *rules;
 	int nr_rules;
+	const char *clock;		/* -C */
+	const char *cpumask;		/* -M */
+	const char *cmdlines_size;	/* --cmdlines-size, checked number */
+	const char **options;		/* -O NAME or -O noNAME */
+	int nr_options;
+	int stacktrace;			/* -T */
+	const char **pids;		/* -P, checked numbers */
+	int nr_pids;
+	int follow_command;		/* -F */
+	int children;			/* -c */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	char **restore_rel;
 	char **restore_val;
@@ -68,6 +80,11 @@ int ftrace_setup_check(const struct ftrace_setup *fs);
  * Every file changed is saved in @saved or in @fs for ftrace_setup_restore().
  */
 int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved);
+/*
+ * -F: called in the traced command's child before it executes, so only it
+ * (and with -c its children) is traced.  apply has saved the files.
+ */
+int ftrace_setup_child(const struct ftrace_setup *fs);
 /* Puts back what apply wrote outside @saved; -1 if a write failed. */
 int ftrace_setup_restore(struct ftrace_setup *fs);
 void ftrace_setup_free(struct ftrace_setup *fs);

@@ -40,6 +40,15 @@ static const char record_usage[] =
 	"  --module MOD        limit -l to the functions of module MOD (alone: all of them)\n"
 	"  --max-graph-depth N the function_graph tracer's depth limit\n"
 	"  --func-stack        a stack trace at each traced function (-p function)\n"
+	"  -P PID              trace only PID (repeatable; set_event_pid, set_ftrace_pid)\n"
+	"  -F                  trace only COMMAND\n"
+	"  -c                  with -F or -P, trace their children too\n"
+	"  -C CLOCK            the trace clock (from trace_clock) while recording\n"
+	"  -O OPTION           turn trace option OPTION on, or off as -O noOPTION\n"
+	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
+	"  -T                  a stack trace with each event (options/stacktrace)\n"
+	"  --cmdlines-size N   how many command names the kernel keeps (saved_cmdlines_size)\n"
+	"  -q                  quiet: no buffer statistics at the end\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
 	"  --pin               run each recorder on the CPU it records\n"
@@ -58,6 +67,7 @@ static const struct option record_options[] = {
 	{ "module", required_argument, NULL, FTRACE_OPT_MODULE },
 	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
 	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
+	{ "cmdlines-size", required_argument, NULL, FTRACE_OPT_CMDLINES_SIZE },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -71,6 +81,7 @@ struct record_plan {
 	int version;
 	const char *compression;	/* --compression, NULL: the version's default */
 	struct ftrace_setup ftrace;	/* -p, function and event filters */
+	int quiet;		/* -q */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -115,10 +126,13 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	ftrace_setup_init(&plan->ftrace, argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:o:p:l:n:g:f:R:b:r:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqe:o:p:l:n:g:f:R:C:M:O:TP:Fcb:r:", record_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -2;
+		case 'q':
+			plan->quiet = 1;
+			break;
 		case 'e':
 			plan->events[plan->nr_events++] = optarg;
 			break;
@@ -188,6 +202,8 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		return usage_error(&cmd_record,
 			"--compression %s needs --file-version 7", plan->compression), -1;
 	plan->argv = optind < argc ? argv + optind : NULL;
+	if (plan->ftrace.follow_command && !plan->argv)
+		return usage_error(&cmd_record, "-F needs a COMMAND to trace"), -1;
 	return 0;
 }
 
@@ -375,7 +391,8 @@ static int start_command(struct record_run *run)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		close(errpipe[0]);
-		if (tfs_write_file("tracing_on", "1") == 0)
+		if (ftrace_setup_child(&run->plan->ftrace) == 0 &&
+		    tfs_write_file("tracing_on", "1") == 0)
 			execv(run->cmd_path, run->plan->argv);
 		err = errno;
 		write_all(errpipe[1], &err, sizeof(err));
@@ -664,7 +681,8 @@ static int record(struct record_plan *plan)
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}
-	print_stats(&run);
+	if (!plan->quiet)
+		print_stats(&run);
 	status = finish(&run, command_status(&run));
 out:
 	sigaction(SIGINT, &old_int, NULL);
