@@ -1,0 +1,71 @@
+#!/bin/bash
+# listen serves many clients at once, stops cleanly on SIGTERM (a client still
+# tracing leaves a file marked incomplete), and runs as a daemon with -D.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-net.sh"
+
+SCHED=$FIXTURES/synth-sched-v6.dat
+
+test_expect_success '32 clients at once, all 32 files correct' '
+	fresh_dir && start_listen || exit 1
+	files="synth-sched-v6 synth-sched-be32-v6 synth-sched-le32-v6 synth-sched-be64-v6"
+	pids=
+	for i in $(seq 32); do
+		f=$(echo $files | cut -d" " -f$((i % 4 + 1)))
+		case $((i % 4)) in 0) m=;; 1) m=-t;; 2) m=-1;; 3) m="-1 -t";; esac
+		replay $m --hold 1000 "$FIXTURES/$f.dat" 2>/dev/null &
+		pids="$pids $!"
+		echo "$f" >>sources
+	done
+	wait_log "^cpus=2" 32 &&
+	test "$(log_lines | grep -c "^Finished with ")" -lt 32 &&
+	for p in $pids; do wait $p || exit 1; done &&
+	wait_log "^Finished with " 32 &&
+	test $(ls trace.localhost:*.dat | wc -l) = 32 &&
+	for f in trace.localhost:*.dat; do
+		for s in $files; do cmp -s "$f" "$FIXTURES/$s.dat" && echo $s; done
+	done | sort >got &&
+	sort sources >want &&
+	test_cmp want got &&
+	! log_lines | grep -q "^trace-cmd listen"
+'
+
+test_expect_success UPSTREAM 'SIGTERM mid-trace: finished files stay, the one still tracing is marked incomplete' '
+	fresh_dir && start_listen || exit 1
+	replay "$SCHED" &&
+	wait_log "^Finished with " &&
+	replay --hold 5000 "$SCHED" 2>/dev/null &
+	slow=$!
+	wait_log "^cpus=2" 2 &&
+	sleep 0.5 &&
+	stop_listen &&
+	test "$LSTATUS" = 0 &&
+	wait_log "^Incomplete trace from localhost:[0-9]*: the listener was stopped before the end, kept what arrived in trace\.localhost:[0-9]*\.dat\.incomplete$" &&
+	test_cmp "$SCHED" $(log_lines | sed -n "s/^Finished with .*: wrote //p") &&
+	f=$(ls trace.localhost:*.dat.incomplete) &&
+	"$UPSTREAM" report -i "$f" >up.out 2>&1 &&
+	"$UPSTREAM" report -i "$SCHED" >want.out 2>&1 &&
+	test_cmp want.out up.out &&
+	! ls trace.*.cpu* 2>/dev/null &&
+	{ wait $slow; true; }
+'
+
+test_expect_success '-D runs as a daemon that logs to LOGFILE and stops on SIGTERM' '
+	fresh_dir &&
+	for p in $(seq $next_port_ $((next_port_ + 20))); do port_listening $p || break; done &&
+	"$TRACE_CMD" listen -D -p $p -l "$PWD/daemon.log" >out 2>err &&
+	test ! -s out && test ! -s err &&
+	for i in $(seq 50); do port_listening $p && break; sleep 0.1; done &&
+	pid=$(pgrep -f "^$TRACE_CMD listen -D -p $p ") &&
+	test -n "$pid" &&
+	test "$(ps -o sid= -p $pid | tr -d " ")" = "$pid" &&
+	"$REPLAY" localhost $p "$SCHED" &&
+	for i in $(seq 50); do grep -q "Finished with" daemon.log && break; sleep 0.1; done &&
+	grep -q "^\[[0-9]*\]Finished with localhost:[0-9]*: wrote trace\.localhost:[0-9]*\.dat$" daemon.log &&
+	test_cmp "$SCHED" trace.localhost:*.dat &&
+	kill $pid &&
+	for i in $(seq 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done &&
+	! kill -0 $pid 2>/dev/null
+'
+
+test_done
