@@ -292,7 +292,7 @@ static int check_options(const struct ftrace_setup *fs)
 		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
 		if (!tfs_exists(rel))
 			return error("no trace option '%s' (see the options directory)",
-				     option_name(fs->options[i], &on));
+				     fs->options[i]);
 	}
 	return 0;
 }

@@ -1,0 +1,100 @@
+#!/bin/bash
+# record's tracefs settings (-C, -O, -M, -T, --cmdlines-size, -P, -F, -c, -q)
+# against a fake tracing directory: each file as the command sees it while
+# recording, then as the kernel form of the old value written back.
+. "$(dirname "$0")/test-lib.sh"
+
+rm -rf fake-orig && cp -r "$FIXTURES/fake-tracing" fake-orig &&
+echo "function nop" >fake-orig/available_tracers &&
+echo "schedule" >fake-orig/available_filter_functions &&
+mkdir -p fake-orig/options &&
+for o in stacktrace event-fork function-fork sym-addr; do echo 0 >fake-orig/options/$o; done &&
+echo 1 >fake-orig/options/overwrite &&
+echo "[local] global counter" >fake-orig/trace_clock &&
+echo ff >fake-orig/tracing_cpumask && echo 128 >fake-orig/saved_cmdlines_size &&
+: >fake-orig/set_event_pid && : >fake-orig/set_ftrace_pid || exit 1
+
+fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
+
+# record "$@", the command printing the files in $SHOW (NAME: content).
+show_during() {
+	fresh_fake &&
+	"$TRACE_CMD" record "$@" -o t.dat sh -c 'cd fake && for f in $SHOW; do
+		echo "$f: $(paste -sd" " $f)"; done' >during 2>err
+}
+
+# The files record changed hold the old values again, in the kernel's form.
+restored() {
+	if [ "$1" = clock ]; then
+		echo local >expect && test_cmp expect fake/trace_clock &&
+		cp fake-orig/trace_clock fake/
+	fi &&
+	for f in set_event_pid set_ftrace_pid; do
+		test "$(cat fake/$f)" = "" || { echo "$f not cleared"; exit 1; }
+		cp fake-orig/$f fake/$f
+	done &&
+	diff -r fake-orig fake
+}
+
+test_expect_success '-C, -M, -T, --cmdlines-size and -O write their files' '
+	SHOW="trace_clock tracing_cpumask options/stacktrace saved_cmdlines_size options/sym-addr options/overwrite" \
+		show_during -e sched -C global -M 3 -T --cmdlines-size 1024 -O sym-addr -O nooverwrite &&
+	cat >expect <<-\EOF &&
+	trace_clock: global
+	tracing_cpumask: 3
+	options/stacktrace: 1
+	saved_cmdlines_size: 1024
+	options/sym-addr: 1
+	options/overwrite: 0
+	EOF
+	test_cmp expect during && restored clock
+'
+
+test_expect_success '-P writes every pid to set_event_pid, and set_ftrace_pid for -p function' '
+	SHOW="set_event_pid set_ftrace_pid" show_during -e sched -P 12 -P 345 &&
+	printf "%s\n" "set_event_pid: 12 345" "set_ftrace_pid: " >expect && test_cmp expect during &&
+	restored &&
+	SHOW="set_event_pid set_ftrace_pid options/event-fork options/function-fork" \
+		show_during -p function -P 7 -c &&
+	printf "%s\n" "set_event_pid: 7" "set_ftrace_pid: 7" "options/event-fork: 1" \
+		"options/function-fork: 1" >expect && test_cmp expect during && restored
+'
+
+test_expect_success '-F: the command itself writes its pid before it runs' '
+	fresh_fake &&
+	"$TRACE_CMD" record -F -e sched -o t.dat sh -c "echo \$\$; cat fake/set_event_pid; echo" \
+		>during 2>/dev/null &&
+	pid=$(head -1 during) && test "$(sed -n 2p during)" = "$pid" && restored
+'
+
+test_expect_success '-q leaves the statistics out' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q -e sched -o t.dat true 2>err &&
+	test ! -s err && test -s t.dat
+'
+
+check_fail() {
+	code=$1 msg=$2; shift 2
+	fresh_fake &&
+	test_expect_code $code "$TRACE_CMD" record "$@" 2>err &&
+	head -1 err >first && echo "trace-cmd record: $msg" >expect && test_cmp expect first &&
+	diff -r fake-orig fake
+}
+
+test_expect_success 'bad values are named before tracefs is touched' '
+	check_fail 1 "clock '"'"'boot'"'"' is not available (available: [local] global counter)" \
+		-e sched -C boot -o x.dat true &&
+	check_fail 1 "no trace option '"'"'nosuch'"'"' (see the options directory)" \
+		-e sched -O nosuch -o x.dat true &&
+	check_fail 1 "no trace option '"'"'nonosuch'"'"' (see the options directory)" \
+		-e sched -O nonosuch -o x.dat true &&
+	check_fail 2 "invalid -M value '"'"'xyz'"'"': not a hex CPU mask" -e sched -M xyz true &&
+	check_fail 2 "invalid -P value '"'"'abc'"'"': not a number" -e sched -P abc true &&
+	check_fail 2 "invalid --cmdlines-size value '"'"'0'"'"': out of range (1 to 1048576)" \
+		-e sched --cmdlines-size 0 true &&
+	check_fail 2 "-c needs -F or -P" -e sched -c true &&
+	check_fail 2 "-F needs a COMMAND to trace" -e sched -F &&
+	test ! -e x.dat
+'
+
+test_done
