@@ -109,15 +109,23 @@ static void put_text(struct jbuf *b, const char *str, size_t len, int json)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *s = (const unsigned char *)str;
 
+	static unsigned char plain[256];
+
+	if (!plain['a'])
+		for (int c = 0x20; c < 0x7f; c++)
+			plain[c] = c != '"' && c != '\\';
 	jbuf_reserve(b, len + 2);
 	for (size_t i = 0; i < len && s[i]; i++) {
 		unsigned char c = s[i];
+		size_t run = i;
 		int n;
 
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			if (b->len + 1 > b->size)
-				jbuf_reserve(b, 1);
-			b->data[b->len++] = c;
+		/* the common case: a run of printable ASCII, copied at once */
+		while (run < len && plain[s[run]])
+			run++;
+		if (run > i) {
+			jbuf_put(b, str + i, run - i);
+			i = run - 1;
 			continue;
 		}
 		if (c == '"') {
@@ -169,6 +177,8 @@ struct ev_desc {
 	int			nr;
 	struct tep_format_field	**fields;
 	char			**keys;		/* "name": */
+	size_t			*key_lens;
+	unsigned char		*plain;		/* a number field, read in place */
 	char			*head;		/* "system":"..","event":".." */
 };
 
@@ -204,9 +214,15 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 		n++;
 	d->fields = xcalloc(n + 1, sizeof(*d->fields));
 	d->keys = xcalloc(n + 1, sizeof(*d->keys));
+	d->key_lens = xcalloc(n + 1, sizeof(*d->key_lens));
+	d->plain = xcalloc(n + 1, 1);
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
 		d->fields[d->nr] = f;
-		d->keys[d->nr++] = json_key(f->name);
+		d->keys[d->nr] = json_key(f->name);
+		d->key_lens[d->nr] = strlen(d->keys[d->nr]);
+		d->plain[d->nr++] = !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) &&
+				    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
+				    f->offset >= 0;
 	}
 	jbuf_puts(&b, "\"system\":");
 	jbuf_jstr(&b, ev->system, strlen(ev->system));
@@ -338,8 +354,12 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, struct ev_desc *d
 	for (int i = 0; i < d->nr; i++) {
 		if (i)
 			jbuf_putc(b, ',');
-		jbuf_puts(b, d->keys[i]);
-		put_field(b, tep, d->fields[i], rec);
+		jbuf_put(b, d->keys[i], d->key_lens[i]);
+		if (d->plain[i] && d->fields[i]->offset + d->fields[i]->size <= rec->size)
+			put_number(b, tep, (const char *)rec->data + d->fields[i]->offset,
+				   d->fields[i]->size, d->fields[i]->flags & TEP_FIELD_IS_SIGNED);
+		else
+			put_field(b, tep, d->fields[i], rec);
 	}
 	jbuf_putc(b, '}');
 }
