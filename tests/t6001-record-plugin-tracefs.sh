@@ -11,7 +11,8 @@ test_lock_tracefs
 # with the events these tests touch.
 state() {
 	d=$T
-	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event \
+	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event set_event_pid \
+		 tracing_cpumask saved_cmdlines_size options/stacktrace options/event-fork \
 		 options/func_stack_trace events/sched/sched_switch/enable \
 		 events/sched/sched_switch/filter events/sched/sched_switch/trigger; do
 		[ -r "$d/$f" ] && printf '%s: %s\n' "$f" "$(paste -sd' ' "$d/$f")"
@@ -70,6 +71,37 @@ test_expect_success TRACEFS '-p blk is set while recording and nop comes back' '
 	"$TRACE_CMD" record -p blk -o b.dat cat $T/current_tracer >during 2>err &&
 	echo blk >expect && test_cmp expect during &&
 	state >after && test_cmp before after && test -s b.dat
+'
+
+test_expect_success TRACEFS '-C, -M, -T, -O, --cmdlines-size on the kernel: set, then put back' '
+	state >before &&
+	"$TRACE_CMD" record -q -e sched_switch -C global -M 1 -T -O noevent-fork \
+		--cmdlines-size 512 -o c.dat sh -c "cd $T && cat trace_clock tracing_cpumask \
+		options/stacktrace options/event-fork saved_cmdlines_size" >during 2>err &&
+	grep -o "\[global\]" during >clk && echo "[global]" >expect && test_cmp expect clk &&
+	sed 1d during | sed "s/^0*\([0-9a-f]\)/\1/" >rest && sed -n 1,3p rest >flags &&
+	printf "%s\n" 1 1 0 >expect && test_cmp expect flags &&
+	# The kernel rounds the command-name table up to whole pages.
+	test "$(sed -n 4p rest)" -ge 512 && test ! -s err &&
+	state >after && test_cmp before after &&
+	"$HELPERS/dump-header" c.dat | grep -qx "clock global"
+'
+
+test_expect_success TRACEFS '-F: only the command pid in set_event_pid while it runs' '
+	state >before &&
+	"$TRACE_CMD" record -q -F -e sched_switch -o p.dat sh -c "echo \$\$; cat $T/set_event_pid" \
+		>during 2>err &&
+	test "$(sed -n 1p during)" = "$(sed -n 2p during)" &&
+	state >after && test_cmp before after
+'
+
+test_expect_success TRACEFS '-P PID -c: the pids in set_event_pid, event-fork on' '
+	state >before &&
+	"$TRACE_CMD" record -q -P 1 -P $$ -c -e sched_switch -o p.dat \
+		sh -c "cat $T/set_event_pid $T/options/event-fork" >during 2>err &&
+	printf "%s\n" 1 $$ 1 | sort -n >want && sort -n during >got &&
+	test_cmp want got &&
+	state >after && test_cmp before after
 '
 
 test_done
