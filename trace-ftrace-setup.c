@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,16 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 		return 1;
 	case 'c':
 		fs->children = 1;
+		return 1;
+	case 'd':
+	case 'D':
+		if (fs->no_function_trace < (opt == 'D' ? 2 : 1))
+			fs->no_function_trace = opt == 'D' ? 2 : 1;
+		return 1;
+	case FTRACE_OPT_USER:
+		if (!getpwnam(arg))
+			return error("no user '%s'", arg);
+		fs->user = arg;
 		return 1;
 	}
 	return 0;
@@ -315,7 +327,7 @@ int ftrace_setup_check(const struct ftrace_setup *fs)
  */
 static int write_lines(const char *rel, const char *lines)
 {
-	char *path = tfs_path(rel);
+	char *path = rel[0] == '/' ? xstrdup(rel) : tfs_path(rel);
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	const char *p = lines;
 	int err = errno;
@@ -344,6 +356,40 @@ static int write_lines(const char *rel, const char *lines)
 	if (close(fd) < 0)
 		return error("writing to '%s': %s", rel, strerror(errno));
 	return 0;
+}
+
+/* A small file outside tracefs (/proc/sys), whole. */
+static int read_whole(const char *path, char **val)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read_all(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	*val = xstrdup(buf);
+	return 0;
+}
+
+static int write_whole(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int err;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, val, strlen(val)) != (ssize_t)strlen(val)) {
+		err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return close(fd);
 }
 
 /* Remembers @val to be written back to @rel by ftrace_setup_restore(). */
@@ -473,6 +519,51 @@ int ftrace_setup_child(const struct ftrace_setup *fs)
 	return 0;
 }
 
+int ftrace_setup_become_user(const struct ftrace_setup *fs)
+{
+	struct passwd *pw;
+
+	if (!fs->user)
+		return 0;
+	pw = getpwnam(fs->user);
+	if (!pw) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0 || setgid(pw->pw_gid) < 0 ||
+	    setuid(pw->pw_uid) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * -d: the function-trace option off, so latency tracers do not trace
+ * functions; -D also the global switch /proc/sys/kernel/ftrace_enabled,
+ * outside tracefs, saved and put back by ftrace_setup_restore().
+ */
+static int apply_no_function_trace(struct ftrace_setup *fs, struct tfs_saved *saved)
+{
+	static const char proc[] = "/proc/sys/kernel/ftrace_enabled";
+	char *old;
+
+	if (!fs->no_function_trace)
+		return 0;
+	if (tfs_set(saved, "options/function-trace", "0") < 0)
+		return -1;
+	if (fs->no_function_trace < 2)
+		return 0;
+	if (read_whole(proc, &old) < 0)
+		return error("cannot read '%s': %s", proc, strerror(errno));
+	old[strcspn(old, "\n")] = '\0';
+	if (write_whole(proc, "0") < 0) {
+		error("writing '0' to '%s': %s", proc, strerror(errno));
+		free(old);
+		return -1;
+	}
+	remember(fs, proc, old);
+	return 0;
+}
+
 /* -C, -M, --cmdlines-size, -O and -T: one file each, saved first. */
 static int apply_settings(struct ftrace_setup *fs, struct tfs_saved *saved)
 {
@@ -486,6 +577,8 @@ static int apply_settings(struct ftrace_setup *fs, struct tfs_saved *saved)
 	if (fs->cmdlines_size && tfs_set(saved, "saved_cmdlines_size", fs->cmdlines_size) < 0)
 		return -1;
 	if (fs->stacktrace && tfs_set(saved, "options/stacktrace", "1") < 0)
+		return -1;
+	if (apply_no_function_trace(fs, saved) < 0)
 		return -1;
 	for (int i = 0; i < fs->nr_options; i++) {
 		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));

@@ -17,6 +17,7 @@ enum {
 	FTRACE_OPT_MAX_GRAPH_DEPTH,
 	FTRACE_OPT_FUNC_STACK,
 	FTRACE_OPT_CMDLINES_SIZE,
+	FTRACE_OPT_USER,
 };
 
 /* One -f or -R: the -e spec it follows and the text to write. */
@@ -49,6 +50,8 @@ struct ftrace_setup {
 	int nr_pids;
 	int follow_command;		/* -F */
 	int children;			/* -c */
+	int no_function_trace;		/* -d: 1, -D: 2 (ftrace_enabled too) */
+	const char *user;		/* --user */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	char **restore_rel;
 	char **restore_val;
@@ -85,6 +88,8 @@ int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved);
  * (and with -c its children) is traced.  apply has saved the files.
  */
 int ftrace_setup_child(const struct ftrace_setup *fs);
+/* --user: in the child, after tracing is on, become USER (its groups too). */
+int ftrace_setup_become_user(const struct ftrace_setup *fs);
 /* Puts back what apply wrote outside @saved; -1 if a write failed. */
 int ftrace_setup_restore(struct ftrace_setup *fs);
 void ftrace_setup_free(struct ftrace_setup *fs);

@@ -49,6 +49,10 @@ static const char record_usage[] =
 	"  -T                  a stack trace with each event (options/stacktrace)\n"
 	"  --cmdlines-size N   how many command names the kernel keeps (saved_cmdlines_size)\n"
 	"  -q                  quiet: no buffer statistics at the end\n"
+	"  -d                  keep the function tracer off (options/function-trace)\n"
+	"  -D                  -d and /proc/sys/kernel/ftrace_enabled off as well\n"
+	"  --user USER         run COMMAND as USER\n"
+	"  --temp DIR          the per-CPU temporary files go in DIR\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
 	"  --pin               run each recorder on the CPU it records\n"
@@ -60,6 +64,7 @@ static const char record_usage[] =
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
+enum { OPT_TEMP = 0x2000 };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -68,6 +73,8 @@ static const struct option record_options[] = {
 	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
 	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
 	{ "cmdlines-size", required_argument, NULL, FTRACE_OPT_CMDLINES_SIZE },
+	{ "user", required_argument, NULL, FTRACE_OPT_USER },
+	{ "temp", required_argument, NULL, OPT_TEMP },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -82,6 +89,7 @@ struct record_plan {
 	const char *compression;	/* --compression, NULL: the version's default */
 	struct ftrace_setup ftrace;	/* -p, function and event filters */
 	int quiet;		/* -q */
+	const char *temp_dir;	/* --temp: the recorders' files go there */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -126,12 +134,15 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	ftrace_setup_init(&plan->ftrace, argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqe:o:p:l:n:g:f:R:C:M:O:TP:Fcb:r:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqe:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:", record_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -2;
 		case 'q':
 			plan->quiet = 1;
+			break;
+		case OPT_TEMP:
+			plan->temp_dir = optarg;
 			break;
 		case 'e':
 			plan->events[plan->nr_events++] = optarg;
@@ -204,6 +215,8 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	plan->argv = optind < argc ? argv + optind : NULL;
 	if (plan->ftrace.follow_command && !plan->argv)
 		return usage_error(&cmd_record, "-F needs a COMMAND to trace"), -1;
+	if (plan->ftrace.user && !plan->argv)
+		return usage_error(&cmd_record, "--user needs a COMMAND to run"), -1;
 	return 0;
 }
 
@@ -247,27 +260,37 @@ static int open_output(struct record_run *run)
 	return 0;
 }
 
-/* The recorders' files, beside the output: FILE.cpuN. */
+/* The recorders' files, beside the output (or in --temp DIR): FILE.cpuN. */
 static int open_temp_files(struct record_run *run)
 {
+	const char *base = strrchr(run->plan->output, '/');
+	char *prefix = xmalloc(strlen(run->plan->output) +
+			       (run->plan->temp_dir ? strlen(run->plan->temp_dir) : 0) + 2);
+
+	if (run->plan->temp_dir)
+		sprintf(prefix, "%s/%s", run->plan->temp_dir, base ? base + 1 : run->plan->output);
+	else
+		strcpy(prefix, run->plan->output);
 	run->tmp_paths = xcalloc(run->nr_cpus, sizeof(*run->tmp_paths));
 	run->tmp_fds = xcalloc(run->nr_cpus, sizeof(*run->tmp_fds));
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++)
 		run->tmp_fds[cpu] = -1;
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
-		char *p = xmalloc(strlen(run->plan->output) + 32);
+		char *p = xmalloc(strlen(prefix) + 32);
 
-		sprintf(p, "%s.cpu%d", run->plan->output, cpu);
+		sprintf(p, "%s.cpu%d", prefix, cpu);
 		run->tmp_fds[cpu] = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (run->tmp_fds[cpu] < 0) {
 			int e = errno;
 
+			error("cannot create '%s': %s", p, strerror(e));
 			free(p);
-			return error("cannot create '%s.cpu%d': %s", run->plan->output, cpu,
-				     strerror(e));
+			free(prefix);
+			return -1;
 		}
 		run->tmp_paths[cpu] = p;
 	}
+	free(prefix);
 	return 0;
 }
 
@@ -392,7 +415,8 @@ static int start_command(struct record_run *run)
 		signal(SIGTERM, SIG_DFL);
 		close(errpipe[0]);
 		if (ftrace_setup_child(&run->plan->ftrace) == 0 &&
-		    tfs_write_file("tracing_on", "1") == 0)
+		    tfs_write_file("tracing_on", "1") == 0 &&
+		    ftrace_setup_become_user(&run->plan->ftrace) == 0)
 			execv(run->cmd_path, run->plan->argv);
 		err = errno;
 		write_all(errpipe[1], &err, sizeof(err));
