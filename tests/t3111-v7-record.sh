@@ -1,0 +1,88 @@
+#!/bin/bash
+# record in each version and compression on the real tracefs: upstream's
+# report of our files and ours of upstream's files print the same lines.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-tracefs.sh"
+
+test_lock_tracefs
+
+events_of() { sed '0,/^cpus=/d' "$1"; }
+SHIM=/work/shared/tools/upstream-shim
+WORK="echo v7-interop >$T/trace_marker; ls / >/dev/null"
+
+# Ours records with "$@"; tracefs must be as it was.
+ours_record() {
+	tracefs_state >before &&
+	"$TRACE_CMD" record -e sched -o "$@" sh -c "$WORK" >/dev/null 2>rec.err &&
+	tracefs_state >after && test_cmp before after
+}
+
+# Upstream records with "$@" under the shim.  It grows the ring buffer to
+# the kernel's default and leaves it so: the old size is put back.
+upstream_record() {
+	kb=$(cat $T/buffer_size_kb) &&
+	test_when_finished "echo $kb >$T/buffer_size_kb; $SHIM off" &&
+	$SHIM on &&
+	"$UPSTREAM" record -e sched_switch -e sched_wakeup -o "$@" \
+		sh -c "$WORK" >/dev/null 2>up.err
+	code=$?
+	$SHIM off
+	echo $kb >$T/buffer_size_kb
+	return $code
+}
+
+# Upstream's report; zlib files through python's decompression (no zlib there).
+upstream_events() {
+	f=$1
+	if [ "$(head -c 22 "$1" | tail -c 4)" = zlib ]; then
+		python3 "$HELPERS/mkdat.py" --decompress "$1" "$1.plain" >/dev/null || return 1
+		f=$1.plain
+	fi
+	"$UPSTREAM" report -i "$f" >"$1.theirs" 2>"$1.err" &&
+	! grep -i "error\|warning\|bug" "$1.err" && events_of "$1.theirs"
+}
+
+# What the file's prefix says: version and compression.
+prefix_of() {
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(64)
+v = d[10:d.index(b"\0", 10)].decode()
+print(v, d[18:d.index(b"\0", 18)].decode() if v == "7" else "-")' "$1"
+}
+
+for spec in "v6:--file-version 6:6 -" "none:--compression none:7 none" \
+	    "zlib:--compression zlib:7 zlib" "zstd:--compression zstd:7 zstd" \
+	    "dflt::7 zstd" "any:--file-version 7 --compression any:7 zstd"; do
+	name=${spec%%:*} rest=${spec#*:} args=${rest%%:*} want=${rest#*:}
+	test_expect_success TRACEFS,UPSTREAM,PYTHON "ours ${args:-with no options} ($want): upstream reports the same events" "
+		ours_record $name.dat $args &&
+		echo '$want' >expect && prefix_of $name.dat >got && test_cmp expect got &&
+		\"\$TRACE_CMD\" report -i $name.dat >$name.ours &&
+		events_of $name.ours >$name.events &&
+		grep -q 'tracing_mark_write: v7-interop' $name.events &&
+		upstream_events $name.dat >$name.up &&
+		test_cmp $name.up $name.events
+	"
+done
+
+for spec in "up6:--file-version 6:6 -" "up7none:--file-version 7 --compression none:7 none" \
+	    "up7zstd:--compression zstd:7 zstd"; do
+	name=${spec%%:*} rest=${spec#*:} args=${rest%%:*} want=${rest#*:}
+	test_expect_success TRACEFS,UPSTREAM,PYTHON "upstream's $args file ($want): ours reports it identically" "
+		upstream_record $name.dat $args &&
+		echo '$want' >expect && prefix_of $name.dat >got && test_cmp expect got &&
+		\"\$TRACE_CMD\" report -i $name.dat >$name.ours &&
+		\"\$UPSTREAM\" report -i $name.dat >$name.theirs 2>/dev/null &&
+		grep -q 'sched_switch:' $name.ours &&
+		events_of $name.theirs >a && events_of $name.ours >b && test_cmp a b &&
+		grep -qx 'cpus=[0-9]*' $name.ours
+	"
+done
+
+test_expect_success TRACEFS 'tracefs is as it was: the shim off, no instance' '
+	$SHIM status >status && ! grep -q "^on" status &&
+	test -z "$(ls $T/instances)"
+'
+
+test_done
