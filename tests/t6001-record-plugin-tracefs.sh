@@ -12,7 +12,7 @@ test_lock_tracefs
 state() {
 	d=$T
 	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event set_event_pid \
-		 tracing_cpumask saved_cmdlines_size options/stacktrace options/event-fork \
+		 tracing_cpumask saved_cmdlines_size options/stacktrace options/event-fork options/function-trace \
 		 options/func_stack_trace events/sched/sched_switch/enable \
 		 events/sched/sched_switch/filter events/sched/sched_switch/trigger; do
 		[ -r "$d/$f" ] && printf '%s: %s\n' "$f" "$(paste -sd' ' "$d/$f")"
@@ -102,6 +102,22 @@ test_expect_success TRACEFS '-P PID -c: the pids in set_event_pid, event-fork on
 	printf "%s\n" 1 $$ 1 | sort -n >want && sort -n during >got &&
 	test_cmp want got &&
 	state >after && test_cmp before after
+'
+
+test_expect_success TRACEFS '-D where ftrace_enabled is refused: named, exit 1, restored' '
+	echo 0 >/proc/sys/kernel/ftrace_enabled 2>/dev/null && {
+		echo 1 >/proc/sys/kernel/ftrace_enabled; echo "ftrace_enabled writable here"; exit 0; }
+	state >before && fe=$(cat /proc/sys/kernel/ftrace_enabled) &&
+	test_expect_code 1 "$TRACE_CMD" record -D -e sched_switch -o d.dat true 2>err &&
+	echo "trace-cmd record: writing '"'"'0'"'"' to '"'"'/proc/sys/kernel/ftrace_enabled'"'"': Operation not permitted" >expect &&
+	test_cmp expect err && state >after && test_cmp before after &&
+	test "$(cat /proc/sys/kernel/ftrace_enabled)" = "$fe" && test ! -e d.dat
+'
+
+test_expect_success TRACEFS '-d turns function-trace off while recording' '
+	state >before &&
+	"$TRACE_CMD" record -q -d -e sched_switch -o d.dat cat $T/options/function-trace >during &&
+	echo 0 >expect && test_cmp expect during && state >after && test_cmp before after
 '
 
 test_done

@@ -8,6 +8,7 @@ rm -rf fake-orig && cp -r "$FIXTURES/fake-tracing" fake-orig &&
 echo "function nop" >fake-orig/available_tracers &&
 echo "schedule" >fake-orig/available_filter_functions &&
 mkdir -p fake-orig/options &&
+echo 1 >fake-orig/options/function-trace &&
 for o in stacktrace event-fork function-fork sym-addr; do echo 0 >fake-orig/options/$o; done &&
 echo 1 >fake-orig/options/overwrite &&
 echo "[local] global counter" >fake-orig/trace_clock &&
@@ -73,6 +74,30 @@ test_expect_success '-q leaves the statistics out' '
 	test ! -s err && test -s t.dat
 '
 
+test_expect_success '-d turns function-trace off while recording, then back on' '
+	SHOW=options/function-trace show_during -d -e sched &&
+	echo "options/function-trace: 0" >expect && test_cmp expect during &&
+	diff -r fake-orig fake
+'
+
+test_expect_success '--user runs the command as that user, tracing set up as root' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q --user nobody -e sched -o t.dat \
+		id -u >during 2>err &&
+	id -u nobody >expect && test_cmp expect during &&
+	diff -r fake-orig fake && test -s t.dat
+'
+
+test_expect_success '--temp puts the per-CPU files in DIR, removed afterwards' '
+	fresh_fake && mkdir -p tmpdir out &&
+	"$TRACE_CMD" record -q --temp tmpdir -e sched -o out/t.dat ls tmpdir out >during 2>err &&
+	printf "%s\n" "out:" "t.dat" "" "tmpdir:" "t.dat.cpu0" "t.dat.cpu1" >expect &&
+	test_cmp expect during && test -z "$(ls tmpdir)" && test -s out/t.dat &&
+	test_expect_code 1 "$TRACE_CMD" record -q --temp nodir -e sched -o x.dat true 2>err &&
+	echo "trace-cmd record: cannot create '"'"'nodir/x.dat.cpu0'"'"': No such file or directory" >expect &&
+	test_cmp expect err && diff -r fake-orig fake && test ! -e x.dat
+'
+
 check_fail() {
 	code=$1 msg=$2; shift 2
 	fresh_fake &&
@@ -94,6 +119,8 @@ test_expect_success 'bad values are named before tracefs is touched' '
 		-e sched --cmdlines-size 0 true &&
 	check_fail 2 "-c needs -F or -P" -e sched -c true &&
 	check_fail 2 "-F needs a COMMAND to trace" -e sched -F &&
+	check_fail 2 "no user '"'"'nosuchuser'"'"'" -e sched --user nosuchuser true &&
+	check_fail 2 "--user needs a COMMAND to run" -e sched --user nobody &&
 	test ! -e x.dat
 '
 
