@@ -157,6 +157,7 @@ struct file_ctx {
 	struct tep_handle *tep;
 	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
 	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
+	unsigned char	*filter_ids, *neg_ids;	/* by event id, see filter_ids() */
 	int		multi_buffer;
 	int		name_width;
 	const char	*time_fmt;
@@ -436,13 +437,60 @@ static int setup_filters(struct report *r)
 	return 0;
 }
 
+/*
+ * What each event id's filter needs, so most records are decided by their id
+ * alone: FILTER_ID_NONE (no filter), FILTER_ID_TRUE (the whole event),
+ * FILTER_ID_MATCH (a condition libtraceevent must test).
+ */
+enum { FILTER_ID_NONE, FILTER_ID_TRUE, FILTER_ID_MATCH };
+#define FILTER_IDS	65536
+
+static unsigned char *filter_ids(struct tep_event_filter *f)
+{
+	unsigned char *ids = xcalloc(FILTER_IDS, 1);
+
+	for (int i = 0; i < f->filters; i++) {
+		struct tep_filter_type *t = &f->event_filters[i];
+		int whole = t->filter && t->filter->type == TEP_FILTER_ARG_BOOLEAN &&
+			    t->filter->boolean.value == TEP_FILTER_TRUE;
+
+		if (t->event_id >= 0 && t->event_id < FILTER_IDS)
+			ids[t->event_id] = whole ? FILTER_ID_TRUE : FILTER_ID_MATCH;
+	}
+	return ids;
+}
+
+static int filter_says(struct tep_event_filter *f, unsigned char *ids, int id,
+		       struct tep_record *rec)
+{
+	if (id < 0 || id >= FILTER_IDS)
+		return tep_filter_match(f, rec) == TEP_ERRNO__FILTER_MATCH;
+	if (ids[id] == FILTER_ID_NONE)
+		return 0;
+	return ids[id] == FILTER_ID_TRUE || tep_filter_match(f, rec) == TEP_ERRNO__FILTER_MATCH;
+}
+
 /* As upstream: the plain filters choose what is shown, then -v ones remove from it. */
 static int record_shown(struct report *r, struct tep_record *rec)
 {
-	if (r->c->filter && tep_filter_match(r->c->filter, rec) != TEP_ERRNO__FILTER_MATCH)
-		return 0;
-	if (r->c->neg_filter && tep_filter_match(r->c->neg_filter, rec) == TEP_ERRNO__FILTER_MATCH)
-		return 0;
+	struct file_ctx *c = r->c;
+	int id;
+
+	if (!c->filter && !c->neg_filter)
+		return 1;
+	id = tep_data_type(c->tep, rec);
+	if (c->filter) {
+		if (!c->filter_ids)
+			c->filter_ids = filter_ids(c->filter);
+		if (!filter_says(c->filter, c->filter_ids, id, rec))
+			return 0;
+	}
+	if (c->neg_filter) {
+		if (!c->neg_ids)
+			c->neg_ids = filter_ids(c->neg_filter);
+		if (filter_says(c->neg_filter, c->neg_ids, id, rec))
+			return 0;
+	}
 	return 1;
 }
 
@@ -1584,6 +1632,8 @@ static int run_report(int argc, char **argv)
 		trace_input_close(f->in);
 		free(f->events);
 		free(f->comms);
+		free(f->filter_ids);
+		free(f->neg_ids);
 	}
 	trace_format_free(r.fmt);
 	free(r.files);
