@@ -21,6 +21,8 @@
 /* The pseudo process holding one track per CPU, far from any real pid. */
 #define CPUS_PID	1000000000
 #define FLUSH_AT	(1 << 20)
+/* Tracks are per buffer and CPU: track = buffer * TRACKS_PER_BUFFER + cpu. */
+#define TRACKS_PER_BUFFER 4096
 
 /* A task: its name for the metadata, and its open function_graph calls. */
 struct task {
@@ -187,13 +189,13 @@ static struct cpu_state *cpu_of(struct chrome *c, int cpu)
 	return &c->cpus[cpu];
 }
 
-static void close_slice(struct chrome *c, int cpu, uint64_t end)
+static void close_slice(struct chrome *c, int track, uint64_t end)
 {
-	struct cpu_state *s = &c->cpus[cpu];
+	struct cpu_state *s = &c->cpus[track];
 
 	if (!s->running)
 		return;
-	begin_event(c, s->comm, "X", CPUS_PID, CPUS_PID + cpu);
+	begin_event(c, s->comm, "X", CPUS_PID, CPUS_PID + track);
 	jbuf_puts(&c->b, ",\"cat\":\"sched\"");
 	put_ts(c, ",\"ts\":", s->start);
 	put_dur(c, s->start, end);
@@ -223,9 +225,9 @@ static unsigned long long num(struct tep_format_field *f, struct tep_record *rec
 	return v;
 }
 
-static void sched_switch(struct chrome *c, struct tep_record *rec)
+static void sched_switch(struct chrome *c, struct tep_record *rec, int track)
 {
-	struct cpu_state *s = &c->cpus[rec->cpu];
+	struct cpu_state *s = &c->cpus[track];
 	char prev[64], next[64];
 	int prev_pid = (int)num(c->prev_pid, rec), next_pid = (int)num(c->next_pid, rec);
 
@@ -240,7 +242,7 @@ static void sched_switch(struct chrome *c, struct tep_record *rec)
 		s->pid = prev_pid;
 		s->comm = xstrdup(prev);
 	}
-	close_slice(c, rec->cpu, rec->ts);
+	close_slice(c, track, rec->ts);
 	free(s->comm);
 	s->comm = xstrdup(next);
 	s->pid = next_pid;
@@ -320,9 +322,9 @@ static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *
 	jbuf_putc(&c->b, '}');
 }
 
-static void lost(struct chrome *c, struct tep_record *rec)
+static void lost(struct chrome *c, struct tep_record *rec, int track)
 {
-	begin_event(c, "lost events", "i", CPUS_PID, CPUS_PID + rec->cpu);
+	begin_event(c, "lost events", "i", CPUS_PID, CPUS_PID + track);
 	jbuf_puts(&c->b, ",\"cat\":\"lost\",\"s\":\"t\"");
 	put_ts(c, ",\"ts\":", rec->ts);
 	jbuf_puts(&c->b, ",\"args\":{\"count\":");
@@ -333,10 +335,11 @@ static void lost(struct chrome *c, struct tep_record *rec)
 	jbuf_puts(&c->b, "}}");
 }
 
-static void one_record(struct chrome *c, struct tep_record *rec)
+static void one_record(struct chrome *c, struct tep_record *rec, int buffer)
 {
 	struct tep_event *ev = tep_find_event_by_record(c->tep, rec);
-	struct cpu_state *s = cpu_of(c, rec->cpu);
+	int track = buffer * TRACKS_PER_BUFFER + rec->cpu;
+	struct cpu_state *s = cpu_of(c, track);
 	int pid = tep_data_pid(c->tep, rec);
 
 	if (!s->seen) {
@@ -345,12 +348,12 @@ static void one_record(struct chrome *c, struct tep_record *rec)
 	}
 	c->last_ts = rec->ts;
 	if (rec->missed_events)
-		lost(c, rec);
+		lost(c, rec, track);
 	if (!ev)
 		return;
 	name_task(c, pid, NULL);
 	if (ev == c->sched_switch)
-		sched_switch(c, rec);
+		sched_switch(c, rec, track);
 	else if (ev == c->graph_entry)
 		graph_entry(c, rec, pid);
 	else if (ev == c->graph_exit)
@@ -383,11 +386,11 @@ static void find_events(struct chrome *c)
 /* Closes what is still open at the end, then names the processes and threads. */
 static void finish_events(struct chrome *c)
 {
-	char name[32];
+	char name[300];
 
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		close_slice(c, cpu, c->last_ts);
-		free(c->cpus[cpu].comm);
+	for (int t = 0; t < c->nr_cpus; t++) {
+		close_slice(c, t, c->last_ts);
+		free(c->cpus[t].comm);
 	}
 	for (size_t i = 0; i < c->task_slots; i++) {
 		struct task *t = &c->tasks[i];
@@ -404,12 +407,18 @@ static void finish_events(struct chrome *c)
 	if (!c->nr_cpus)
 		return;
 	put_metadata(c, "process_name", CPUS_PID, CPUS_PID, "CPUs");
-	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
-		snprintf(name, sizeof(name), "CPU %d", cpu);
-		put_metadata(c, "thread_name", CPUS_PID, CPUS_PID + cpu, name);
-		begin_event(c, "thread_sort_index", "M", CPUS_PID, CPUS_PID + cpu);
+	for (int t = 0; t < c->nr_cpus; t++) {
+		const char *buffer = trace_input_buffer_name(c->in, t / TRACKS_PER_BUFFER);
+
+		if (!c->cpus[t].seen)
+			continue;
+		/* an instance's CPUs are tracks of their own, named after it */
+		snprintf(name, sizeof(name), "%s%sCPU %d", buffer, *buffer ? " " : "",
+			 t % TRACKS_PER_BUFFER);
+		put_metadata(c, "thread_name", CPUS_PID, CPUS_PID + t, name);
+		begin_event(c, "thread_sort_index", "M", CPUS_PID, CPUS_PID + t);
 		jbuf_puts(&c->b, ",\"args\":{\"sort_index\":");
-		jbuf_u64(&c->b, cpu);
+		jbuf_u64(&c->b, t);
 		jbuf_puts(&c->b, "}}");
 	}
 }
@@ -446,7 +455,7 @@ static int export(struct chrome *c)
 	find_events(c);
 	jbuf_puts(&c->b, "{\"traceEvents\":[");
 	while ((ret = trace_input_next(c->in, &rec, &buffer)) > 0) {
-		one_record(c, rec);
+		one_record(c, rec, buffer);
 		if (c->b.len >= FLUSH_AT && flush_out(c) < 0)
 			return -1;
 	}

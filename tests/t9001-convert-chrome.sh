@@ -104,6 +104,13 @@ test_expect_success PYTHON 'function graph on two CPUs and a file cut mid-call s
 	done
 '
 
+test_expect_success PYTHON 'an instance has CPU tracks of its own, so its slices overlap no others' '
+	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-instances-v6.dat" -o out.json &&
+	$CHECK chrome out.json &&
+	grep -q "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1000000000,\"tid\":1000004096,\"args\":{\"name\":\"foo CPU 0\"}}" out.json &&
+	grep -q "\"args\":{\"name\":\"CPU 0\"}}" out.json
+'
+
 test_expect_success PYTHON 'ns clocks give microseconds; the metadata says so' '
 	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-sched-v6.dat" -o out.json &&
 	grep -q "\"ts\":12345678901.000" out.json &&
