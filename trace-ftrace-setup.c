@@ -6,6 +6,7 @@
  * cleanup puts tracefs back as it was.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <grp.h>
@@ -105,6 +106,9 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 	case 'D':
 		if (fs->no_function_trace < (opt == 'D' ? 2 : 1))
 			fs->no_function_trace = opt == 'D' ? 2 : 1;
+		return 1;
+	case 'i':
+		fs->ignore_missing = 1;
 		return 1;
 	case FTRACE_OPT_USER:
 		if (!getpwnam(arg))
@@ -435,12 +439,74 @@ static int set_function_list(struct ftrace_setup *fs, const char *rel,
 	return n;
 }
 
+/* An event directory events/SYS/EVT with an enable file matching the globs. */
+static int system_has_event(const char *sys, const char *evglob)
+{
+	char *rel = xmalloc(strlen(sys) + 16);
+	char *path;
+	struct dirent *d;
+	DIR *dir;
+	int found = 0;
+
+	sprintf(rel, "events/%s", sys);
+	path = tfs_path(rel);
+	dir = opendir(path);
+	while (dir && !found && (d = readdir(dir))) {
+		char *en = xmalloc(strlen(rel) + strlen(d->d_name) + 16);
+
+		sprintf(en, "%s/%s/enable", rel, d->d_name);
+		found = d->d_name[0] != '.' && fnmatch(evglob, d->d_name, 0) == 0 &&
+			tfs_exists(en);
+		free(en);
+	}
+	if (dir)
+		closedir(dir);
+	free(path);
+	free(rel);
+	return found;
+}
+
+int ftrace_event_spec_matches(const char *spec)
+{
+	char *copy = xstrdup(spec), *colon = strchr(copy, ':');
+	char *path = tfs_path("events");
+	DIR *dir = opendir(path);
+	struct dirent *d;
+	int found = 0;
+
+	if (colon)
+		*colon = '\0';
+	while (dir && !found && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (!strcmp(copy, "all"))
+			found = system_has_event(d->d_name, "*");
+		else if (colon)
+			found = fnmatch(copy, d->d_name, 0) == 0 &&
+				system_has_event(d->d_name, colon + 1);
+		else
+			found = (fnmatch(copy, d->d_name, 0) == 0 &&
+				 system_has_event(d->d_name, "*")) ||
+				system_has_event(d->d_name, copy);
+	}
+	if (dir)
+		closedir(dir);
+	free(path);
+	free(copy);
+	return found;
+}
+
 /* The -f and -R of one -e spec, on every event the spec matches. */
 static int apply_rule(struct ftrace_setup *fs, const struct ftrace_event_rule *r,
 		      struct tfs_saved *saved)
 {
-	struct tfs_events *ev = tfs_events_new();
-	int ret = tfs_events_add(ev, r->spec) > 0 ? 0 : -1;
+	struct tfs_events *ev;
+	int ret;
+
+	if (fs->ignore_missing && !ftrace_event_spec_matches(r->spec))
+		return 0;	/* -i skipped its -e */
+	ev = tfs_events_new();
+	ret = tfs_events_add(ev, r->spec) > 0 ? 0 : -1;
 
 	for (size_t i = 0; ret == 0 && i < tfs_events_count(ev); i++) {
 		char *rel = xmalloc(strlen(tfs_events_system(ev, i)) +

@@ -52,6 +52,7 @@ struct ftrace_setup {
 	int children;			/* -c */
 	int no_function_trace;		/* -d: 1, -D: 2 (ftrace_enabled too) */
 	const char *user;		/* --user */
+	int ignore_missing;		/* -i: an -e that matches nothing is skipped */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	char **restore_rel;
 	char **restore_val;
@@ -88,6 +89,11 @@ int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved);
  * (and with -c its children) is traced.  apply has saved the files.
  */
 int ftrace_setup_child(const struct ftrace_setup *fs);
+/*
+ * Does -e @spec match any event (as tfs_events_add() would, but printing
+ * nothing)?  For -i, which skips the specs that match nothing.
+ */
+int ftrace_event_spec_matches(const char *spec);
 /* --user: in the child, after tracing is on, become USER (its groups too). */
 int ftrace_setup_become_user(const struct ftrace_setup *fs);
 /* Puts back what apply wrote outside @saved; -1 if a write failed. */

@@ -53,6 +53,8 @@ static const char record_usage[] =
 	"  -D                  -d and /proc/sys/kernel/ftrace_enabled off as well\n"
 	"  --user USER         run COMMAND as USER\n"
 	"  --temp DIR          the per-CPU temporary files go in DIR\n"
+	"  -i                  an -e that matches no event is a warning, not an error\n"
+	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
 	"  --pin               run each recorder on the CPU it records\n"
@@ -90,6 +92,7 @@ struct record_plan {
 	struct ftrace_setup ftrace;	/* -p, function and event filters */
 	int quiet;		/* -q */
 	const char *temp_dir;	/* --temp: the recorders' files go there */
+	int keep;		/* -k: leave tracefs set up after a complete recording */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -134,12 +137,15 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	ftrace_setup_init(&plan->ftrace, argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqe:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkie:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:", record_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -2;
 		case 'q':
 			plan->quiet = 1;
+			break;
+		case 'k':
+			plan->keep = 1;
 			break;
 		case OPT_TEMP:
 			plan->temp_dir = optarg;
@@ -607,10 +613,15 @@ static int finish(struct record_run *run, int status)
 		tfs_write_file("tracing_on", "0");
 	if (stop_recorders(run) < 0 && status == EXIT_OK)
 		status = EXIT_FAILED;
-	if (ftrace_setup_restore(&run->plan->ftrace) < 0 && status == EXIT_OK)
-		status = EXIT_FAILED;
-	if (tfs_restore(run->saved) < 0 && status == EXIT_OK)
-		status = EXIT_FAILED;
+	/* -k: a complete recording leaves its settings for the next one. */
+	if (run->plan->keep && run->out_written) {
+		warning("tracefs settings kept (-k): 'trace-cmd reset' undoes them");
+	} else {
+		if (ftrace_setup_restore(&run->plan->ftrace) < 0 && status == EXIT_OK)
+			status = EXIT_FAILED;
+		if (tfs_restore(run->saved) < 0 && status == EXIT_OK)
+			status = EXIT_FAILED;
+	}
 	remove_temp_files(run);
 	/* A file we created or already truncated is worthless unless complete. */
 	if (!run->out_written && (run->out_created || run->out_truncated))
@@ -655,9 +666,14 @@ static int setup(struct record_run *run)
 	if (open_output(run) < 0 || !tfs_dir())
 		return -1;
 	run->events = tfs_events_new();
-	for (int i = 0; i < plan->nr_events; i++)
+	for (int i = 0; i < plan->nr_events; i++) {
+		if (plan->ftrace.ignore_missing && !ftrace_event_spec_matches(plan->events[i])) {
+			warning("no event matches '%s': ignored (-i)", plan->events[i]);
+			continue;
+		}
 		if (tfs_events_add(run->events, plan->events[i]) <= 0)
 			return -1;
+	}
 	if (ftrace_setup_check(&plan->ftrace) < 0)
 		return -1;
 	run->nr_cpus = tfs_cpu_count();
