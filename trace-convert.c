@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * convert: turn a trace.dat into another form.  Today that is --to
- * chrome-json (the Trace Event Format, trace-chrome.c).  Rewriting a file to
- * another version or compression (--file-version, --compression) belongs
- * here too, as its own function beside convert_chrome(); until it is written
- * those options are not accepted.
+ * chrome-json (the Trace Event Format, trace-chrome.c), or the same trace
+ * in another trace.dat version or compression (--file-version,
+ * --compression: convert_dat(), trace-convert-dat.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -12,20 +11,27 @@
 
 #include "trace-cmd.h"
 #include "trace-chrome.h"
+#include "trace-convert-dat.h"
 
 extern const struct command cmd_convert;
 
 static const char convert_usage[] =
 	"usage: trace-cmd convert --to chrome-json [-i FILE] -o OUTPUT\n"
+	"       trace-cmd convert [--file-version 6|7] [--compression C] [-i FILE] -o OUTPUT\n"
 	"  -i FILE          read FILE instead of trace.dat\n"
 	"  -o OUTPUT        write to OUTPUT ('-' for standard output)\n"
 	"  --to FORMAT      the form to write: chrome-json (the Trace Event Format)\n"
+	"  --file-version N rewrite as trace.dat version N, 6 or 7 (default 7)\n"
+	"  --compression C  version 7 compression: none, zlib, zstd or any (default any:\n"
+	"                   zstd)\n"
 	"  -h               show this help\n";
 
-enum { OPT_TO = 256 };
+enum { OPT_TO = 256, OPT_FILE_VERSION, OPT_COMPRESSION };
 
 static const struct option convert_options[] = {
 	{ "to",		required_argument,	NULL, OPT_TO },
+	{ "file-version", required_argument,	NULL, OPT_FILE_VERSION },
+	{ "compression", required_argument,	NULL, OPT_COMPRESSION },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -34,6 +40,8 @@ struct convert {
 	const char	*input;
 	const char	*output;
 	const char	*to;
+	unsigned long	version;	/* 0: not a trace.dat rewrite */
+	const char	*compression;
 };
 
 /* Returns -1 to go on, else the exit status. */
@@ -60,6 +68,22 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		case OPT_TO:
 			cv->to = optarg;
 			break;
+		case OPT_FILE_VERSION:
+			if (parse_ulong("--file-version", optarg, 0, 1000, &cv->version) < 0) {
+				fputs(convert_usage, stderr);
+				return EXIT_USAGE;
+			}
+			if (cv->version != 6 && cv->version != 7)
+				return usage_error(&cmd_convert,
+					"file version %lu is not supported: use 6 or 7", cv->version);
+			break;
+		case OPT_COMPRESSION:
+			if (strcmp(optarg, "none") && strcmp(optarg, "zlib") &&
+			    strcmp(optarg, "zstd") && strcmp(optarg, "any"))
+				return usage_error(&cmd_convert,
+					"unknown compression '%s': use none, zlib, zstd or any", optarg);
+			cv->compression = optarg;
+			break;
 		case ':':
 			return usage_error(&cmd_convert, "option '%s' needs a value",
 					   argv[optind - 1]);
@@ -69,6 +93,23 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_convert, "unexpected argument '%s'", argv[optind]);
+	if (cv->compression && !cv->version)
+		cv->version = 7;
+	if (cv->to && cv->version)
+		return usage_error(&cmd_convert,
+				   "--to cannot be combined with --file-version or --compression");
+	if (cv->version == 6 && cv->compression && strcmp(cv->compression, "none"))
+		return usage_error(&cmd_convert, "--compression %s needs --file-version 7",
+				   cv->compression);
+	if (cv->version) {
+		if (!cv->output)
+			return usage_error(&cmd_convert, "no -o given: say where to write");
+		if (!strcmp(cv->output, "-"))
+			return usage_error(&cmd_convert, "a trace.dat is written to a file, not '-'");
+		if (!cv->input)
+			cv->input = "trace.dat";
+		return -1;
+	}
 	if (!cv->to)
 		return usage_error(&cmd_convert, "no --to given: say which form to write");
 	if (strcmp(cv->to, "chrome-json"))
@@ -87,6 +128,13 @@ static int convert_chrome(struct convert *cv)
 	return trace_chrome_export(cv->input, cv->output) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
+/* --file-version/--compression: the same trace.dat in another layout. */
+static int convert_dat(struct convert *cv)
+{
+	return trace_convert_dat(cv->input, cv->output, cv->version, cv->compression) < 0 ?
+		EXIT_FAILED : EXIT_OK;
+}
+
 static int run_convert(int argc, char **argv)
 {
 	struct convert cv = { 0 };
@@ -94,6 +142,8 @@ static int run_convert(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	if (cv.version)
+		return convert_dat(&cv);
 	return convert_chrome(&cv);
 }
 

@@ -622,3 +622,8 @@ void trace_output_clear_options(struct trace_output *out)
 		free(out->opts[i].data);
 	out->nr_opts = 0;
 }
+
+int trace_output_begin_section(struct trace_output *out, uint16_t id)
+{
+	return out->v7 ? v7_begin(out, out->v7, id) : 0;
+}

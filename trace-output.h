@@ -13,7 +13,8 @@
 struct tfs_events;
 struct trace_output;
 
-/* Option ids (FORMATS.md 3.3, options table). */
+/* Option ids (FORMATS.md 3.3, options table); trace-input.h has them all. */
+#ifndef TRACE_INPUT_H
 enum {
 	TRACE_OPT_DONE		= 0,
 	TRACE_OPT_DATE		= 1,
@@ -28,6 +29,7 @@ enum {
 	TRACE_OPT_PROCMAPS	= 10,
 	TRACE_OPT_TRACEID	= 11,
 };
+#endif
 
 /* The versions this writer produces. */
 #define TRACE_OUTPUT_MIN_VERSION 6
@@ -96,6 +98,12 @@ int trace_output_set_compression(struct trace_output *out, const char *name);
  */
 int trace_output_write_buffer(struct trace_output *out, const char *name, int nr_cpus,
 			      const int *cpu_fds, const char *clock);
+
+/*
+ * For metadata written with trace_output_write_raw (convert): in version 7
+ * the bytes that follow form section @id (16-21); version 6 ignores it.
+ */
+int trace_output_begin_section(struct trace_output *out, uint16_t id);
 
 /* Closes the output; returns -1 if the final close failed (printed). */
 int trace_output_close(struct trace_output *out);

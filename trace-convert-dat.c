@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * convert --file-version/--compression: rewrites a trace.dat through the
+ * trace_output writer.  Metadata and options are copied from the input as
+ * read by trace-input.c; each CPU's data is decompressed into a temporary
+ * file first, so the writer sees what record would have given it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "trace-cmd.h"
+#include "trace-convert-dat.h"
+#include "trace-input.h"
+#include "trace-output.h"
+
+/* Input options the writer makes itself (layout), not copied. */
+static int is_layout_option(int id)
+{
+	return id == TRACE_OPT_DONE || id == TRACE_OPT_BUFFER || id == TRACE_OPT_CPUCOUNT ||
+	       (id >= TRACE_OPT_STRINGS && id <= TRACE_OPT_BUFFER_TEXT);
+}
+
+static int put_sized(struct trace_output *out, const char *text, size_t len, int size64)
+{
+	uint64_t s64 = len;
+	uint32_t s32 = len;
+
+	if (trace_output_write_raw(out, size64 ? (void *)&s64 : (void *)&s32, size64 ? 8 : 4) < 0)
+		return -1;
+	return trace_output_write_raw(out, text, len);
+}
+
+static int copy_headers(struct trace_output *out, struct trace_input *in)
+{
+	size_t plen, elen;
+	const char *page = trace_input_header_page(in, &plen);
+	const char *event = trace_input_header_event(in, &elen);
+
+	if (trace_output_begin_section(out, 16) < 0 ||
+	    trace_output_write_raw(out, "header_page", 12) < 0 ||
+	    put_sized(out, page, page ? plen : 0, 1) < 0 ||
+	    trace_output_write_raw(out, "header_event", 13) < 0)
+		return -1;
+	return put_sized(out, event, event ? elen : 0, 1);
+}
+
+/* Formats of @system (consecutive in file order), or of every other system when !ftrace. */
+static int copy_formats(struct trace_output *out, struct trace_input *in)
+{
+	int n = trace_input_nr_formats(in), nr_ftrace = 0, nr_systems = 0;
+	const char *sys, *prev = NULL;
+	uint32_t u;
+	size_t len;
+
+	for (int i = 0; i < n; i++) {
+		trace_input_format(in, i, &sys, &len);
+		if (!strcmp(sys, "ftrace"))
+			nr_ftrace++;
+		else if (!prev || strcmp(prev, sys))
+			nr_systems++, prev = sys;
+	}
+	u = nr_ftrace;
+	if (trace_output_begin_section(out, 17) < 0 || trace_output_write_raw(out, &u, 4) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *text = trace_input_format(in, i, &sys, &len);
+
+		if (!strcmp(sys, "ftrace") && put_sized(out, text, len, 1) < 0)
+			return -1;
+	}
+	u = nr_systems;
+	if (trace_output_begin_section(out, 18) < 0 || trace_output_write_raw(out, &u, 4) < 0)
+		return -1;
+	for (int i = 0; i < n;) {
+		const char *text = trace_input_format(in, i, &sys, &len);
+		int j = i, count;
+
+		if (!strcmp(sys, "ftrace")) {
+			i++;
+			continue;
+		}
+		while (j < n) {
+			const char *s2;
+
+			trace_input_format(in, j, &s2, &len);
+			if (strcmp(s2, sys))
+				break;
+			j++;
+		}
+		count = j - i;
+		u = count;
+		if (trace_output_write_raw(out, sys, strlen(sys) + 1) < 0 ||
+		    trace_output_write_raw(out, &u, 4) < 0)
+			return -1;
+		for (; i < j; i++) {
+			text = trace_input_format(in, i, &sys, &len);
+			if (put_sized(out, text, len, 1) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int copy_metadata(struct trace_output *out, struct trace_input *in)
+{
+	const char *k = trace_input_kallsyms(in), *p = trace_input_printk(in);
+	const char *c = trace_input_cmdlines(in);
+
+	if (trace_output_write_prefix(out, trace_input_page_size(in)) < 0 ||
+	    copy_headers(out, in) < 0 || copy_formats(out, in) < 0 ||
+	    trace_output_begin_section(out, 19) < 0 ||
+	    put_sized(out, k ? k : "", k ? strlen(k) : 0, 0) < 0 ||
+	    trace_output_begin_section(out, 20) < 0 ||
+	    put_sized(out, p ? p : "", p ? strlen(p) : 0, 0) < 0 ||
+	    trace_output_begin_section(out, 21) < 0)
+		return -1;
+	return put_sized(out, c ? c : "", c ? strlen(c) : 0, 1);
+}
+
+/* Every option but the layout ones, by id (readers do not depend on the order). */
+static int copy_options(struct trace_output *out, struct trace_input *in)
+{
+	for (int id = 1; id < 64; id++) {
+		const void *data;
+		size_t len;
+
+		if (is_layout_option(id))
+			continue;
+		for (int nth = 0; (data = trace_input_option(in, id, nth, &len)); nth++)
+			if (trace_output_add_option(out, id, data, len) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pread(fd, buf, len, off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf = (char *)buf + n;
+		len -= n;
+		off += n;
+	}
+	return 0;
+}
+
+static int inflate_chunk(const char *comp, void *dst, uint32_t usize, const void *src,
+			 uint32_t csize)
+{
+	if (!strcmp(comp, "zlib")) {
+		uLongf dl = usize;
+
+		return uncompress(dst, &dl, src, csize) == Z_OK && dl == usize ? 0 : -1;
+	}
+	if (!strcmp(comp, "zstd")) {
+		size_t r = ZSTD_decompress(dst, usize, src, csize);
+
+		return !ZSTD_isError(r) && r == usize ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Chunked (compressed v7) data of one CPU, decompressed into @tmp. */
+static int copy_chunks(struct trace_input *in, int fd, uint64_t off, int tmp)
+{
+	const char *comp = trace_input_compression(in);
+	uint32_t count, sizes[2];
+	int ret = 0;
+
+	if (read_at(fd, &count, 4, off) < 0)
+		return -1;
+	off += 4;
+	for (uint32_t i = 0; ret == 0 && i < count; i++) {
+		void *src, *dst;
+
+		if (read_at(fd, sizes, 8, off) < 0 || sizes[0] > (1U << 28) || sizes[1] > (1U << 28))
+			return -1;
+		src = xmalloc(sizes[0] + 1);
+		dst = xmalloc(sizes[1] + 1);
+		ret = read_at(fd, src, sizes[0], off + 8);
+		if (ret == 0)
+			ret = inflate_chunk(comp, dst, sizes[1], src, sizes[0]);
+		if (ret == 0 && write_all(tmp, dst, sizes[1]) < 0)
+			ret = -1;
+		off += 8 + sizes[0];
+		free(src);
+		free(dst);
+	}
+	return ret;
+}
+
+static int copy_raw(int fd, uint64_t off, uint64_t size, int tmp)
+{
+	char buf[65536];
+
+	while (size) {
+		size_t n = size < sizeof(buf) ? size : sizeof(buf);
+
+		if (read_at(fd, buf, n, off) < 0 || write_all(tmp, buf, n) < 0)
+			return -1;
+		off += n;
+		size -= n;
+	}
+	return 0;
+}
+
+/* One temporary (unlinked) file per CPU of @buffer holding its plain pages; -1: empty. */
+static int *cpu_files(struct trace_input *in, int fd, int buffer, int nr_cpus)
+{
+	int *fds = xcalloc(nr_cpus, sizeof(*fds));
+
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		uint64_t size = trace_input_cpu_size(in, buffer, cpu);
+		uint64_t off = trace_input_cpu_offset(in, buffer, cpu);
+		char path[] = "/tmp/trace-cmd-convert.XXXXXX";
+		int ret;
+
+		fds[cpu] = -1;
+		if (!size)
+			continue;
+		fds[cpu] = mkstemp(path);
+		if (fds[cpu] < 0) {
+			error("cannot create a temporary file: %s", strerror(errno));
+			goto fail;
+		}
+		unlink(path);
+		if (trace_input_buffer_compressed(in, buffer))
+			ret = copy_chunks(in, fd, off, fds[cpu]);
+		else
+			ret = copy_raw(fd, off, size, fds[cpu]);
+		if (ret < 0) {
+			error("'%s': cannot read the data of CPU %d", trace_input_file(in), cpu);
+			goto fail;
+		}
+	}
+	return fds;
+fail:
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if (fds[cpu] >= 0)
+			close(fds[cpu]);
+	free(fds);
+	return NULL;
+}
+
+static void close_files(int *fds, int n)
+{
+	for (int i = 0; fds && i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+}
+
+static int write_v6_instance(struct trace_output *out, int nr_cpus, const int *fds,
+			     const char *clock);
+
+/* Writing onto the input would truncate it before it is read. */
+static int same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/*
+ * v6 names an instance's flyrecord block in a BUFFER option that precedes it:
+ * walk the options block written at @opts_at and fill in each offset.
+ */
+static int patch_v6_buffers(const char *path, uint64_t opts_at, const uint64_t *at, int nb)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC), b = 1, ret = 0;
+	uint64_t off = opts_at + 4 + 10;
+	uint16_t id;
+	uint32_t size;
+
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	while (ret == 0 && b < nb) {
+		if (read_at(fd, &id, 2, off) < 0 || id == TRACE_OPT_DONE ||
+		    read_at(fd, &size, 4, off + 2) < 0) {
+			ret = error("'%s': the BUFFER options were not found", path);
+			break;
+		}
+		if (id == TRACE_OPT_BUFFER && pwrite(fd, &at[b++], 8, off + 6) != 8)
+			ret = error("cannot write '%s': %s", path, strerror(errno));
+		off += 6 + size;
+	}
+	if (close(fd) < 0 && ret == 0)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	return ret;
+}
+
+int trace_convert_dat(const char *input, const char *output, int version,
+		      const char *compression)
+{
+	struct trace_input *in = trace_input_open(input, TRACE_INPUT_NO_TEP | TRACE_INPUT_NO_PLUGINS);
+	int one = 1, fd = -1, ret = -1, nb, created = 0;
+	uint64_t *bufopt_at = NULL, opts_at;
+	struct trace_output *out = NULL;
+	const char *clock;
+	int *fds;
+
+	if (!in)
+		return -1;
+	nb = trace_input_nr_buffers(in);
+	clock = trace_input_clock(in);
+	if (trace_input_is_latency(in)) {
+		error("'%s': latency trace files are not converted", input);
+		goto out;
+	}
+	if (trace_input_big_endian(in) != !*(char *)&one) {
+		error("'%s': its byte order is not this machine's: not converted", input);
+		goto out;
+	}
+	fd = open(input, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || same_file(fd, output)) {
+		error("'%s' is the input file: write to another file", output);
+		goto out;
+	}
+	out = trace_output_create(output, version);
+	created = out != NULL;
+	if (!out || (compression && trace_output_set_compression(out, compression) < 0) ||
+	    copy_metadata(out, in) < 0 || copy_options(out, in) < 0)
+		goto out;
+	/* v6 instances: BUFFER options now, their flyrecord offsets patched at the end. */
+	bufopt_at = xcalloc(nb, sizeof(*bufopt_at));
+	for (int b = 1; version == 6 && b < nb; b++) {
+		const char *name = trace_input_buffer_name(in, b);
+		char *payload = xcalloc(1, 8 + strlen(name) + 1);
+
+		strcpy(payload + 8, name);
+		trace_output_add_option(out, TRACE_OPT_BUFFER, payload, 8 + strlen(name) + 1);
+		free(payload);
+	}
+	opts_at = trace_output_offset(out);
+	fds = cpu_files(in, fd, 0, trace_input_buffer_cpus(in, 0));
+	if (!fds)
+		goto out;
+	ret = trace_output_write_data(out, trace_input_buffer_cpus(in, 0), fds, clock);
+	close_files(fds, trace_input_buffer_cpus(in, 0));
+	for (int b = 1; ret == 0 && b < nb; b++) {
+		int n = trace_input_buffer_cpus(in, b);
+
+		fds = cpu_files(in, fd, b, n);
+		if (!fds) {
+			ret = -1;
+			break;
+		}
+		bufopt_at[b] = trace_output_offset(out);
+		if (version == 6)
+			ret = write_v6_instance(out, n, fds, clock);
+		else
+			ret = trace_output_write_buffer(out, trace_input_buffer_name(in, b), n, fds,
+							clock);
+		close_files(fds, n);
+	}
+	if (trace_output_close(out) < 0)
+		ret = -1;
+	out = NULL;
+	if (ret == 0 && version == 6 && nb > 1)
+		ret = patch_v6_buffers(output, opts_at, bufopt_at, nb);
+out:
+	if (out)
+		trace_output_close(out);
+	if (ret < 0 && created)
+		unlink(output);
+	if (fd >= 0)
+		close(fd);
+	free(bufopt_at);
+	trace_input_close(in);
+	return ret;
+}
+
+/* A v6 instance: "flyrecord", its CPU table, clock trailer, page-aligned data. */
+static int write_v6_instance(struct trace_output *out, int nr_cpus, const int *fds,
+			     const char *clock)
+{
+	char trailer[128];
+	uint64_t off, *sizes = xcalloc(nr_cpus, 8), *offs = xcalloc(nr_cpus, 8), v;
+	int ret = 0;
+
+	snprintf(trailer, sizeof(trailer), "[%s]", clock);
+	off = trace_output_offset(out) + 10 + nr_cpus * 16 + 8 + strlen(trailer);
+	for (int cpu = 0; cpu < nr_cpus; cpu++) {
+		off = (off + 4095) / 4096 * 4096;
+		sizes[cpu] = fds[cpu] < 0 ? 0 : (uint64_t)lseek(fds[cpu], 0, SEEK_END);
+		offs[cpu] = off;
+		off += sizes[cpu];
+	}
+	ret = trace_output_write_raw(out, "flyrecord", 10);
+	for (int cpu = 0; ret == 0 && cpu < nr_cpus; cpu++)
+		ret = trace_output_write_raw(out, &offs[cpu], 8) < 0 ||
+		      trace_output_write_raw(out, &sizes[cpu], 8) < 0 ? -1 : 0;
+	v = strlen(trailer);
+	if (ret == 0)
+		ret = trace_output_write_raw(out, &v, 8) < 0 ||
+		      trace_output_write_raw(out, trailer, v) < 0 ? -1 : 0;
+	for (int cpu = 0; ret == 0 && cpu < nr_cpus; cpu++) {
+		char buf[65536];
+		uint64_t done = 0;
+
+		while (ret == 0 && trace_output_offset(out) < offs[cpu]) {
+			uint64_t n = offs[cpu] - trace_output_offset(out);
+
+			memset(buf, 0, sizeof(buf) < n ? sizeof(buf) : n);
+			ret = trace_output_write_raw(out, buf, n < sizeof(buf) ? n : sizeof(buf));
+		}
+		while (ret == 0 && done < sizes[cpu]) {
+			uint64_t n = sizes[cpu] - done < sizeof(buf) ? sizes[cpu] - done : sizeof(buf);
+
+			ret = read_at(fds[cpu], buf, n, done) < 0 ? -1 :
+				trace_output_write_raw(out, buf, n);
+			done += n;
+		}
+	}
+	free(sizes);
+	free(offs);
+	return ret;
+}
