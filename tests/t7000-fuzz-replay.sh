@@ -84,4 +84,16 @@ test_expect_success 'a field line without its ; hides the fields after it: the f
 	[ $code = 1 ] && test_cmp want.err err
 '
 
+test_expect_success 'event formats with bytes that are not text are ignored with a warning' '
+	cp "$REGRESS/tracedat-non-text-field.dat" . &&
+	timeout 20 "$TRACE_CMD" report -i tracedat-non-text-field.dat >out 2>err
+	code=$?
+	q=\'\'' &&
+	cat >want.err <<-EOT &&
+	trace-cmd report: warning: ${q}tracedat-non-text-field.dat${q}: event format 0 of system ${q}ftrace${q} has the byte 0x88 in its fields: ignored
+	trace-cmd report: warning: ${q}tracedat-non-text-field.dat${q}: event format 1 of system ${q}sched${q} has the byte 0xcb in its fields: ignored
+	EOT
+	[ $code = 0 ] && test_cmp want.err err
+'
+
 test_done
