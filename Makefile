@@ -85,7 +85,7 @@ FUZZ_BINS	:= $(patsubst %,fuzz/fuzz-%,$(FUZZ_TARGETS))
 FUZZ_OBJS	:= $(patsubst %.o,fuzz/obj/%.o,$(LIB_OBJS))
 ASAN_OBJS	:= $(patsubst %.o,asan/%.o,$(OBJS))
 SECONDS		?= 60
-FUZZ_RUNS	?= 500
+FUZZ_RUNS	?= 5000
 
 fuzz: $(FUZZ_BINS)
 

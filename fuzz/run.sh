@@ -56,7 +56,7 @@ one)
 	fuzz_one "$2" "$3"
 	;;
 replay)
-	runs=${2:-500}
+	runs=${2:-5000}
 	[ $# -gt 2 ] && shift 2 && TARGETS=$*
 	failed=0
 	for t in $TARGETS; do

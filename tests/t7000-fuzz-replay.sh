@@ -10,8 +10,8 @@ REGRESS=$FIXTURES/fuzz
 [ -x "$FUZZ/fuzz-tracedat" ] && [ -x "$FUZZ/fuzz-listen-file" ] && test_set_prereq FUZZ
 
 for t in tracedat page net-v3 net-v1 listen-file; do
-	test_expect_success FUZZ "fuzz-$t: its corpus and ${FUZZ_RUNS:-500} seeded mutations run clean" '
-		sh "$FUZZ/run.sh" replay ${FUZZ_RUNS:-500} '$t' >replay.out 2>&1
+	test_expect_success FUZZ "fuzz-$t: its corpus and ${FUZZ_RUNS:-5000} seeded mutations run clean" '
+		sh "$FUZZ/run.sh" replay ${FUZZ_RUNS:-5000} '$t' >replay.out 2>&1
 		status=$?
 		cat replay.out
 		[ $status = 0 ] && grep -q "^fuzz-'$t': Done [0-9]* runs" replay.out
