@@ -74,6 +74,20 @@ assert [e for e in ev if e[\"ph\"] == \"i\" and e[\"name\"] == \"sched_wakeup\" 
 	test $(head -n 1 got | wc -w) -ge $(grep -c sched_switch raw)
 '
 
+test_expect_success PYTHON 'instant events carry the fields report --format jsonl decodes' '
+	for f in synth-sched-be32-v6.dat synth-dropped-v7-zstd.dat; do
+		"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/$f" -o out.json &&
+		"$TRACE_CMD" report --format jsonl "$FIXTURES/$f" >out.jsonl &&
+		python3 -c "import json
+ev = json.load(open(\"out.json\"))[\"traceEvents\"]
+got = [(e[\"name\"], e[\"cat\"], e[\"pid\"], e[\"args\"]) for e in ev if e[\"ph\"] == \"i\" and e[\"cat\"] != \"lost\"]
+want = [(r[\"event\"], r[\"system\"], r[\"pid\"], r[\"fields\"]) for r in map(json.loads, open(\"out.jsonl\"))
+        if r[\"event\"] not in (\"lost\", \"sched_switch\")]
+assert got == want, (got, want)
+assert got" || exit 1
+	done
+'
+
 test_expect_success PYTHON 'function graph: nested B/E named by function, on the task thread' '
 	"$TRACE_CMD" convert --to chrome-json -i "$FIXTURES/synth-funcgraph-v6.dat" -o out.json &&
 	python3 -c "import json
