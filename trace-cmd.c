@@ -18,6 +18,7 @@ extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore;
 extern const struct command cmd_listen;
 extern const struct command cmd_convert;
+extern const struct command cmd_dump;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -36,6 +37,7 @@ const struct command *const commands[] = {
 	&cmd_list,
 	&cmd_listen,
 	&cmd_convert,
+	&cmd_dump,
 	&cmd_help,
 	NULL,
 };

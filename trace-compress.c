@@ -88,3 +88,22 @@ int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dl
 	*dlen = len;
 	return 0;
 }
+
+int trace_decompress(const char *name, const void *src, size_t len, void *dst, size_t dlen)
+{
+	if (!strcmp(name, "zlib")) {
+		uLongf dl = dlen;
+
+		if (uncompress(dst, &dl, src, len) != Z_OK || dl != dlen)
+			return error("zlib data is damaged");
+		return 0;
+	}
+	if (!strcmp(name, "zstd")) {
+		size_t r = ZSTD_decompress(dst, dlen, src, len);
+
+		if (ZSTD_isError(r) || r != dlen)
+			return error("zstd data is damaged");
+		return 0;
+	}
+	return error("unknown compression '%s'", name);
+}

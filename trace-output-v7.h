@@ -32,6 +32,8 @@ const char *trace_compress_name(int comp);
 const char *trace_compress_version(int comp);
 /* Compresses @len bytes of @src into a malloc'd buffer; -1 on failure (printed). */
 int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dlen);
+/* Decompresses @len bytes into exactly @dlen bytes at @dst; -1 if damaged (printed). */
+int trace_decompress(const char *name, const void *src, size_t len, void *dst, size_t dlen);
 
 struct v7_writer *v7_new(int comp);
 void v7_free(struct v7_writer *w);
