@@ -408,7 +408,8 @@ static int filter_parses_safely(struct report *r, const char *spec)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return error("cannot check filter '%s': %s", spec, strerror(errno));
-	if (WIFSIGNALED(status))
+	/* Exit 1 is a parse error tep reports itself; a sanitizer's crash exits 99. */
+	if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
 		return error("filter '%s': syntax error", spec);
 	return 0;
 }
