@@ -115,8 +115,9 @@ asan/trace-cmd: $(ASAN_OBJS)
 
 check-asan: asan/trace-cmd helpers
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
-	TRACE_CMD=$(CURDIR)/asan/trace-cmd tests/run
+	TRACE_CMD_SANITIZED=1 TRACE_CMD=$(CURDIR)/asan/trace-cmd tests/run
 
 clean-hardening:
 	rm -rf fuzz/obj asan fuzz/mkseeds $(FUZZ_BINS)
@@ -124,3 +125,7 @@ clean-hardening:
 clean: clean-hardening
 
 .PHONY: fuzz fuzz-run fuzz-replay check-asan clean-hardening
+
+# make test builds the fuzz targets too (tests/t7000 replays their corpora),
+# when clang is there (scripts/install-deps.sh installs it).
+test: $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),fuzz)
