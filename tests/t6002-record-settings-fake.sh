@@ -98,6 +98,33 @@ test_expect_success '--temp puts the per-CPU files in DIR, removed afterwards' '
 	test_cmp expect err && diff -r fake-orig fake && test ! -e x.dat
 '
 
+test_expect_success '-i: an -e matching nothing is a warning, its -f skipped, the rest recorded' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q -i -e "nosuch*" -f "x == 1" -e sched_switch -o t.dat \
+		cat fake/events/sched/sched_switch/enable >during 2>err &&
+	test "$(cat during)" = 1 &&
+	echo "trace-cmd record: warning: no event matches '"'"'nosuch*'"'"': ignored (-i)" >expect &&
+	test_cmp expect err && diff -r fake-orig fake && test -s t.dat
+'
+
+test_expect_success '-k leaves the settings after a complete recording' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q -k -e sched_switch -O sym-addr -o t.dat true 2>err &&
+	echo "trace-cmd record: warning: tracefs settings kept (-k): '"'"'trace-cmd reset'"'"' undoes them" >expect &&
+	test_cmp expect err &&
+	test "$(cat fake/events/sched/sched_switch/enable)" = 1 &&
+	test "$(cat fake/options/sym-addr)" = 1 &&
+	test "$(cat fake/tracing_on)" = 0
+'
+
+test_expect_success '-k with a failed recording still puts everything back' '
+	fresh_fake && rm fake/options/sym-addr && mkdir fake/options/sym-addr &&
+	test_expect_code 1 "$TRACE_CMD" record -q -k -e sched_switch -O nooverwrite -O sym-addr \
+		-o k.dat true 2>err &&
+	grep -q "sym-addr" err && rmdir fake/options/sym-addr &&
+	cp fake-orig/options/sym-addr fake/options/ && diff -r fake-orig fake && test ! -e k.dat
+'
+
 check_fail() {
 	code=$1 msg=$2; shift 2
 	fresh_fake &&
