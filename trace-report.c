@@ -1616,13 +1616,17 @@ static int run_report(int argc, char **argv)
 	int ret;
 
 	ret = parse_args(&r, argc, argv);
-	if (ret)
-		return ret < 0 ? EXIT_OK : ret;
+	if (ret) {
+		/* What the options allocated is freed on a usage error too. */
+		ret = ret < 0 ? EXIT_OK : ret;
+		goto out;
+	}
 	if (r.quiet)
 		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	ret = report_file(&r);
 	fflush(stdout);
+out:
 	for (int i = 0; i < r.nr_files; i++) {
 		struct file_ctx *f = &r.files[i];
 
