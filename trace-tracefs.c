@@ -414,6 +414,7 @@ void tfs_saved_free(struct tfs_saved *saved)
 struct event_id {
 	char *system;
 	char *name;
+	int whole;		/* came with its whole system ("sched", "all") */
 };
 
 struct tfs_events {
@@ -434,12 +435,13 @@ static int cmp_event(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
-static int has_event(const struct tfs_events *ev, const char *sys, const char *name)
+static struct event_id *find_event(const struct tfs_events *ev, const char *sys,
+				   const char *name)
 {
 	for (size_t i = 0; i < ev->nr; i++)
 		if (!strcmp(ev->ev[i].name, name) && !strcmp(ev->ev[i].system, sys))
-			return 1;
-	return 0;
+			return &ev->ev[i];
+	return NULL;
 }
 
 static int only_dirs(const struct dirent *d)
@@ -459,16 +461,21 @@ static int list_dirs(const char *rel, struct dirent ***list)
 	return n;
 }
 
-static int add_event(struct tfs_events *ev, const char *sys, const char *name)
+static int add_event(struct tfs_events *ev, const char *sys, const char *name, int whole)
 {
-	if (has_event(ev, sys, name))
+	struct event_id *old = find_event(ev, sys, name);
+
+	if (old) {
+		old->whole |= whole;
 		return 0;
+	}
 	if (ev->nr == ev->alloc) {
 		ev->alloc = ev->alloc ? ev->alloc * 2 : 64;
 		ev->ev = xrealloc(ev->ev, ev->alloc * sizeof(*ev->ev));
 	}
 	ev->ev[ev->nr].system = xstrdup(sys);
 	ev->ev[ev->nr].name = xstrdup(name);
+	ev->ev[ev->nr].whole = whole;
 	ev->nr++;
 	return 1;
 }
@@ -478,8 +485,24 @@ static int add_system(struct tfs_events *ev, const char *sys, const char *evglob
 {
 	struct dirent **list;
 	char rel[1024];
-	int n;
+	int n, all_enable;
 
+	/* A plain name is one stat, not a listing (eventfs builds those slowly). */
+	if (evglob && !strpbrk(evglob, "*?[\\")) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, evglob);
+		if (tfs_exists(rel)) {
+			(*matched)++;
+			add_event(ev, sys, evglob, 0);
+		}
+		return 0;
+	}
+	/*
+	 * The kernel gives a system an enable file unless it is ftrace, whose
+	 * events are the only ones without one: a whole system with it needs no
+	 * stat per event.
+	 */
+	snprintf(rel, sizeof(rel), "events/%s/enable", sys);
+	all_enable = !evglob && tfs_exists(rel);
 	snprintf(rel, sizeof(rel), "events/%s", sys);
 	n = list_dirs(rel, &list);
 	if (n < 0)
@@ -489,9 +512,9 @@ static int add_system(struct tfs_events *ev, const char *sys, const char *evglob
 
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, name);
 		/* ftrace's own events (function, print, ...) cannot be enabled. */
-		if ((!evglob || !fnmatch(evglob, name, 0)) && tfs_exists(rel)) {
+		if ((!evglob || !fnmatch(evglob, name, 0)) && (all_enable || tfs_exists(rel))) {
 			(*matched)++;
-			add_event(ev, sys, name);
+			add_event(ev, sys, name, !evglob);
 		}
 		free(list[i]);
 	}
@@ -558,25 +581,6 @@ const char *tfs_events_name(const struct tfs_events *ev, size_t i)
 	return i < ev->nr ? ev->ev[i].name : NULL;
 }
 
-/* How many events of system @sys have an enable file, or -1. */
-static int system_event_count(const char *sys)
-{
-	struct dirent **list;
-	char rel[1024];
-	int n, count = 0;
-
-	snprintf(rel, sizeof(rel), "events/%s", sys);
-	n = list_dirs(rel, &list);
-	for (int i = 0; i < n; i++) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, list[i]->d_name);
-		count += tfs_exists(rel);
-		free(list[i]);
-	}
-	if (n >= 0)
-		free(list);
-	return n < 0 ? -1 : count;
-}
-
 /*
  * A whole system selected while all its events are off: one write to the
  * system's enable file instead of one per event (syscalls has hundreds, and
@@ -591,11 +595,12 @@ static int enable_system(const struct tfs_events *ev, size_t first,
 	char rel[1024];
 	char *cur;
 	size_t nr = 0;
-	int all_off;
+	int all_off, whole = 0;
 
 	while (first + nr < ev->nr && !strcmp(ev->ev[first + nr].system, sys))
-		nr++;
-	if (nr < 2 || system_event_count(sys) != (int)nr)
+		whole |= ev->ev[first + nr++].whole;
+	/* One event marked whole means add_system() put them all in. */
+	if (nr < 2 || !whole)
 		return 0;
 	snprintf(rel, sizeof(rel), "events/%s/enable", sys);
 	if (!tfs_exists(rel) || tfs_read_file(rel, &cur, NULL) < 0)

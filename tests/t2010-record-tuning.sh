@@ -28,6 +28,34 @@ test_expect_success 'bad -b and -r values are usage errors' '
 	check_usage "--pin=1 -e sched true" "trace-cmd record: unknown option '"'"'--pin=1'"'"'"
 '
 
+# A fake tracing directory whose sched system has its own enable file.
+fake_with_system_enable() {
+	rm -rf fake && cp -r "$FIXTURES/fake-tracing" fake && echo 0 >fake/events/sched/enable
+}
+
+test_expect_success 'a whole system that is off is enabled by one write to its enable file' '
+	fake_with_system_enable &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" record -e sched -o f.dat \
+		sh -c "cd fake/events && echo \$(cat sched/enable); grep -l ^1 */*/enable || :" >during 2>err &&
+	echo 1 >expect && test_cmp expect during &&
+	echo 0 >expect && test_cmp expect fake/events/sched/enable
+'
+
+test_expect_success 'part of a system, or a system partly on, is enabled event by event' '
+	fake_with_system_enable &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" record -e "sched:sched_wak*" -o f.dat \
+		sh -c "cd fake/events && echo \$(cat sched/enable); grep -l ^1 */*/enable" >during 2>err &&
+	printf "0\nsched/sched_wakeup/enable\nsched/sched_waking/enable\n" >expect &&
+	test_cmp expect during &&
+	fake_with_system_enable && echo X >fake/events/sched/enable &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" record -e sched -e irq_handler_exit -o f.dat \
+		sh -c "cd fake/events && echo \$(cat sched/enable); grep -l ^1 */*/enable" >during 2>err &&
+	printf "X\n%s/enable\n" irq/irq_handler_exit sched/sched_switch sched/sched_wakeup \
+		sched/sched_waking >expect &&
+	test_cmp expect during &&
+	(cd fake/events && grep -l ^1 */*/enable) >after; test ! -s after
+'
+
 test_lock_tracefs
 
 test_expect_success TRACEFS '-b sizes every CPU during the recording and restores each size' '
