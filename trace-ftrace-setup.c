@@ -29,6 +29,7 @@ void ftrace_setup_init(struct ftrace_setup *fs, int argc)
 	fs->rules = xcalloc(argc, sizeof(*fs->rules));
 	fs->options = xcalloc(argc, sizeof(*fs->options));
 	fs->pids = xcalloc(argc, sizeof(*fs->pids));
+	fs->negated = xcalloc(argc, 1);
 }
 
 int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
@@ -110,6 +111,9 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 	case 'i':
 		fs->ignore_missing = 1;
 		return 1;
+	case 'v':
+		fs->negate_next = 1;
+		return 1;
 	case FTRACE_OPT_USER:
 		if (!getpwnam(arg))
 			return error("no user '%s'", arg);
@@ -153,6 +157,8 @@ int ftrace_setup_check_usage(const struct ftrace_setup *fs)
 	}
 	if (need)
 		return error("%s needs %s", opt, need);
+	if (fs->negate_next)
+		return error("-v must come before an -e");
 	return 0;
 }
 
@@ -466,6 +472,40 @@ static int system_has_event(const char *sys, const char *evglob)
 	return found;
 }
 
+void ftrace_setup_event(struct ftrace_setup *fs, int index)
+{
+	fs->negated[index] = fs->negate_next;
+	fs->negate_next = 0;
+}
+
+struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
+				       const struct tfs_events *minus)
+{
+	struct tfs_events *ev = tfs_events_new();
+
+	for (size_t i = 0; i < tfs_events_count(all); i++) {
+		const char *sys = tfs_events_system(all, i), *name = tfs_events_name(all, i);
+		char *spec;
+		size_t j;
+
+		for (j = 0; j < tfs_events_count(minus); j++)
+			if (!strcmp(sys, tfs_events_system(minus, j)) &&
+			    !strcmp(name, tfs_events_name(minus, j)))
+				break;
+		if (j < tfs_events_count(minus))
+			continue;
+		spec = xmalloc(strlen(sys) + strlen(name) + 2);
+		sprintf(spec, "%s:%s", sys, name);
+		if (tfs_events_add(ev, spec) < 0) {
+			free(spec);
+			tfs_events_free(ev);
+			return NULL;
+		}
+		free(spec);
+	}
+	return ev;
+}
+
 int ftrace_event_spec_matches(const char *spec)
 {
 	char *copy = xstrdup(spec), *colon = strchr(copy, ':');
@@ -695,4 +735,5 @@ void ftrace_setup_free(struct ftrace_setup *fs)
 	free(fs->rules);
 	free(fs->options);
 	free(fs->pids);
+	free(fs->negated);
 }

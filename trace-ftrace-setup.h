@@ -53,6 +53,8 @@ struct ftrace_setup {
 	int no_function_trace;		/* -d: 1, -D: 2 (ftrace_enabled too) */
 	const char *user;		/* --user */
 	int ignore_missing;		/* -i: an -e that matches nothing is skipped */
+	int negate_next;		/* -v seen: the next -e takes events out */
+	char *negated;			/* per -e index: it came after a -v */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	char **restore_rel;
 	char **restore_val;
@@ -89,6 +91,12 @@ int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved);
  * (and with -c its children) is traced.  apply has saved the files.
  */
 int ftrace_setup_child(const struct ftrace_setup *fs);
+/* Record's -e number @index was just parsed: it takes the pending -v. */
+void ftrace_setup_event(struct ftrace_setup *fs, int index);
+/* The events of @all without those of @minus (-v), in a new selection. */
+struct tfs_events;
+struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
+				       const struct tfs_events *minus);
 /*
  * Does -e @spec match any event (as tfs_events_add() would, but printing
  * nothing)?  For -i, which skips the specs that match nothing.

@@ -53,6 +53,7 @@ static const char record_usage[] =
 	"  -D                  -d and /proc/sys/kernel/ftrace_enabled off as well\n"
 	"  --user USER         run COMMAND as USER\n"
 	"  --temp DIR          the per-CPU temporary files go in DIR\n"
+	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 	"  -i                  an -e that matches no event is a warning, not an error\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
@@ -137,7 +138,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	ftrace_setup_init(&plan->ftrace, argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkie:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkive:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:", record_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return -2;
@@ -151,6 +152,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			plan->temp_dir = optarg;
 			break;
 		case 'e':
+			ftrace_setup_event(&plan->ftrace, plan->nr_events);
 			plan->events[plan->nr_events++] = optarg;
 			break;
 		case 'o':
@@ -656,6 +658,34 @@ static int command_status(struct record_run *run)
 	return WEXITSTATUS(st);
 }
 
+/* -v -e SPEC: the events SPEC matches are left out of the selection. */
+static int exclude_events(struct record_run *run)
+{
+	struct record_plan *plan = run->plan;
+	struct tfs_events *minus = tfs_events_new(), *ev = NULL;
+	int n = 0;
+
+	for (int i = 0; i < plan->nr_events; i++) {
+		if (!plan->ftrace.negated[i])
+			continue;
+		n++;
+		if (tfs_events_add(minus, plan->events[i]) <= 0) {
+			tfs_events_free(minus);
+			return -1;
+		}
+	}
+	if (n && !(ev = ftrace_events_minus(run->events, minus))) {
+		tfs_events_free(minus);
+		return -1;
+	}
+	tfs_events_free(minus);
+	if (ev) {
+		tfs_events_free(run->events);
+		run->events = ev;
+	}
+	return 0;
+}
+
 static int setup(struct record_run *run)
 {
 	struct record_plan *plan = run->plan;
@@ -671,9 +701,13 @@ static int setup(struct record_run *run)
 			warning("no event matches '%s': ignored (-i)", plan->events[i]);
 			continue;
 		}
+		if (plan->ftrace.negated[i])
+			continue;
 		if (tfs_events_add(run->events, plan->events[i]) <= 0)
 			return -1;
 	}
+	if (exclude_events(run) < 0)
+		return -1;
 	if (ftrace_setup_check(&plan->ftrace) < 0)
 		return -1;
 	run->nr_cpus = tfs_cpu_count();

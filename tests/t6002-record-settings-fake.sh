@@ -125,6 +125,15 @@ test_expect_success '-k with a failed recording still puts everything back' '
 	cp fake-orig/options/sym-addr fake/options/ && diff -r fake-orig fake && test ! -e k.dat
 '
 
+test_expect_success '-v takes the events of the -e after it out' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q -e sched -v -e sched_switch -e irq -v -e "*_exit" -o t.dat \
+		sh -c "cd fake/events && grep -l ^1 */*/enable" >during 2>err &&
+	printf "%s/enable\n" irq/irq_handler_entry sched/sched_wakeup sched/sched_waking >expect &&
+	test_cmp expect during && diff -r fake-orig fake &&
+	"$TRACE_CMD" report -i t.dat --events >events && ! grep -q sched_switch events
+'
+
 check_fail() {
 	code=$1 msg=$2; shift 2
 	fresh_fake &&
@@ -148,6 +157,7 @@ test_expect_success 'bad values are named before tracefs is touched' '
 	check_fail 2 "-F needs a COMMAND to trace" -e sched -F &&
 	check_fail 2 "no user '"'"'nosuchuser'"'"'" -e sched --user nosuchuser true &&
 	check_fail 2 "--user needs a COMMAND to run" -e sched --user nobody &&
+	check_fail 2 "-v must come before an -e" -e sched -v true &&
 	test ! -e x.dat
 '
 
