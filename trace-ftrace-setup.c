@@ -726,7 +726,11 @@ int ftrace_setup_restore(struct ftrace_setup *fs)
 
 void ftrace_setup_free(struct ftrace_setup *fs)
 {
-	ftrace_setup_restore(fs);
+	/* Not restored here: record -k and start keep what they set. */
+	for (int i = 0; i < fs->nr_restore; i++) {
+		free(fs->restore_rel[i]);
+		free(fs->restore_val[i]);
+	}
 	free(fs->restore_rel);
 	free(fs->restore_val);
 	free(fs->filters);

@@ -106,6 +106,7 @@ int ftrace_event_spec_matches(const char *spec);
 int ftrace_setup_become_user(const struct ftrace_setup *fs);
 /* Puts back what apply wrote outside @saved; -1 if a write failed. */
 int ftrace_setup_restore(struct ftrace_setup *fs);
+/* Frees the plan; what apply wrote stays unless restore was called. */
 void ftrace_setup_free(struct ftrace_setup *fs);
 
 #endif

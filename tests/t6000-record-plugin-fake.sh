@@ -97,6 +97,13 @@ test_expect_success 'a filter set before record is written back, the kernel form
 	test ! -s fake/set_graph_function
 '
 
+test_expect_success '-k keeps the function filters too' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q -k -p function -l schedule -o t.dat true 2>/dev/null &&
+	echo schedule >expect && test_cmp expect fake/set_ftrace_filter &&
+	test "$(cat fake/current_tracer)" = function
+'
+
 test_expect_success 'an unknown function is named, nothing touched' '
 	fresh_fake &&
 	test_expect_code 1 "$TRACE_CMD" record -p function -l schedule -l "nosuch*" -o x.dat true 2>err &&
