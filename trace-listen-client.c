@@ -21,8 +21,9 @@
 #include "trace-net.h"
 
 /*
- * After CLOSE, UDP data is over once it stays quiet this long (upstream
- * waits 2 s in all; recorders may still be flushing when CLOSE arrives).
+ * After CLOSE (v1: EOF), UDP data and TCP connections not made yet are over
+ * once all stays quiet this long (upstream waits 2 s in all; recorders may
+ * still be flushing or connecting when CLOSE arrives).
  */
 #define DRAIN_QUIET_MS	1000
 
@@ -271,12 +272,13 @@ static int pump(struct session *s, int draining)
 	int ret = 0;
 
 	while (!ret && !listen_stopping) {
-		int timeout = -1, open = 0, k;
+		int timeout = -1, open = 0, waiting = !s->init.tcp, k;
 
 		for (uint32_t i = 0; i < n; i++) {
 			pfd[i].fd = s->cpu[i].done ? -1 : s->cpu[i].sock;
 			pfd[i].events = POLLIN;
 			open += !s->cpu[i].done;
+			waiting |= s->cpu[i].listening;
 		}
 		pfd[n].fd = draining || s->closed ? -1 : s->peer.fd;
 		pfd[n].events = POLLIN;
@@ -284,7 +286,8 @@ static int pump(struct session *s, int draining)
 		if (draining) {
 			if (!open)
 				break;
-			timeout = s->init.tcp ? s->o->timeout_ms : DRAIN_QUIET_MS;
+			/* Recorders may connect late; one that never does sent nothing. */
+			timeout = waiting ? DRAIN_QUIET_MS : s->o->timeout_ms;
 		}
 		k = poll(pfd, n + 1, timeout);
 		if (k < 0 && errno == EINTR)
@@ -313,25 +316,6 @@ static int pump(struct session *s, int draining)
 	free(m);
 	free(pfd);
 	return ret;
-}
-
-/*
- * The client is done: a CPU whose data connection is neither made nor
- * waiting to be accepted sent nothing and never will.
- */
-static void settle_channels(struct session *s)
-{
-	for (uint32_t i = 0; i < s->init.cpus; i++) {
-		struct cpu_chan *c = &s->cpu[i];
-		struct pollfd pfd = { .fd = c->sock, .events = POLLIN };
-
-		if (!c->listening)
-			continue;
-		if (poll(&pfd, 1, 0) == 1)
-			read_cpu(s, c);
-		if (c->listening)
-			c->done = 1;
-	}
 }
 
 /* --- the session --------------------------------------------------------- */
@@ -389,10 +373,8 @@ static int serve(struct session *s)
 	ret = pump(s, 0);
 	if (ret < 0)
 		return -1;
-	if (!listen_stopping) {
-		settle_channels(s);
+	if (!listen_stopping)
 		pump(s, 1);
-	}
 	return finish(s, ret > 0 || listen_stopping);
 }
 
