@@ -15,6 +15,7 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-ftrace-setup.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_start, cmd_set;
@@ -26,7 +27,13 @@ extern const struct command cmd_start, cmd_set;
 	"  -b SIZE    per-CPU buffer size in KiB\n" \
 	"  -C CLOCK   the trace clock (trace-cmd list shows them)\n" \
 	"  -O OPTION  set a trace option, noOPTION clears it (trace-cmd list shows them)\n" \
-	"  -B NAME    the options after it apply to the instance NAME (created if needed)\n"
+	"  -B NAME    the options after it apply to the instance NAME (created if needed)\n" \
+	"  -l FUNC    with -p function(_graph): trace only functions matching FUNC\n" \
+	"  -n FUNC    with -p function(_graph): do not trace functions matching FUNC\n" \
+	"  -g FUNC    with -p function_graph: graph only FUNC and what it calls\n" \
+	"  --module MOD         limit -l to module MOD (alone: all its functions)\n" \
+	"  --max-graph-depth N  the function_graph depth limit\n" \
+	"  --func-stack         a stack trace at each traced function (-p function)\n"
 
 static const char start_usage[] =
 	"usage: trace-cmd start [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
@@ -42,6 +49,9 @@ static const char set_usage[] =
 
 static const struct option start_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "module", required_argument, NULL, FTRACE_OPT_MODULE },
+	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
+	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -72,6 +82,7 @@ struct start_plan {
 	struct tfs_saved *saved;
 	char **cleared;		/* filters to clear ("0") on undo */
 	int nr_cleared;
+	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
 };
 
 static struct buffer_plan *cur(struct start_plan *p)
@@ -98,7 +109,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
@@ -136,10 +147,29 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			p->bufs[p->nr_bufs++] = (struct buffer_plan){ .instance = optarg, .used = true };
 			any = true;
 			break;
+		case 'l':
+		case 'n':
+		case 'g':
+		case FTRACE_OPT_MODULE:
+		case FTRACE_OPT_MAX_GRAPH_DEPTH:
+		case FTRACE_OPT_FUNC_STACK:
+			/* The function filter files exist in the top buffer only. */
+			if (b->instance)
+				return usage_error(p->cmd,
+					"function filters apply to the top buffer, not -B %s",
+					b->instance);
+			if (ftrace_setup_option(&p->ftrace, c, optarg, NULL) < 0)
+				return bad_value(p);
+			b->used = any = true;
+			break;
 		default:
 			return option_error(p->cmd, argv, c);
 		}
 	}
+	if (p->nr_bufs && !p->bufs[0].instance)
+		p->ftrace.plugin = p->bufs[0].tracer;
+	if (ftrace_setup_check_usage(&p->ftrace) < 0)
+		return bad_value(p);
 	if (optind < argc)
 		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
 	if (!any)
@@ -406,19 +436,23 @@ static void free_plan(struct start_plan *p)
 		free(p->cleared[i]);
 	free(p->cleared);
 	tfs_saved_free(p->saved);
+	ftrace_setup_free(&p->ftrace);
 }
 
 static int run(const struct command *cmd, bool start, int argc, char **argv)
 {
 	struct start_plan p = { .cmd = cmd, .start = start };
-	int ret = parse(&p, argc, argv);
+	int ret;
+
+	ftrace_setup_init(&p.ftrace, argc);
+	ret = parse(&p, argc, argv);
 
 	if (ret >= 0) {
 		free_plan(&p);
 		return ret;
 	}
 	ret = EXIT_FAILED;
-	if (!tracing_dir_setup() || check_plan(&p) < 0)
+	if (!tracing_dir_setup() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace) < 0)
 		goto out;
 	p.saved = tfs_saved_new();
 	for (int i = 0; i < p.nr_bufs; i++) {
@@ -426,6 +460,11 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 			undo(&p);
 			goto out;
 		}
+	}
+	if (ftrace_setup_apply(&p.ftrace, p.saved) < 0) {
+		ftrace_setup_restore(&p.ftrace);
+		undo(&p);
+		goto out;
 	}
 	for (int i = 0; start && i < p.nr_bufs; i++)
 		if (p.bufs[i].used && start_tracing(&p.bufs[i]) < 0)

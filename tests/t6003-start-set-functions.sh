@@ -1,0 +1,64 @@
+#!/bin/bash
+# start and set take record's function filter options for the top buffer:
+# what they write in a fake tracing directory, kept afterwards (that is
+# what they are for), and the errors that change nothing.
+. "$(dirname "$0")/test-lib.sh"
+
+rm -rf fake-orig && cp -r "$FIXTURES/fake-tracing" fake-orig &&
+echo "function function_graph nop" >fake-orig/available_tracers &&
+printf "%s\n" schedule vfs_read vfs_write "ext4_readdir [ext4]" >fake-orig/available_filter_functions &&
+: >fake-orig/set_ftrace_filter && : >fake-orig/set_ftrace_notrace &&
+: >fake-orig/set_graph_function && echo 0 >fake-orig/max_graph_depth &&
+: >fake-orig/set_event &&
+mkdir -p fake-orig/options && echo 0 >fake-orig/options/func_stack_trace || exit 1
+
+fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
+show() { for f in "$@"; do echo "$f: $(paste -sd" " fake/$f)"; done; }
+
+test_expect_success 'set -p function_graph -l -n -g --max-graph-depth writes each file' '
+	fresh_fake &&
+	"$TRACE_CMD" set -p function_graph -l "vfs_*" -n vfs_write -g schedule --max-graph-depth 4 &&
+	show current_tracer set_ftrace_filter set_ftrace_notrace set_graph_function \
+		max_graph_depth >got &&
+	cat >expect <<-\EOF &&
+	current_tracer: function_graph
+	set_ftrace_filter: vfs_*
+	set_ftrace_notrace: vfs_write
+	set_graph_function: schedule
+	max_graph_depth: 4
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success 'start -p function --module --func-stack, tracing on' '
+	fresh_fake &&
+	"$TRACE_CMD" start -p function --module ext4 --func-stack &&
+	show current_tracer set_ftrace_filter options/func_stack_trace tracing_on >got &&
+	printf "%s\n" "current_tracer: function" "set_ftrace_filter: :mod:ext4" \
+		"options/func_stack_trace: 1" "tracing_on: 1" >expect &&
+	test_cmp expect got
+'
+
+check_usage() {
+	msg=$1; shift
+	fresh_fake &&
+	test_expect_code 2 "$TRACE_CMD" "$@" 2>err &&
+	head -1 err >first && echo "$msg" >expect && test_cmp expect first &&
+	diff -r fake-orig fake
+}
+
+test_expect_success 'function filters without their tracer, or after -B: usage errors' '
+	check_usage "trace-cmd set: -l needs -p function or -p function_graph" set -l schedule &&
+	check_usage "trace-cmd start: -g needs -p function_graph" start -p function -g schedule &&
+	check_usage "trace-cmd set: function filters apply to the top buffer, not -B foo" \
+		set -B foo -p function -l schedule
+'
+
+test_expect_success 'an unknown function: named, exit 1, nothing changed' '
+	fresh_fake &&
+	test_expect_code 1 "$TRACE_CMD" start -p function -l nosuch 2>err &&
+	echo "trace-cmd start: no function matches '"'"'nosuch'"'"' (see available_filter_functions)" >expect &&
+	test_cmp expect err && diff -r fake-orig fake
+'
+
+test_done
