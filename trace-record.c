@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace-cmd.h"
@@ -55,6 +56,7 @@ static const char record_usage[] =
 	"  --temp DIR          the per-CPU temporary files go in DIR\n"
 	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 	"  -i                  an -e that matches no event is a warning, not an error\n"
+	"  --date              record the wall-clock offset: report shows dates\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
@@ -67,7 +69,7 @@ static const char record_usage[] =
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
-enum { OPT_TEMP = 0x2000 };	/* after the module options (trace-ftrace-setup.h) */
+enum { OPT_TEMP = 0x2000, OPT_DATE };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -78,6 +80,7 @@ static const struct option record_options[] = {
 	{ "cmdlines-size", required_argument, NULL, FTRACE_OPT_CMDLINES_SIZE },
 	{ "user", required_argument, NULL, FTRACE_OPT_USER },
 	{ "temp", required_argument, NULL, OPT_TEMP },
+	{ "date", no_argument, NULL, OPT_DATE },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -94,6 +97,7 @@ struct record_plan {
 	int quiet;		/* -q */
 	const char *temp_dir;	/* --temp: the recorders' files go there */
 	int keep;		/* -k: leave tracefs set up after a complete recording */
+	int date;		/* --date: a DATE option, so report shows wall-clock times */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -150,6 +154,9 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case OPT_TEMP:
 			plan->temp_dir = optarg;
+			break;
+		case OPT_DATE:
+			plan->date = 1;
 			break;
 		case 'e':
 			ftrace_setup_event(&plan->ftrace, plan->nr_events);
@@ -571,6 +578,25 @@ static void print_stats(struct record_run *run)
 	}
 }
 
+/*
+ * --date: the DATE option, wall-clock minus trace time in microseconds as
+ * "0x<hex>" (FORMATS.md), so report shows dates.  The local and global
+ * clocks count from boot like CLOCK_MONOTONIC, whose offset this is.
+ */
+static int add_date_option(struct trace_output *out)
+{
+	struct timespec rt, mono;
+	long long us;
+	char buf[32];
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	us = ((long long)rt.tv_sec - mono.tv_sec) * 1000000LL +
+	     (rt.tv_nsec - mono.tv_nsec) / 1000;
+	snprintf(buf, sizeof(buf), "0x%llx", us);
+	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
+}
+
 static int write_trace(struct record_run *run)
 {
 	struct trace_output *out;
@@ -591,6 +617,8 @@ static int write_trace(struct record_run *run)
 	}
 	clock = tfs_current_clock();
 	ret = trace_output_write_metadata(out, run->page_size, run->events);
+	if (ret == 0 && run->plan->date)
+		ret = add_date_option(out);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
 	if (ret == 0)

@@ -134,6 +134,26 @@ test_expect_success '-v takes the events of the -e after it out' '
 	"$TRACE_CMD" report -i t.dat --events >events && ! grep -q sched_switch events
 '
 
+# The first event's timestamp, in whole seconds, of a report.
+first_secs() { sed -n '0,/^cpus=/d; s/^.*\] *\([0-9]*\)\.[0-9]*: .*/\1/p' "$1" | head -1; }
+
+test_expect_success '--date: the DATE option moves the timestamps to the wall clock' '
+	fresh_fake &&
+	"$TRACE_CMD" record -q --date -e sched -o date.dat true &&
+	"$TRACE_CMD" record -q -e sched -o nodate.dat true &&
+	"$HELPERS/dump-header" date.dat | grep -q "^option 1 size" &&
+	! "$HELPERS/dump-header" nodate.dat | grep -q "^option 1 size" &&
+	"$TRACE_CMD" report -i date.dat >date.txt && "$TRACE_CMD" report -i nodate.dat >nodate.txt &&
+	boot=$(( $(date +%s) - $(cut -d. -f1 /proc/uptime) )) &&
+	shift=$(( $(first_secs date.txt) - $(first_secs nodate.txt) )) &&
+	test $((shift - boot)) -le 2 && test $((boot - shift)) -le 2
+'
+
+test_expect_success UPSTREAM "--date: upstream's report shows the same dates" '
+	"$UPSTREAM" report -i date.dat >theirs 2>/dev/null &&
+	test "$(first_secs theirs)" = "$(first_secs date.txt)"
+'
+
 check_fail() {
 	code=$1 msg=$2; shift 2
 	fresh_fake &&
