@@ -51,4 +51,13 @@ wr = sum(1 for l in open(\"out.jsonl\") if \"\\\"event\\\":\\\"sys_enter_write\\
 assert wr == sum(1 for e in ev if e[\"ph\"] == \"i\" and e[\"name\"] == \"sys_enter_write\"), wr"
 '
 
+test_expect_success TRACEFS,PYTHON 'the examples of trace-cmd-convert(1) work as shown' '
+	tracefs_state >before &&
+	"$TRACE_CMD" record -e sched -o sched.dat sleep 1 >record.out 2>&1 &&
+	tracefs_state >after && test_cmp before after &&
+	"$TRACE_CMD" convert --to chrome-json -i sched.dat -o sched.json &&
+	$CHECK chrome sched.json &&
+	"$TRACE_CMD" convert --to chrome-json -i sched.dat -o - | python3 -m json.tool >/dev/null
+'
+
 test_done
