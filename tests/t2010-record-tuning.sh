@@ -80,28 +80,28 @@ test_expect_success TRACEFS '-b puts back CPUs whose sizes differed' '
 	tracefs_state >after && test_cmp before after
 '
 
-# The recorders as the traced command sees them: "CPUS policy=P rt=PRIO" per recorder.
+# The recorders as the traced command sees them: "CPUS policy=P rt=PRIO nice=N" per recorder.
 cat >probe.sh <<'EOF'
 for p in $(cat /proc/$PPID/task/$PPID/children); do
 	[ $p = $$ ] && continue
 	cpus=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/$p/status)
 	set -- $(cut -d")" -f2 /proc/$p/stat)
-	echo "$cpus policy=${39} rt=${38}"
+	echo "$cpus policy=${39} rt=${38} nice=${17}"
 done | sort >recorders
 EOF
 
 test_expect_success TRACEFS '--pin -r 7: each recorder on its CPU at SCHED_FIFO 7' '
 	"$TRACE_CMD" record --pin -r 7 -e sched_switch -o p.dat sh probe.sh 2>err &&
 	n=$(ls -d $T/per_cpu/cpu* | wc -l) &&
-	for c in $(seq 0 $((n - 1))); do echo "$c policy=1 rt=7"; done >expect &&
+	for c in $(seq 0 $((n - 1))); do echo "$c policy=1 rt=7 nice=-20"; done >expect &&
 	test_cmp expect recorders
 '
 
-test_expect_success TRACEFS 'without --pin and -r the recorders are ordinary' '
+test_expect_success TRACEFS 'without --pin and -r the recorders run anywhere, at nice -20' '
 	"$TRACE_CMD" record -e sched_switch -o q.dat sh probe.sh 2>err &&
 	all=$(sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status) &&
 	n=$(ls -d $T/per_cpu/cpu* | wc -l) &&
-	for c in $(seq 1 $n); do echo "$all policy=0 rt=0"; done >expect &&
+	for c in $(seq 1 $n); do echo "$all policy=0 rt=0 nice=-20"; done >expect &&
 	test_cmp expect recorders
 '
 
