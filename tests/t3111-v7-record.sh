@@ -74,7 +74,7 @@ for spec in "up6:--file-version 6:6 -" "up7none:--file-version 7 --compression n
 		echo '$want' >expect && prefix_of $name.dat >got && test_cmp expect got &&
 		\"\$TRACE_CMD\" report -i $name.dat >$name.ours &&
 		\"\$UPSTREAM\" report -i $name.dat >$name.theirs 2>/dev/null &&
-		grep -q 'sched_switch:' $name.ours &&
+		{ grep -q 'sched_switch:' $name.ours || { echo 'no sched_switch in ours:'; head -5 $name.ours; false; }; } &&
 		events_of $name.theirs >a && events_of $name.ours >b && test_cmp a b &&
 		grep -qx 'cpus=[0-9]*' $name.ours
 	"
