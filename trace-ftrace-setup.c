@@ -114,6 +114,9 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 	case 'v':
 		fs->negate_next = 1;
 		return 1;
+	case FTRACE_OPT_NO_FILTER:
+		fs->no_filter = 1;
+		return 1;
 	case FTRACE_OPT_USER:
 		if (!getpwnam(arg))
 			return error("no user '%s'", arg);
@@ -623,6 +626,24 @@ int ftrace_setup_child(const struct ftrace_setup *fs)
 	if (is_function_tracer(fs->plugin) && tfs_write_file("set_ftrace_pid", pid) < 0)
 		return -1;
 	return 0;
+}
+
+int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_saved *saved,
+			 const pid_t *pids, int nr_pids)
+{
+	char *val;
+	int ret;
+
+	if (fs->no_filter || fs->nr_pids || fs->follow_command ||
+	    !tfs_exists("set_event_notrace_pid"))
+		return 0;
+	val = xmalloc((nr_pids + 1) * 12 + 1);
+	sprintf(val, "%d", (int)getpid());
+	for (int i = 0; i < nr_pids; i++)
+		sprintf(val + strlen(val), " %d", (int)pids[i]);
+	ret = tfs_set(saved, "set_event_notrace_pid", val);
+	free(val);
+	return ret;
 }
 
 int ftrace_setup_become_user(const struct ftrace_setup *fs)

@@ -9,6 +9,8 @@
 #ifndef TRACE_FTRACE_SETUP_H
 #define TRACE_FTRACE_SETUP_H
 
+#include <sys/types.h>
+
 struct tfs_saved;
 
 /* The long options' getopt values (short ones are their letter). */
@@ -18,6 +20,7 @@ enum {
 	FTRACE_OPT_FUNC_STACK,
 	FTRACE_OPT_CMDLINES_SIZE,
 	FTRACE_OPT_USER,
+	FTRACE_OPT_NO_FILTER,
 };
 
 /* One -f or -R: the -e spec it follows and the text to write. */
@@ -55,6 +58,7 @@ struct ftrace_setup {
 	int ignore_missing;		/* -i: an -e that matches nothing is skipped */
 	int negate_next;		/* -v seen: the next -e takes events out */
 	char *negated;			/* per -e index: it came after a -v */
+	int no_filter;			/* --no-filter: trace record's own processes too */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	char **restore_rel;
 	char **restore_val;
@@ -102,6 +106,13 @@ struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
  * nothing)?  For -i, which skips the specs that match nothing.
  */
 int ftrace_event_spec_matches(const char *spec);
+/*
+ * Leaves record itself (@self) and its recorders (@pids) out of the events,
+ * through set_event_notrace_pid (saved in @saved), as upstream does; not
+ * with --no-filter, nor when -P or -F already choose what is traced.
+ */
+int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_saved *saved,
+			 const pid_t *pids, int nr_pids);
 /* --user: in the child, after tracing is on, become USER (its groups too). */
 int ftrace_setup_become_user(const struct ftrace_setup *fs);
 /* Puts back what apply wrote outside @saved; -1 if a write failed. */

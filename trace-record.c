@@ -56,6 +56,7 @@ static const char record_usage[] =
 	"  --temp DIR          the per-CPU temporary files go in DIR\n"
 	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 	"  -i                  an -e that matches no event is a warning, not an error\n"
+	"  --no-filter         record trace-cmd's own processes' events too\n"
 	"  --date              record the wall-clock offset: report shows dates\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
@@ -81,6 +82,7 @@ static const struct option record_options[] = {
 	{ "user", required_argument, NULL, FTRACE_OPT_USER },
 	{ "temp", required_argument, NULL, OPT_TEMP },
 	{ "date", no_argument, NULL, OPT_DATE },
+	{ "no-filter", no_argument, NULL, FTRACE_OPT_NO_FILTER },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -752,7 +754,9 @@ static int setup(struct record_run *run)
 	if (ftrace_setup_apply(&plan->ftrace, run->saved) < 0 ||
 	    tfs_events_enable(run->events, run->saved) < 0)
 		return -1;
-	return start_recorders(run);
+	if (start_recorders(run) < 0)
+		return -1;
+	return ftrace_setup_exclude(&plan->ftrace, run->saved, run->recorders, run->nr_cpus);
 }
 
 static int record(struct record_plan *plan)

@@ -12,6 +12,7 @@ test_lock_tracefs
 state() {
 	d=$T
 	for f in tracing_on current_tracer trace_clock buffer_size_kb set_event set_event_pid \
+		 set_event_notrace_pid \
 		 tracing_cpumask saved_cmdlines_size options/stacktrace options/event-fork options/function-trace \
 		 options/func_stack_trace events/sched/sched_switch/enable \
 		 events/sched/sched_switch/filter events/sched/sched_switch/trigger; do
@@ -118,6 +119,16 @@ test_expect_success TRACEFS '-d turns function-trace off while recording' '
 	state >before &&
 	"$TRACE_CMD" record -q -d -e sched_switch -o d.dat cat $T/options/function-trace >during &&
 	echo 0 >expect && test_cmp expect during && state >after && test_cmp before after
+'
+
+test_expect_success TRACEFS 'record leaves its own processes out, --no-filter keeps them' '
+	state >before &&
+	"$TRACE_CMD" record -q -e sched_switch -o n.dat sh -c "cat $T/set_event_notrace_pid" \
+		>during 2>err &&
+	test $(wc -l <during) = $(( $(ls -d $T/per_cpu/cpu* | wc -l) + 1 )) &&
+	"$TRACE_CMD" record -q --no-filter -e sched_switch -o n.dat \
+		sh -c "cat $T/set_event_notrace_pid" >during 2>err &&
+	test ! -s during && state >after && test_cmp before after
 '
 
 test_done
