@@ -15,7 +15,7 @@ events_of() { sed '0,/^cpus=/d; / print: /d' "$1"; }
 
 test_expect_success 'record reads the per-CPU pages and writes them page-aligned' '
 	fresh_fake &&
-	"$TRACE_CMD" record -e sched_switch -e "sched:sched_wak*" -o f.dat true 2>err &&
+	"$TRACE_CMD" record --file-version 6 -e sched_switch -e "sched:sched_wak*" -o f.dat true 2>err &&
 	"$HELPERS/dump-header" f.dat >layout &&
 	grep -qx "version 6" layout && grep -qx "cpus 2" layout &&
 	grep -qx "clock local" layout && grep -qx "formats 5" layout && # 2 ftrace + 3
