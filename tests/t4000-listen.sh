@@ -108,7 +108,7 @@ test_expect_success UPSTREAM 'a big-endian 32-bit client: the file keeps its byt
 test_expect_success UPSTREAM,CORPUS 'the 32-bit i686 corpus file replayed reports identically to its source' '
 	fresh_dir &&
 	start_listen &&
-	replay "$CORPUS/i686-v6-ext4.dat" &&
+	replay -t "$CORPUS/i686-v6-ext4.dat" &&
 	replay -1 -t "$CORPUS/i686-v6-ext4.dat" &&
 	wait_log "^Finished with " 2 &&
 	for f in trace.localhost:*.dat; do
