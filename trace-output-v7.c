@@ -168,6 +168,10 @@ int v7_write_prefix_tail(struct trace_output *out, struct v7_writer *w)
 	const char *version = trace_compress_version(w->comp);
 	uint64_t zero = 0;
 
+	/* Offsets and sizes are filled in afterwards, so the output must seek. */
+	if (lseek(trace_output_fd(out), 0, SEEK_CUR) < 0)
+		return error("cannot write '%s': version 7 is written to a regular file, not a pipe",
+			     trace_output_name(out));
 	if (trace_output_write_raw(out, name, strlen(name) + 1) < 0 ||
 	    trace_output_write_raw(out, version, strlen(version) + 1) < 0)
 		return -1;
@@ -179,7 +183,7 @@ int v7_write_prefix_tail(struct trace_output *out, struct v7_writer *w)
 static int patch_u64(struct trace_output *out, uint64_t at, uint64_t v)
 {
 	if (pwrite(trace_output_fd(out), &v, 8, at) != 8)
-		return error("cannot write '%s': %s", "trace file",
+		return error("cannot write '%s': %s", trace_output_name(out),
 			     errno ? strerror(errno) : "short write");
 	return 0;
 }
@@ -187,7 +191,7 @@ static int patch_u64(struct trace_output *out, uint64_t at, uint64_t v)
 static int patch_u32(struct trace_output *out, uint64_t at, uint32_t v)
 {
 	if (pwrite(trace_output_fd(out), &v, 4, at) != 4)
-		return error("cannot write '%s': %s", "trace file",
+		return error("cannot write '%s': %s", trace_output_name(out),
 			     errno ? strerror(errno) : "short write");
 	return 0;
 }

@@ -54,6 +54,7 @@ int v7_finish(struct trace_output *out, struct v7_writer *w);
 
 /* What trace-output.c lends the v7 writer. */
 int trace_output_fd(const struct trace_output *out);
+const char *trace_output_name(const struct trace_output *out);
 uint32_t trace_output_page_size(const struct trace_output *out);
 size_t trace_output_nr_options(const struct trace_output *out);
 void trace_output_get_option(const struct trace_output *out, size_t i, uint16_t *id,

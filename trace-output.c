@@ -598,6 +598,11 @@ int trace_output_fd(const struct trace_output *out)
 	return out->fd;
 }
 
+const char *trace_output_name(const struct trace_output *out)
+{
+	return out->name;
+}
+
 uint32_t trace_output_page_size(const struct trace_output *out)
 {
 	return out->page_size;

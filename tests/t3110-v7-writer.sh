@@ -64,6 +64,12 @@ test_expect_success '"any" picks zstd, the default' '
 	echo "compression zstd" >expect && test_cmp expect a && test_cmp expect b
 '
 
+test_expect_success 'a pipe is refused: version 7 patches offsets afterwards' '
+	W -c zstd /dev/stdout $CPU0 2>err | cat >piped &&
+	test "$(cat err)" = "trace-cmd write-v7: cannot write '"'"'/dev/stdout'"'"': version 7 is written to a regular file, not a pipe" &&
+	test ! -s piped
+'
+
 test_expect_success 'an unknown compression is refused' '
 	test_expect_code 1 W -c lz4 bad.dat $CPU0 2>err &&
 	test "$(cat err)" = "trace-cmd write-v7: compression '"'"'lz4'"'"' is not supported (none, zlib, zstd, any)"
