@@ -83,8 +83,14 @@ SAN_FLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 FUZZ_TARGETS	:= tracedat page net-v3 net-v1 listen-file
 FUZZ_BINS	:= $(patsubst %,fuzz/fuzz-%,$(FUZZ_TARGETS))
 FUZZ_OBJS	:= $(patsubst %.o,fuzz/obj/%.o,$(LIB_OBJS))
-ASAN_OBJS	:= $(patsubst %.o,asan/%.o,$(OBJS))
+# asan/trace-cmd links the fuzz targets' objects (ASan+UBSan, coverage
+# counters that cost little): one sanitizer build of each file, not two.
+ASAN_OBJS	:= $(patsubst %.o,fuzz/obj/%.o,$(OBJS))
 SECONDS		?= 60
+ASAN_TESTS	?=
+# The scripts make test also runs with the ASan build: the parsers' hardening
+# tests.  The whole suite under ASan (make check-asan) doubles make test's time.
+ASAN_QUICK	:= t7000-fuzz-replay.sh t7002-report-faults.sh t7003-listen-faults.sh
 FUZZ_RUNS	?= 5000
 
 fuzz: $(FUZZ_BINS)
@@ -106,18 +112,17 @@ fuzz-replay: fuzz
 fuzz/mkseeds: fuzz/mkseeds.c $(LIB_OBJS)
 	$(CC) $(CFLAGS) -I. $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
-asan/%.o: %.c $(wildcard *.h)
-	@mkdir -p asan
-	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
-
 asan/trace-cmd: $(ASAN_OBJS)
-	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	@mkdir -p asan
+	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.SECONDARY: $(ASAN_OBJS)
 
 check-asan: asan/trace-cmd helpers
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
-	TRACE_CMD_SANITIZED=1 TRACE_CMD=$(CURDIR)/asan/trace-cmd tests/run
+	TRACE_CMD_SANITIZED=1 TRACE_CMD=$(CURDIR)/asan/trace-cmd tests/run $(ASAN_TESTS)
 
 clean-hardening:
 	rm -rf fuzz/obj asan fuzz/mkseeds $(FUZZ_BINS)
@@ -129,3 +134,9 @@ clean: clean-hardening
 # make test builds the fuzz targets too (tests/t7000 replays their corpora),
 # when clang is there (scripts/install-deps.sh installs it).
 test: $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),fuzz)
+test: test-asan
+
+test-asan: asan/trace-cmd helpers $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),fuzz)
+	$(MAKE) --no-print-directory check-asan ASAN_TESTS="$(ASAN_QUICK)"
+
+.PHONY: test-asan
