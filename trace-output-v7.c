@@ -162,16 +162,21 @@ int v7_begin(struct trace_output *out, struct v7_writer *w, uint16_t id)
 	return 0;
 }
 
+int v7_check_output(struct trace_output *out)
+{
+	/* Offsets and sizes are filled in afterwards, so the output must seek. */
+	if (lseek(trace_output_fd(out), 0, SEEK_CUR) < 0)
+		return error("cannot write '%s': version 7 is written to a regular file, not a pipe",
+			     trace_output_name(out));
+	return 0;
+}
+
 int v7_write_prefix_tail(struct trace_output *out, struct v7_writer *w)
 {
 	const char *name = trace_compress_name(w->comp);
 	const char *version = trace_compress_version(w->comp);
 	uint64_t zero = 0;
 
-	/* Offsets and sizes are filled in afterwards, so the output must seek. */
-	if (lseek(trace_output_fd(out), 0, SEEK_CUR) < 0)
-		return error("cannot write '%s': version 7 is written to a regular file, not a pipe",
-			     trace_output_name(out));
 	if (trace_output_write_raw(out, name, strlen(name) + 1) < 0 ||
 	    trace_output_write_raw(out, version, strlen(version) + 1) < 0)
 		return -1;
@@ -424,6 +429,8 @@ int v7_finish(struct trace_output *out, struct v7_writer *w)
 	uint32_t desc;
 	int ret;
 
+	if (!w->prefix_opts_at)
+		return 0;	/* nothing was written */
 	if (end_capture(out, w) < 0)
 		return -1;
 	if (trace_output_nr_options(out) && put_options(out, w, NULL, NULL) < 0)

@@ -39,6 +39,8 @@ struct v7_writer *v7_new(int comp);
 void v7_free(struct v7_writer *w);
 /* Appends to the section being captured; returns 0 when no section is open. */
 int v7_capture(struct v7_writer *w, const void *buf, size_t len);
+/* Before anything is written: the output must be seekable. */
+int v7_check_output(struct trace_output *out);
 /* After the 18-byte prefix: compression name/version and the options offset. */
 int v7_write_prefix_tail(struct trace_output *out, struct v7_writer *w);
 /* Starts capturing metadata section @id (ending the one open, if any). */

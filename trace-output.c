@@ -127,6 +127,8 @@ int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
 	unsigned char endian_long[2];
 	int one = 1;
 
+	if (out->v7 && v7_check_output(out) < 0)
+		return -1;
 	out->page_size = page_size;
 	snprintf(version, sizeof(version), "%d", out->version);
 	endian_long[0] = *(char *)&one ? 0 : 1;
