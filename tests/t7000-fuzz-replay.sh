@@ -23,6 +23,7 @@ test_expect_success FUZZ 'every crash the fuzzers found runs clean in its target
 		case ${input##*/} in
 		page-*) target=page ;; listen-file-*) target=listen-file ;; tracedat-*) target=tracedat ;;
 		esac
+		LSAN_OPTIONS=suppressions=$FUZZ/lsan.supp:print_suppressions=0 \
 		"$FUZZ/fuzz-$target" -close_fd_mask=3 "$input" >out 2>&1 ||
 			{ echo "fuzz-$target crashes on $input"; cat out; exit 1; }
 	done
