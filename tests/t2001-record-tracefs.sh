@@ -6,45 +6,21 @@
 
 test_lock_tracefs
 
-# tracefs_state with one grep per tree walk instead of one per trigger file
-# (2,000 events make the shared loop take seconds); the first test checks
-# that both print the same thing.
-state_quick() {
-	d=$T
-	for f in tracing_on current_tracer trace_clock buffer_size_kb buffer_percent \
-		 set_event set_event_pid set_event_notrace_pid tracing_cpumask \
-		 saved_cmdlines_size tracing_thresh; do
-		[ -r "$d/$f" ] && printf '%s: %s\n' "$f" "$(cat "$d/$f" 2>/dev/null | tr '\n' ' ')"
-	done
-	printf 'trace_options: %s\n' "$(cat "$d/trace_options" 2>/dev/null | tr '\n' ' ')"
-	for f in "$d"/per_cpu/cpu*/buffer_size_kb; do
-		printf '%s: %s\n' "${f#$d/}" "$(cat "$f")"
-	done
-	grep -l '^[1X]' "$d"/events/*/*/enable 2>/dev/null | sed "s|^$d/|enabled: |"
-	grep -L '^none$' "$d"/events/*/*/filter 2>/dev/null | sed "s|^$d/|filtered: |"
-	grep -lv '^#' "$d"/events/*/*/trigger 2>/dev/null | sed "s|^$d/|trigger: |"
-	ls "$d/instances" 2>/dev/null | sed 's/^/instance: /'
-}
-
 # The event lines of a report, without the header (version, CPU N is empty, cpus=).
 events_of() { sed '0,/^cpus=/d' "$1"; }
 
 # Records with tracefs compared before and after; leaves out.dat, stdout, stderr.
 record_checked() {
-	state_quick >state.before &&
+	tracefs_state >state.before &&
 	"$TRACE_CMD" record "$@" >stdout 2>stderr
 	code=$?
-	state_quick >state.after &&
+	tracefs_state >state.after &&
 	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
 	return $code
 }
 
 # Only the files a test expects, no FILE.cpuN left behind.
 no_temp_files() { ! ls | grep -q '\.cpu[0-9]*$'; }
-
-test_expect_success TRACEFS 'the quick state snapshot matches tracefs_state' '
-	tracefs_state >slow && state_quick >quick && test_cmp slow quick
-'
 
 test_expect_success TRACEFS 'markers written during the recording are reported, in order' '
 	record_checked -e sched_switch -o m.dat sh -c "
@@ -189,7 +165,7 @@ test_expect_success TRACEFS 'the summary counts what the file holds' '
 
 # Starts a recording in the background and waits until its command is running.
 start_bg() {
-	state_quick >state.before
+	tracefs_state >state.before
 	"$TRACE_CMD" record "$@" >stdout 2>stderr &
 	pid=$!
 	for i in $(seq 100); do
@@ -203,7 +179,7 @@ start_bg() {
 finish_bg() {
 	wait $pid
 	code=$?
-	state_quick >state.after
+	tracefs_state >state.after
 	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
 	return $code
 }
@@ -249,52 +225,52 @@ test_expect_success TRACEFS 'EPERM on the function tracer files does not stop re
 '
 
 test_expect_success TRACEFS 'a refused write names the file, the value and the reason' '
-	state_quick >state.before &&
+	tracefs_state >state.before &&
 	test_expect_code 1 "$HELPERS/tracefs-set" current_tracer function 2>err &&
-	state_quick >state.after && test_cmp state.before state.after &&
+	tracefs_state >state.after && test_cmp state.before state.after &&
 	test "$(cat err)" = "trace-cmd tracefs-set: writing '"'"'function'"'"' to '"'"'current_tracer'"'"': Operation not permitted"
 '
 
 test_expect_success TRACEFS "a refusal shows the kernel's error_log entry, and the old value returns" '
-	state_quick >state.before &&
+	tracefs_state >state.before &&
 	test_expect_code 1 "$HELPERS/tracefs-set" events/sched/sched_switch/filter \
 		"nosuchfield == 1" 2>err &&
 	"$HELPERS/tracefs-set" events/sched/sched_switch/filter "prev_pid == 1" >set &&
-	state_quick >state.after && test_cmp state.before state.after &&
+	tracefs_state >state.after && test_cmp state.before state.after &&
 	test "$(cat err)" = "trace-cmd tracefs-set: writing '"'"'nosuchfield == 1'"'"' to '"'"'events/sched/sched_switch/filter'"'"': Invalid argument (kernel: event filter parse error: error: Field not found)"
 '
 
 test_expect_success TRACEFS 'a disk that fills up: exit 1, no partial file, tracefs restored' '
 	mkdir small &&
-	state_quick >state.before &&
+	tracefs_state >state.before &&
 	test_expect_code 1 unshare -m sh -c "mount -t tmpfs -o size=256k none small &&
 		\"\$TRACE_CMD\" record -e sched_switch -o small/full.dat true 2>err; c=\$?;
 		ls small >left; exit \$c" &&
-	state_quick >state.after && test_cmp state.before state.after &&
+	tracefs_state >state.after && test_cmp state.before state.after &&
 	grep -q "No space left on device" err &&
 	test ! -s left
 '
 
 # Inside a private mount namespace, empty tmpfs hides the machine's mounts.
 test_expect_success TRACEFS 'with no tracefs mounted, record mounts it' '
-	state_quick >state.before &&
+	tracefs_state >state.before &&
 	unshare -m sh -c "mount -t tmpfs none /sys/kernel/tracing &&
 		mount -t tmpfs none /sys/kernel/debug &&
 		\"\$TRACE_CMD\" record -e sched_switch -o nm.dat \
 			sh -c \"echo unmounted >/sys/kernel/tracing/trace_marker\" 2>err &&
 		stat -f -c %T /sys/kernel/tracing >fstype" &&
-	state_quick >state.after && test_cmp state.before state.after &&
+	tracefs_state >state.after && test_cmp state.before state.after &&
 	echo tracefs >expect && test_cmp expect fstype &&
 	"$TRACE_CMD" report -i nm.dat | grep -q "tracing_mark_write: unmounted"
 '
 
 test_expect_success TRACEFS 'where tracefs cannot be mounted, record mounts debugfs' '
-	state_quick >state.before &&
+	tracefs_state >state.before &&
 	unshare -m sh -c "mount -t tmpfs none /sys/kernel && mkdir /sys/kernel/debug &&
 		\"\$TRACE_CMD\" record -e sched_switch -o dbg.dat \
 			sh -c \"echo via-debugfs >/sys/kernel/debug/tracing/trace_marker\" 2>err &&
 		stat -f -c %T /sys/kernel/debug >fstype" &&
-	state_quick >state.after && test_cmp state.before state.after &&
+	tracefs_state >state.after && test_cmp state.before state.after &&
 	echo debugfs >expect && test_cmp expect fstype &&
 	"$TRACE_CMD" report -i dbg.dat | grep -q "tracing_mark_write: via-debugfs"
 '
