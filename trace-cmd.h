@@ -65,6 +65,9 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 
+/* Whether a CPU is online now (per_cpu lists the possible ones). */
+int cpu_is_online(int cpu);
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif

@@ -640,7 +640,8 @@ int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_saved *saved,
 	val = xmalloc((nr_pids + 1) * 12 + 1);
 	sprintf(val, "%d", (int)getpid());
 	for (int i = 0; i < nr_pids; i++)
-		sprintf(val + strlen(val), " %d", (int)pids[i]);
+		if (pids[i] > 0)	/* 0: no recorder (offline CPU), not the idle task */
+			sprintf(val + strlen(val), " %d", (int)pids[i]);
 	ret = tfs_set(saved, "set_event_notrace_pid", val);
 	free(val);
 	return ret;

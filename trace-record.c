@@ -366,6 +366,9 @@ static int start_recorders(struct record_run *run)
 {
 	run->recorders = xcalloc(run->nr_cpus, sizeof(*run->recorders));
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+		/* An offline CPU's buffer stays empty: its data is written with size 0. */
+		if (!cpu_is_online(cpu))
+			continue;
 		run->recorders[cpu] = recorder_start(cpu, run->tmp_fds[cpu], run->page_size,
 						     run->tmp_fds, run->nr_cpus);
 		if (run->recorders[cpu] < 0) {

@@ -182,3 +182,36 @@ char *xstrdup(const char *s)
 {
 	return check_alloc(strdup(s));
 }
+
+/*
+ * Whether @cpu is in /sys/devices/system/cpu/online ("0-3,5,7-8").  per_cpu
+ * lists every possible CPU; an offline one has nothing to record.  When the
+ * file cannot be read, every CPU counts as online.
+ */
+int cpu_is_online(int cpu)
+{
+	char buf[4096], *p = buf;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	size_t n;
+
+	if (!f)
+		return 1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	while (*p && *p != '\n') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi = lo;
+
+		if (end == p)
+			return 1;
+		if (*end == '-')
+			hi = strtol(end + 1, &end, 10);
+		if (cpu >= lo && cpu <= hi)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	return 0;
+}
