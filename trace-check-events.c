@@ -73,12 +73,13 @@ static int check_all(int no_plugins)
 	struct dirent **list;
 	char *dir, *buf;
 	size_t len;
+	struct tep_plugin_list *plugins = NULL;
 	int n, bad = 0;
 
 	if (!tep)
 		return error("out of memory");
 	if (!no_plugins)
-		tep_load_plugins(tep);
+		plugins = tep_load_plugins(tep);
 	if (tfs_exists("events/header_page") &&
 	    tfs_read_file("events/header_page", &buf, &len) == 0) {
 		if (tep_parse_header_page(tep, buf, len, sizeof(long)) < 0) {
@@ -92,6 +93,7 @@ static int check_all(int no_plugins)
 	if (n < 0) {
 		error("cannot read '%s': %s", dir, strerror(errno));
 		free(dir);
+		tep_unload_plugins(plugins, tep);
 		tep_free(tep);
 		return -1;
 	}
@@ -103,6 +105,7 @@ static int check_all(int no_plugins)
 	free(list);
 	if (!no_plugins)
 		tep_unload_plugins(NULL, tep);
+	tep_unload_plugins(plugins, tep);
 	tep_free(tep);
 	return bad ? -1 : 0;
 }
