@@ -11,36 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace-dat.h"
+
 struct trace_input;
 struct tep_handle;
 struct tep_record;
 
-/* Option ids of the trace.dat format (FORMATS.md 3.3). */
-enum {
-	TRACE_OPT_DONE		= 0,
-	TRACE_OPT_DATE		= 1,
-	TRACE_OPT_CPUSTAT	= 2,
-	TRACE_OPT_BUFFER	= 3,
-	TRACE_OPT_TRACECLOCK	= 4,
-	TRACE_OPT_UNAME		= 5,
-	TRACE_OPT_HOOK		= 6,
-	TRACE_OPT_OFFSET	= 7,
-	TRACE_OPT_CPUCOUNT	= 8,
-	TRACE_OPT_VERSION	= 9,
-	TRACE_OPT_PROCMAPS	= 10,
-	TRACE_OPT_TRACEID	= 11,
-	TRACE_OPT_TIME_SHIFT	= 12,
-	TRACE_OPT_GUEST		= 13,
-	TRACE_OPT_TSC2NSEC	= 14,
-	TRACE_OPT_STRINGS	= 15,
-	TRACE_OPT_HEADER_INFO	= 16,
-	TRACE_OPT_FTRACE_EVENTS	= 17,
-	TRACE_OPT_EVENT_FORMATS	= 18,
-	TRACE_OPT_KALLSYMS	= 19,
-	TRACE_OPT_PRINTK	= 20,
-	TRACE_OPT_CMDLINES	= 21,
-	TRACE_OPT_BUFFER_TEXT	= 22,
-};
 
 /* Flags for trace_input_open(). */
 enum {

@@ -10,26 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace-dat.h"
+
 struct tfs_events;
 struct trace_output;
-
-/* Option ids (FORMATS.md 3.3, options table); trace-input.h has them all. */
-#ifndef TRACE_INPUT_H
-enum {
-	TRACE_OPT_DONE		= 0,
-	TRACE_OPT_DATE		= 1,
-	TRACE_OPT_CPUSTAT	= 2,
-	TRACE_OPT_BUFFER	= 3,
-	TRACE_OPT_TRACECLOCK	= 4,
-	TRACE_OPT_UNAME		= 5,
-	TRACE_OPT_HOOK		= 6,
-	TRACE_OPT_OFFSET	= 7,
-	TRACE_OPT_CPUCOUNT	= 8,
-	TRACE_OPT_VERSION	= 9,
-	TRACE_OPT_PROCMAPS	= 10,
-	TRACE_OPT_TRACEID	= 11,
-};
-#endif
 
 /* The versions this writer produces. */
 #define TRACE_OUTPUT_MIN_VERSION 6

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Facts of the trace.dat format shared by its reader (trace-input) and its
+ * writers (trace-output, trace-output-v7, listen): the option and section ids.
+ */
+#ifndef TRACE_DAT_H
+#define TRACE_DAT_H
+
+/* Option ids of the trace.dat format; v7 section ids are the same (FORMATS.md 3.3). */
+enum {
+	TRACE_OPT_DONE		= 0,
+	TRACE_OPT_DATE		= 1,
+	TRACE_OPT_CPUSTAT	= 2,
+	TRACE_OPT_BUFFER	= 3,
+	TRACE_OPT_TRACECLOCK	= 4,
+	TRACE_OPT_UNAME		= 5,
+	TRACE_OPT_HOOK		= 6,
+	TRACE_OPT_OFFSET	= 7,
+	TRACE_OPT_CPUCOUNT	= 8,
+	TRACE_OPT_VERSION	= 9,
+	TRACE_OPT_PROCMAPS	= 10,
+	TRACE_OPT_TRACEID	= 11,
+	TRACE_OPT_TIME_SHIFT	= 12,
+	TRACE_OPT_GUEST		= 13,
+	TRACE_OPT_TSC2NSEC	= 14,
+	TRACE_OPT_STRINGS	= 15,
+	TRACE_OPT_HEADER_INFO	= 16,
+	TRACE_OPT_FTRACE_EVENTS	= 17,
+	TRACE_OPT_EVENT_FORMATS	= 18,
+	TRACE_OPT_KALLSYMS	= 19,
+	TRACE_OPT_PRINTK	= 20,
+	TRACE_OPT_CMDLINES	= 21,
+	TRACE_OPT_BUFFER_TEXT	= 22,
+};
+
+#endif
