@@ -314,3 +314,18 @@ int buffer_for_each_event(struct tracefs_instance *inst,
 	tracefs_put_tracing_file((char *)dir);
 	return ret;
 }
+
+int buffers_option(struct buffers *b, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'B':
+		return b && buffers_select_name(b, arg, false) < 0 ? -1 : 1;
+	case 'a':
+		return b && buffers_select_all(b) < 0 ? -1 : 1;
+	case 't':
+		if (b)
+			buffers_select_top(b);
+		return 1;
+	}
+	return 0;
+}

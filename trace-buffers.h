@@ -32,6 +32,12 @@ void buffers_free(struct buffers *b);
 int buffers_select_name(struct buffers *b, const char *name, bool create);
 int buffers_select_all(struct buffers *b);
 void buffers_select_top(struct buffers *b);
+/*
+ * The common -B NAME / -a / -t options of a two-pass parse (@b NULL on the
+ * first, checking pass): returns 1 when @opt was one of them, 0 when it was
+ * not, -1 when the selection failed (the error is printed).
+ */
+int buffers_option(struct buffers *b, int opt, const char *arg);
 /* Adds the top buffer when nothing was selected at all. */
 void buffers_default_top(struct buffers *b);
 /* True when the most recent selector was -t, or none was given yet. */

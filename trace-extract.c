@@ -65,16 +65,10 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 			x->output = optarg;
 			break;
 		case 'B':
-			if (b && buffers_select_name(b, optarg, false) < 0)
-				return EXIT_FAILED;
-			break;
 		case 'a':
-			if (b && buffers_select_all(b) < 0)
-				return EXIT_FAILED;
-			break;
 		case 't':
-			if (b)
-				buffers_select_top(b);
+			if (buffers_option(b, c, optarg) < 0)
+				return EXIT_FAILED;
 			break;
 		case 's':
 			x->snapshot = true;

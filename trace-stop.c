@@ -47,16 +47,10 @@ static int parse(const struct command *cmd, int argc, char **argv, struct buffer
 		case 'h':
 			return show_usage(cmd);
 		case 'B':
-			if (b && buffers_select_name(b, optarg, false) < 0)
-				return EXIT_FAILED;
-			break;
 		case 'a':
-			if (b && buffers_select_all(b) < 0)
-				return EXIT_FAILED;
-			break;
 		case 't':
-			if (b)
-				buffers_select_top(b);
+			if (buffers_option(b, c, optarg) < 0)
+				return EXIT_FAILED;
 			break;
 		default:
 			return option_error(cmd, argv, c);
