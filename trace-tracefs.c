@@ -557,8 +557,10 @@ int tfs_events_add(struct tfs_events *ev, const char *spec)
 	}
 	free(systems);
 	free(copy);
-	/* Sorted so the file lists systems, and events within them, in order. */
-	qsort(ev->ev, ev->nr, sizeof(*ev->ev), cmp_event);
+	/* Sorted so the file lists systems, and events within them, in order
+	 * (qsort's array may not be NULL, even when empty). */
+	if (ev->nr)
+		qsort(ev->ev, ev->nr, sizeof(*ev->ev), cmp_event);
 	if (ret < 0)
 		return -1;
 	if (!matched)
