@@ -828,12 +828,20 @@ static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_reco
 static const char *comm_of(struct file_ctx *f, int pid)
 {
 	struct comm_slot *c = &f->comms[(unsigned int)pid % COMM_CACHE];
+	const char *comm;
 
-	if (!c->comm || c->pid != pid) {
+	if (c->comm && c->pid == pid)
+		return c->comm;
+	comm = tep_data_comm_from_pid(f->tep, pid);
+	/*
+	 * An unknown task ("<...>") is not cached: the sched_switch plugin
+	 * registers the names it prints, and upstream shows them from then on.
+	 */
+	if (strcmp(comm, "<...>")) {
 		c->pid = pid;
-		c->comm = tep_data_comm_from_pid(f->tep, pid);
+		c->comm = comm;
 	}
-	return c->comm;
+	return comm;
 }
 
 /* Writes @v in decimal, at least @width digits wide, padded with @pad on the left. */

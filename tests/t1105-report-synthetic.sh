@@ -45,4 +45,27 @@ test_expect_success 'instances: each line carries its buffer name as upstream sh
 	grep -q "^foo: " out && grep -q "^     [ <]" out
 '
 
+# Task 300 is in no saved cmdline: upstream's sched_switch plugin registers
+# the names it prints (the first one wins), and its later lines carry it.
+cat >unnamed.json <<EOF
+{"cpus": 1, "events": ["sched_switch"], "cmdlines": [[200, "b"]], "records": [
+ {"cpu": 0, "ts": 1000000, "event": "sched_switch", "pid": 300, "fields": {"prev_comm": "a",
+  "prev_pid": 300, "prev_prio": 120, "prev_state": 0, "next_comm": "b", "next_pid": 200,
+  "next_prio": 120}},
+ {"cpu": 0, "ts": 2000000, "event": "sched_switch", "pid": 200, "fields": {"prev_comm": "b",
+  "prev_pid": 200, "prev_prio": 120, "prev_state": 1, "next_comm": "worker", "next_pid": 300,
+  "next_prio": 120}},
+ {"cpu": 0, "ts": 3000000, "event": "sched_switch", "pid": 300, "fields": {"prev_comm": "worker",
+  "prev_pid": 300, "prev_prio": 120, "prev_state": 1, "next_comm": "b", "next_pid": 200,
+  "next_prio": 120}}]}
+EOF
+
+test_expect_success PYTHON 'a task first named by a sched_switch line carries that name from then on' '
+	python3 "$HELPERS/mkdat.py" unnamed.json unnamed.dat &&
+	"$TRACE_CMD" report unnamed.dat >out &&
+	events_of out | sed "s/^ *\([^ ]*\) .*/\1/" >got &&
+	printf "%s\n" "<...>-300" b-200 a-300 >want && test_cmp want got &&
+	if test_have_prereq UPSTREAM; then same_as_upstream unnamed.dat; fi
+'
+
 test_done
