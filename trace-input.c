@@ -30,6 +30,7 @@
 #define MAX_OPTION_SECTIONS	1024
 #define MAX_SECTION_SIZE	(1ULL << 30)	/* decompressed metadata */
 #define MAX_CHUNK_SIZE		(1U << 26)	/* decompressed CPU data chunk */
+#define LAZY_IDS		65536		/* event ids with a done flag */
 #define WINDOW_PAGES		64		/* pages read at once per CPU */
 #define WINDOW_SLACK		(1U << 17)	/* zeros after a window, see fill_window() */
 #define COMMIT_MASK		((1ULL << 27) - 1)
@@ -110,6 +111,15 @@ struct trace_input {
 	uint64_t		latency_off;	/* v6: text start; v7: section header */
 	struct tep_handle	*tep;
 	struct tep_plugin_list	*plugins;
+	/*
+	 * TRACE_INPUT_LAZY: formats are parsed when a record of theirs is
+	 * first met (format_id: each format's "ID:", -1 when it has none;
+	 * id_done: ids already looked for), kallsyms when first needed.
+	 */
+	int			*format_id;
+	unsigned char		*id_done;
+	unsigned char		*format_done;
+	int			funcs_loaded;
 
 	struct buffer		buffers[MAX_BUFFERS];
 	int			nr_buffers;
@@ -1040,6 +1050,126 @@ next:
 	}
 }
 
+/*
+ * Gives format @i to libtraceevent, once.  A format that would crash it is
+ * left out with a warning; one it cannot parse at all is an error.
+ */
+static int parse_format(struct trace_input *in, int i)
+{
+	struct format *f = &in->formats[i];
+	enum tep_errno err;
+	char missing[120];
+
+	if (in->format_done) {
+		if (in->format_done[i])
+			return 0;
+		in->format_done[i] = 1;
+	}
+	if (!print_fields_defined(f->text, f->len, missing, sizeof(missing))) {
+		warning("'%s': event format %d of system '%s' %s: ignored", in->file, i,
+			f->system, missing);
+		return 0;
+	}
+	err = tep_parse_event(in->tep, f->text, f->len, f->system);
+	if (err && parse_fatal(err)) {
+		char buf[128];
+
+		tep_strerror(in->tep, err, buf, sizeof(buf));
+		return error("'%s': bad event format %d of system '%s': %s", in->file, i,
+			     f->system, buf);
+	}
+	return 0;
+}
+
+/* The number after "ID:" in a format's text, or -1. */
+static int format_text_id(const struct format *f)
+{
+	const char *p = memmem(f->text, f->len, "\nID:", 4);
+	const char *end = f->text + f->len;
+	long id = 0;
+
+	if (!p)
+		return -1;
+	for (p += 4; p < end && (*p == ' ' || *p == '\t'); p++)
+		;
+	if (p >= end || !isdigit((unsigned char)*p))
+		return -1;
+	for (; p < end && isdigit((unsigned char)*p) && id < INT32_MAX / 10; p++)
+		id = id * 10 + (*p - '0');
+	return id;
+}
+
+/*
+ * Lazy mode: each format's id, read from its text, and the first format
+ * that parses, so that libtraceevent knows where the common fields are
+ * (it takes them from its first event).
+ */
+static int index_formats(struct trace_input *in)
+{
+	in->format_id = xcalloc(in->nr_formats ? in->nr_formats : 1, sizeof(int));
+	in->format_done = xcalloc(in->nr_formats ? in->nr_formats : 1, 1);
+	in->id_done = xcalloc(LAZY_IDS, 1);
+	for (int i = 0; i < in->nr_formats; i++)
+		in->format_id[i] = format_text_id(&in->formats[i]);
+	for (int i = 0; i < in->nr_formats && !tep_get_events_count(in->tep); i++)
+		if (parse_format(in, i) < 0)
+			return -1;
+	return 0;
+}
+
+int trace_input_need_event(struct trace_input *in, int id)
+{
+	if (!in->id_done || id < 0)
+		return 0;
+	if (id < LAZY_IDS) {
+		if (in->id_done[id])
+			return 0;
+		in->id_done[id] = 1;
+	}
+	for (int i = 0; i < in->nr_formats; i++)
+		if (in->format_id[i] == id && parse_format(in, i) < 0)
+			return -1;
+	return 0;
+}
+
+/* Whether format @i names event @name of @system. */
+static int format_is(const struct format *f, const char *system, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strcmp(f->system, system) || f->len < 6 + n || memcmp(f->text, "name: ", 6) ||
+	    memcmp(f->text + 6, name, n))
+		return 0;
+	return f->len == 6 + n || f->text[6 + n] == '\n';
+}
+
+struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
+					    const char *name)
+{
+	for (int i = 0; in->format_done && i < in->nr_formats; i++)
+		if (format_is(&in->formats[i], system, name) && parse_format(in, i) < 0)
+			return NULL;
+	return tep_find_event_by_name(in->tep, system, name);
+}
+
+int trace_input_parse_all(struct trace_input *in)
+{
+	for (int i = 0; in->format_done && i < in->nr_formats; i++)
+		if (parse_format(in, i) < 0)
+			return -1;
+	trace_input_load_functions(in);
+	return 0;
+}
+
+void trace_input_load_functions(struct trace_input *in)
+{
+	if (in->funcs_loaded || !in->tep)
+		return;
+	in->funcs_loaded = 1;
+	if (in->kallsyms && *in->kallsyms)
+		parse_kallsyms_fast(in->tep, in->kallsyms);
+}
+
 static int build_tep(struct trace_input *in)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -1074,27 +1204,15 @@ static int build_tep(struct trace_input *in)
 			}
 		}
 	}
-	for (int i = 0; i < in->nr_formats; i++) {
-		struct format *f = &in->formats[i];
-		enum tep_errno err;
-		char missing[120];
-
-		if (!print_fields_defined(f->text, f->len, missing, sizeof(missing))) {
-			warning("'%s': event format %d of system '%s' %s: ignored", in->file, i,
-				f->system, missing);
-			continue;
-		}
-		err = tep_parse_event(tep, f->text, f->len, f->system);
-		if (err && parse_fatal(err)) {
-			char buf[128];
-
-			tep_strerror(tep, err, buf, sizeof(buf));
-			return error("'%s': bad event format %d of system '%s': %s", in->file, i,
-				     f->system, buf);
-		}
+	if (in->flags & TRACE_INPUT_LAZY) {
+		if (index_formats(in) < 0)
+			return -1;
+	} else {
+		for (int i = 0; i < in->nr_formats; i++)
+			if (parse_format(in, i) < 0)
+				return -1;
+		trace_input_load_functions(in);
 	}
-	if (in->kallsyms && *in->kallsyms)
-		parse_kallsyms_fast(tep, in->kallsyms);
 	if (in->printk && *in->printk) {
 		char *printk = usable_printk(in);
 
@@ -1187,6 +1305,9 @@ void trace_input_close(struct trace_input *in)
 	free(in->owned);
 	free(in->opts);
 	free(in->formats);
+	free(in->format_id);
+	free(in->format_done);
+	free(in->id_done);
 	free(in->kallsyms);
 	free(in->printk);
 	free(in->cmdlines);
@@ -1573,6 +1694,9 @@ static int fill_record(struct stream *s, void *data, unsigned long long ts, int 
 	s->rec.missed_events = first ? kbuffer_missed_events(s->kbuf) : 0;
 	s->rec.priv = s;
 	s->first = first;
+	if (s->in->id_done &&
+	    trace_input_need_event(s->in, tep_data_type(s->in->tep, &s->rec)) < 0)
+		return -1;
 	if ((uint64_t)size < flex_offset(s->in, &s->rec))
 		return stream_bad(s, s->rec.offset, "%s record ends before its last field (at %llu)",
 				  tep_find_event_by_record(s->in->tep, &s->rec)->name,
@@ -1815,6 +1939,8 @@ int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
 	next->data = data;
 	next->cpu = s->cpu;
 	next->ref_count = 1;
+	if (in->id_done && trace_input_need_event(in, tep_data_type(in->tep, next)) < 0)
+		return 0;
 	if ((unsigned char *)data + next->size > s->win + page + s->page_size ||
 	    (uint64_t)next->size < flex_offset(in, next))
 		return 0;

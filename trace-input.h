@@ -25,6 +25,7 @@ enum {
 	TRACE_INPUT_NO_DATE	= 1 << 2,	/* ignore the DATE option */
 	TRACE_INPUT_NO_TEP	= 1 << 3,	/* read the layout only, build no tep handle */
 	TRACE_INPUT_LOCAL_PLUGINS = 1 << 4,	/* only the user's plugins, not the system's */
+	TRACE_INPUT_LAZY	= 1 << 5,	/* formats and kallsyms parsed when needed */
 };
 
 /*
@@ -48,6 +49,16 @@ int trace_input_is_latency(const struct trace_input *in);
 /* The latency text of a latency-tracer file (malloc'd, NUL-terminated) or NULL on error. */
 char *trace_input_latency_text(struct trace_input *in, size_t *len);
 struct tep_handle *trace_input_tep(const struct trace_input *in);
+/*
+ * With TRACE_INPUT_LAZY the tep handle holds only the formats of the records
+ * read so far (and one more), and no functions: these load what a caller
+ * needs beyond that.  Each returns -1 (or NULL) after printing why.
+ */
+int trace_input_parse_all(struct trace_input *in);
+int trace_input_need_event(struct trace_input *in, int id);
+struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
+					    const char *name);
+void trace_input_load_functions(struct trace_input *in);
 /* The trace clock ("local", "x86-tsc", ...), and whether timestamps are in ns. */
 const char *trace_input_clock(const struct trace_input *in);
 int trace_input_in_usecs(const struct trace_input *in);

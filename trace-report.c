@@ -23,6 +23,7 @@
 #include "trace-cmd.h"
 #include "trace-input.h"
 #include "trace-format.h"
+#include "trace-print.h"
 
 extern const struct command cmd_report;
 
@@ -703,8 +704,8 @@ static void setup_graph(struct report *r)
 
 	if (!registered++)
 		tep_plugin_add_options("fgraph", graph_options);
-	r->c->graph_entry = tep_find_event_by_name(r->c->tep, "ftrace", "funcgraph_entry");
-	r->c->graph_exit = tep_find_event_by_name(r->c->tep, "ftrace", "funcgraph_exit");
+	r->c->graph_entry = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_entry");
+	r->c->graph_exit = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_exit");
 	if (r->c->graph_entry) {
 		r->c->ge_func = tep_find_field(r->c->graph_entry, "func");
 		r->c->ge_depth = tep_find_field(r->c->graph_entry, "depth");
@@ -746,7 +747,10 @@ static void graph_duration(struct trace_seq *s, unsigned long long ns)
 
 static void graph_func(struct report *r, struct trace_seq *s, unsigned long long addr)
 {
-	const char *name = tep_find_function(r->c->tep, addr);
+	const char *name;
+
+	trace_input_load_functions(r->c->in);
+	name = tep_find_function(r->c->tep, addr);
 
 	if (name)
 		trace_seq_puts(s, name);
@@ -909,6 +913,14 @@ static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record
 	trace_seq_puts(s, line);
 }
 
+/* What an event needs loaded before its first record is printed. */
+static struct tep_event *first_use(struct report *r, struct tep_event *ev)
+{
+	if (ev && trace_print_needs_functions(ev))
+		trace_input_load_functions(r->c->in);
+	return ev;
+}
+
 /* tep_find_event_by_record() searches every time; ids are small, so cache them. */
 
 static struct tep_event *event_of(struct report *r, struct tep_record *rec)
@@ -916,9 +928,9 @@ static struct tep_event *event_of(struct report *r, struct tep_record *rec)
 	int id = tep_data_type(r->c->tep, rec);
 
 	if (id < 0 || id >= EVENT_CACHE)
-		return tep_find_event(r->c->tep, id);
+		return first_use(r, tep_find_event(r->c->tep, id));
 	if (!r->c->events[id])
-		r->c->events[id] = tep_find_event(r->c->tep, id);
+		r->c->events[id] = first_use(r, tep_find_event(r->c->tep, id));
 	return r->c->events[id];
 }
 
@@ -1162,7 +1174,7 @@ static int print_records(struct report *r)
 	struct file_ctx *f;
 	struct trace_seq s;
 	uint64_t base = 0;
-	int ret = 0, first = 1, shown = 0;
+	int ret = 0, first = 1, shown = 0, next_flush = 32;
 
 	for (int i = 0; i < r->nr_files; i++)
 		if (advance_file(&r->files[i]) < 0)
@@ -1193,10 +1205,13 @@ static int print_records(struct report *r)
 		print_record(r, &s, rec, f->buffer);
 		/*
 		 * Output is buffered in 1 MB blocks, but the first lines go out at
-		 * once, so "report | head" answers (and stops us) quickly.
+		 * once, and then in blocks that double: "report | head" answers at
+		 * once, and the write after head has gone stops us soon.
 		 */
-		if (++shown == 32)
+		if (++shown == next_flush && next_flush < (1 << 16)) {
 			fflush(stdout);
+			next_flush *= 2;
+		}
 next:
 		if (advance_file(f) < 0) {
 			ret = -1;
@@ -1220,11 +1235,21 @@ static void flag_events(struct report *r, char **pats, int n, int flag)
 				evs[i]->flags |= flag;
 }
 
+static int needs_all_events(struct report *r)
+{
+	return r->nr_filters || r->nr_raw_events || r->nr_nohandle_events ||
+	       r->mode == MODE_EVENT_LIST || r->mode == MODE_CHECK ||
+	       r->mode == MODE_TEST_FILTERS || r->mode == MODE_FUNCS;
+}
+
 static int open_file(struct report *r, struct file_ctx *f)
 {
 	r->c = f;
-	f->in = trace_input_open(f->file, r->input_flags);
+	/* Formats and kallsyms load as records need them, unless all are listed or filtered. */
+	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY);
 	if (!f->in)
+		return -1;
+	if (needs_all_events(r) && trace_input_parse_all(f->in) < 0)
 		return -1;
 	f->tep = trace_input_tep(f->in);
 	f->events = xcalloc(EVENT_CACHE, sizeof(*f->events));
