@@ -313,11 +313,31 @@ static int check_options(const struct ftrace_setup *fs)
 	char rel[300];
 	int on;
 
+	/* A tracer's own options may appear only once it is set: checked then. */
+	if (fs->plugin)
+		return 0;
 	for (int i = 0; i < fs->nr_options; i++) {
 		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
 		if (!tfs_exists(rel))
 			return error("no trace option '%s' (see the options directory)",
 				     fs->options[i]);
+	}
+	return 0;
+}
+
+/* -O: after the tracer when there is one, as its options may come with it. */
+static int apply_options(struct ftrace_setup *fs, struct tfs_saved *saved)
+{
+	char rel[300];
+	int on;
+
+	for (int i = 0; i < fs->nr_options; i++) {
+		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
+		if (fs->plugin && !tfs_exists(rel))
+			return error("no trace option '%s' with tracer '%s' (see the options directory)",
+				     fs->options[i], fs->plugin);
+		if (tfs_set(saved, rel, on ? "1" : "0") < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -539,6 +559,58 @@ int ftrace_event_spec_matches(const char *spec)
 	return found;
 }
 
+/* -v -e SPEC: the events the negated specs match, taken out of @ev. */
+static int exclude_negated(const struct ftrace_setup *fs, const char **specs, int n,
+			   struct tfs_events **ev)
+{
+	struct tfs_events *minus = tfs_events_new(), *rest = NULL;
+	int nr_minus = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!fs->negated[i])
+			continue;
+		nr_minus++;
+		if (tfs_events_add(minus, specs[i]) <= 0) {
+			tfs_events_free(minus);
+			return -1;
+		}
+	}
+	if (nr_minus && !(rest = ftrace_events_minus(*ev, minus))) {
+		tfs_events_free(minus);
+		return -1;
+	}
+	tfs_events_free(minus);
+	if (rest) {
+		tfs_events_free(*ev);
+		*ev = rest;
+	}
+	return 0;
+}
+
+struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, const char **specs,
+					int n)
+{
+	struct tfs_events *ev = tfs_events_new();
+
+	for (int i = 0; i < n; i++) {
+		if (fs->ignore_missing && !ftrace_event_spec_matches(specs[i])) {
+			warning("no event matches '%s': ignored (-i)", specs[i]);
+			continue;
+		}
+		if (fs->negated[i])
+			continue;
+		if (tfs_events_add(ev, specs[i]) <= 0) {
+			tfs_events_free(ev);
+			return NULL;
+		}
+	}
+	if (exclude_negated(fs, specs, n, &ev) < 0) {
+		tfs_events_free(ev);
+		return NULL;
+	}
+	return ev;
+}
+
 /* The -f and -R of one -e spec, on every event the spec matches. */
 static int apply_rule(struct ftrace_setup *fs, const struct ftrace_event_rule *r,
 		      struct tfs_saved *saved)
@@ -581,7 +653,7 @@ static int apply_tracer(struct ftrace_setup *fs, struct tfs_saved *saved)
 	/* The tracer's own options appear once it is the current tracer. */
 	if (fs->func_stack && tfs_set(saved, "options/func_stack_trace", "1") < 0)
 		return -1;
-	return 0;
+	return fs->plugin ? apply_options(fs, saved) : 0;
 }
 
 /* -P and -F: the event pid filter, and the function one for function tracers. */
@@ -692,12 +764,9 @@ static int apply_no_function_trace(struct ftrace_setup *fs, struct tfs_saved *sa
 	return 0;
 }
 
-/* -C, -M, --cmdlines-size, -O and -T: one file each, saved first. */
+/* -C, -M, --cmdlines-size, -O (without -p) and -T: one file each, saved first. */
 static int apply_settings(struct ftrace_setup *fs, struct tfs_saved *saved)
 {
-	char rel[300];
-	int on;
-
 	if (fs->clock && tfs_set(saved, "trace_clock", fs->clock) < 0)
 		return -1;
 	if (fs->cpumask && tfs_set(saved, "tracing_cpumask", fs->cpumask) < 0)
@@ -708,11 +777,8 @@ static int apply_settings(struct ftrace_setup *fs, struct tfs_saved *saved)
 		return -1;
 	if (apply_no_function_trace(fs, saved) < 0)
 		return -1;
-	for (int i = 0; i < fs->nr_options; i++) {
-		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
-		if (tfs_set(saved, rel, on ? "1" : "0") < 0)
-			return -1;
-	}
+	if (!fs->plugin && apply_options(fs, saved) < 0)
+		return -1;
 	return apply_pids(fs, saved);
 }
 

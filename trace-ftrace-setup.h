@@ -102,6 +102,13 @@ struct tfs_events;
 struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
 				       const struct tfs_events *minus);
 /*
+ * The events the -e @specs (@n of them, in parse order) select in the
+ * current buffer: -i skips a spec that matches nothing (with a warning), a
+ * spec after -v takes its events out.  NULL after printing why.
+ */
+struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, const char **specs,
+					int n);
+/*
  * Does -e @spec match any event (as tfs_events_add() would, but printing
  * nothing)?  For -i, which skips the specs that match nothing.
  */

@@ -41,6 +41,10 @@ struct trace_output {
 	struct option_rec *opts;
 	size_t nr_opts;
 	struct v7_writer *v7;	/* version 7: sections (trace-output-v7.c) */
+	/* Version 6 instances: where each BUFFER option's offset was written. */
+	char **buffer_names;
+	uint64_t *buffer_offset_at;
+	size_t nr_buffers;
 };
 
 static struct trace_output *output_new(int fd, const char *name, int version)
@@ -435,6 +439,47 @@ int trace_output_add_cpustats(struct trace_output *out, int nr_cpus)
 	return 0;
 }
 
+int trace_output_add_buffer_cpustats(struct trace_output *out, const char *name, int nr_cpus)
+{
+	char *head = xmalloc(strlen(name) + 16);
+	int ret;
+
+	/* Upstream's entry before an instance's CPUSTATs. */
+	sprintf(head, "\nBuffer: %s\n\n", name);
+	ret = add_string_option(out, TRACE_OPT_CPUSTAT, head);
+	free(head);
+	return ret < 0 ? -1 : trace_output_add_cpustats(out, nr_cpus);
+}
+
+int trace_output_add_buffer(struct trace_output *out, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	char *payload;
+
+	if (out->v7)
+		return 0;	/* v7 writes the BUFFER option with the buffer's section */
+	/* Offset 0 for now: trace_output_write_buffer() puts the real one in. */
+	payload = xcalloc(1, 8 + len);
+	memcpy(payload + 8, name, len);
+	trace_output_add_option(out, TRACE_OPT_BUFFER, payload, 8 + len);
+	free(payload);
+	return 0;
+}
+
+/* A v6 BUFFER option is being written at out->pos: remember where, by name. */
+static void note_buffer_option(struct trace_output *out, const struct option_rec *o)
+{
+	if (o->id != TRACE_OPT_BUFFER || o->size < 9 || o->data[o->size - 1] || out->v7)
+		return;
+	out->buffer_names = xrealloc(out->buffer_names,
+				     (out->nr_buffers + 1) * sizeof(*out->buffer_names));
+	out->buffer_offset_at = xrealloc(out->buffer_offset_at,
+					 (out->nr_buffers + 1) * sizeof(*out->buffer_offset_at));
+	/* The payload ends with the name's NUL (trace_output_add_buffer). */
+	out->buffer_names[out->nr_buffers] = xstrdup(o->data + 8);
+	out->buffer_offset_at[out->nr_buffers++] = out->pos;
+}
+
 static int write_options(struct trace_output *out)
 {
 	if (!out->nr_opts)
@@ -444,8 +489,10 @@ static int write_options(struct trace_output *out)
 	for (size_t i = 0; i < out->nr_opts; i++) {
 		struct option_rec *o = &out->opts[i];
 
-		if (put_u16(out, o->id) < 0 || put_u32(out, o->size) < 0 ||
-		    trace_output_write_raw(out, o->data, o->size) < 0)
+		if (put_u16(out, o->id) < 0 || put_u32(out, o->size) < 0)
+			return -1;
+		note_buffer_option(out, o);
+		if (trace_output_write_raw(out, o->data, o->size) < 0)
 			return -1;
 	}
 	/* v6 ends the run with a bare id 0, no size after it. */
@@ -507,8 +554,25 @@ static int copy_data(struct trace_output *out, int fd, uint64_t len)
 	return 0;
 }
 
+static int write_flyrecord(struct trace_output *out, int nr_cpus, const int *cpu_fds,
+			   const char *clock);
+
 int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			    const char *clock)
+{
+	if (out->v7)
+		return v7_write_data(out, out->v7, nr_cpus, cpu_fds, clock);
+	if (put_u32(out, nr_cpus) < 0 || write_options(out) < 0)
+		return -1;
+	return write_flyrecord(out, nr_cpus, cpu_fds, clock);
+}
+
+/*
+ * "flyrecord", the per-CPU offsets and sizes, the clock trailer, then each
+ * CPU's data page-aligned: the top buffer's part, and each v6 instance's.
+ */
+static int write_flyrecord(struct trace_output *out, int nr_cpus, const int *cpu_fds,
+			   const char *clock)
 {
 	uint64_t *sizes = xcalloc(nr_cpus, sizeof(*sizes));
 	uint64_t *offsets = xcalloc(nr_cpus, sizeof(*offsets));
@@ -516,14 +580,8 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
 	uint64_t off;
 	int ret = -1;
 
-	if (out->v7) {
-		free(sizes);
-		free(offsets);
-		return v7_write_data(out, out->v7, nr_cpus, cpu_fds, clock);
-	}
 	snprintf(trailer, sizeof(trailer), "[%s]", clock ? clock : "local");
-	if (put_u32(out, nr_cpus) < 0 || write_options(out) < 0 ||
-	    put_str(out, FLYRECORD_TAG) < 0)
+	if (put_str(out, FLYRECORD_TAG) < 0)
 		goto out;
 	/* Offsets first: after the table and the trailer, each CPU on a page. */
 	off = out->pos + nr_cpus * 16 + 8 + strlen(trailer);
@@ -566,6 +624,10 @@ int trace_output_close(struct trace_output *out)
 	for (size_t i = 0; i < out->nr_opts; i++)
 		free(out->opts[i].data);
 	free(out->opts);
+	for (size_t i = 0; i < out->nr_buffers; i++)
+		free(out->buffer_names[i]);
+	free(out->buffer_names);
+	free(out->buffer_offset_at);
 	free(out->name);
 	free(out);
 	return ret;
@@ -586,11 +648,31 @@ int trace_output_set_compression(struct trace_output *out, const char *name)
 	return 0;
 }
 
+/* v6: the instance's flyrecord part here, its BUFFER option pointed at it. */
+static int write_v6_buffer(struct trace_output *out, const char *name, int nr_cpus,
+			   const int *cpu_fds, const char *clock)
+{
+	uint64_t here = out->pos;
+	size_t i;
+
+	for (i = 0; i < out->nr_buffers; i++)
+		if (!strcmp(out->buffer_names[i], name))
+			break;
+	if (i == out->nr_buffers)
+		return error("'%s': no BUFFER option for instance '%s'", out->name, name);
+	/* The one write that is not sequential: the file must be seekable. */
+	if (pwrite(out->fd, &here, sizeof(here), out->buffer_offset_at[i]) != sizeof(here))
+		return error("cannot write '%s': %s", out->name,
+			     errno == ESPIPE ? "instances need a seekable output" :
+			     strerror(errno));
+	return write_flyrecord(out, nr_cpus, cpu_fds, clock);
+}
+
 int trace_output_write_buffer(struct trace_output *out, const char *name, int nr_cpus,
 			      const int *cpu_fds, const char *clock)
 {
 	if (!out->v7)
-		return error("instances are written by this API in version 7 only");
+		return write_v6_buffer(out, name, nr_cpus, cpu_fds, clock);
 	return v7_write_buffer(out, out->v7, name, nr_cpus, cpu_fds, clock);
 }
 

@@ -60,6 +60,17 @@ int trace_output_add_option(struct trace_output *out, uint16_t id, const void *d
 int trace_output_add_host_options(struct trace_output *out);
 /* One CPUSTAT per CPU from per_cpu/cpuN/stats (read them after recording). */
 int trace_output_add_cpustats(struct trace_output *out, int nr_cpus);
+/*
+ * An instance's CPUSTATs: the "Buffer: NAME" entry upstream puts first, then
+ * trace_output_add_cpustats() of the current buffer (tfs_set_instance).
+ */
+int trace_output_add_buffer_cpustats(struct trace_output *out, const char *name, int nr_cpus);
+/*
+ * Declares instance @name before trace_output_write_data: version 6 lists
+ * it in a BUFFER option whose offset trace_output_write_buffer fills in
+ * (version 7 writes its BUFFER option with the buffer).
+ */
+int trace_output_add_buffer(struct trace_output *out, const char *name);
 
 /*
  * The end of the file: CPU count, options, "flyrecord", per-CPU offsets and
@@ -77,8 +88,9 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
 int trace_output_set_compression(struct trace_output *out, const char *name);
 
 /*
- * Version 7 only, after trace_output_write_data: an instance's buffer
- * @name with its CPU data files, plus any options queued meanwhile.
+ * After trace_output_write_data: an instance's buffer @name with its CPU
+ * data files.  Version 7 adds any options queued meanwhile; version 6 needs
+ * trace_output_add_buffer(@name) first, and a seekable output.
  */
 int trace_output_write_buffer(struct trace_output *out, const char *name, int nr_cpus,
 			      const int *cpu_fds, const char *clock);

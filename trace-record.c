@@ -21,17 +21,22 @@
 #include "trace-cmd.h"
 #include "trace-ftrace-setup.h"
 #include "trace-output.h"
+#include "trace-proc-map.h"
+#include "trace-record-instances.h"
 #include "trace-recorder.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_record;
 
 static const char record_usage[] =
-	"usage: trace-cmd record -e EVENT [-e EVENT]... [-o FILE] [-b KB] [--pin] [-r PRIO]\n"
-	"                        [--file-version 6|7] [--compression none|zlib|zstd|any]\n"
-	"                        [COMMAND [ARG]...]\n"
+	"usage: trace-cmd record -e EVENT [-e EVENT]... [-B NAME [-e EVENT]...]... [-o FILE]\n"
+	"                        [-b KB] [--pin] [-r PRIO] [--file-version 6|7]\n"
+	"                        [--compression none|zlib|zstd|any] [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
+	"  -B NAME             record the instance NAME too (created if missing, removed\n"
+	"                      after); -e -f -R -v -p -C -O -T after it apply to it\n"
+	"  -a                  save the formats of all events, not only the recorded ones\n"
 	"  -f FILTER           only the events of the -e before it that match FILTER\n"
 	"  -R TRIGGER          set TRIGGER on the events of the -e before it\n"
 	"  -p PLUGIN           the tracer to run (from available_tracers), as function\n"
@@ -58,9 +63,11 @@ static const char record_usage[] =
 	"  -i                  an -e that matches no event is a warning, not an error\n"
 	"  --no-filter         record trace-cmd's own processes' events too\n"
 	"  --date              record the wall-clock offset: report shows dates\n"
+	"  --proc-map          save the address maps of COMMAND (at its exit) and of each -P PID\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
-	"  -b KB               ring buffer size per CPU in KB while recording (restored after)\n"
+	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
+	"                      for the top buffer and every -B instance\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
@@ -70,7 +77,7 @@ static const char record_usage[] =
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
-enum { OPT_TEMP = 0x2000, OPT_DATE };	/* after the module options (trace-ftrace-setup.h) */
+enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -82,6 +89,7 @@ static const struct option record_options[] = {
 	{ "user", required_argument, NULL, FTRACE_OPT_USER },
 	{ "temp", required_argument, NULL, OPT_TEMP },
 	{ "date", no_argument, NULL, OPT_DATE },
+	{ "proc-map", no_argument, NULL, OPT_PROC_MAP },
 	{ "no-filter", no_argument, NULL, FTRACE_OPT_NO_FILTER },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "help", no_argument, NULL, 'h' },
@@ -95,11 +103,14 @@ struct record_plan {
 	const char *output;
 	int version;
 	const char *compression;	/* --compression, NULL: the version's default */
+	struct rec_instances *instances;	/* -B NAME and what follows each */
+	int all_formats;	/* -a: every event's format in the file */
 	struct ftrace_setup ftrace;	/* -p, function and event filters */
 	int quiet;		/* -q */
 	const char *temp_dir;	/* --temp: the recorders' files go there */
 	int keep;		/* -k: leave tracefs set up after a complete recording */
 	int date;		/* --date: a DATE option, so report shows wall-clock times */
+	int proc_map;		/* --proc-map: a PROCMAPS option */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -124,6 +135,7 @@ struct record_run {
 	pid_t child;
 	int child_status;
 	char **stats;		/* per_cpu/cpuN/stats after the stop */
+	struct proc_maps *maps;	/* --proc-map: what was read (the command is seized) */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -142,9 +154,18 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	plan->version = 7;
 	plan->events = xcalloc(argc, sizeof(*plan->events));
 	ftrace_setup_init(&plan->ftrace, argc);
+	plan->instances = rec_instances_new(argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkive:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:", record_options, NULL)) != -1) {
+		/* After -B NAME, its events and their options go to that instance. */
+		ret = rec_instances_option(plan->instances, c, optarg);
+		if (ret < 0) {
+			fputs(record_usage, stderr);
+			return -1;
+		}
+		if (ret)
+			continue;
 		switch (c) {
 		case 'h':
 			return -2;
@@ -159,6 +180,12 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case OPT_DATE:
 			plan->date = 1;
+			break;
+		case 'a':
+			plan->all_formats = 1;
+			break;
+		case OPT_PROC_MAP:
+			plan->proc_map = 1;
 			break;
 		case 'e':
 			ftrace_setup_event(&plan->ftrace, plan->nr_events);
@@ -218,9 +245,10 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 					   argv[optind - 1]), -1;
 		}
 	}
-	if (!plan->nr_events && !plan->ftrace.plugin)
+	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
 		return usage_error(&cmd_record, "no events to record: give -e EVENT"), -1;
-	if (ftrace_setup_check_usage(&plan->ftrace) < 0) {
+	if (ftrace_setup_check_usage(&plan->ftrace) < 0 ||
+	    rec_instances_check_usage(plan->instances) < 0) {
 		fputs(record_usage, stderr);
 		return -1;
 	}
@@ -234,6 +262,8 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		return usage_error(&cmd_record, "-F needs a COMMAND to trace"), -1;
 	if (plan->ftrace.user && !plan->argv)
 		return usage_error(&cmd_record, "--user needs a COMMAND to run"), -1;
+	if (plan->proc_map && !plan->argv && !plan->ftrace.nr_pids)
+		return usage_error(&cmd_record, "--proc-map needs a COMMAND or -P PID"), -1;
 	return 0;
 }
 
@@ -277,17 +307,23 @@ static int open_output(struct record_run *run)
 	return 0;
 }
 
-/* The recorders' files, beside the output (or in --temp DIR): FILE.cpuN. */
+/* The recorders' files go beside the output (or in --temp DIR): FILE.cpuN. */
+static char *temp_prefix(const struct record_plan *plan)
+{
+	const char *base = strrchr(plan->output, '/');
+	char *prefix = xmalloc(strlen(plan->output) +
+			       (plan->temp_dir ? strlen(plan->temp_dir) : 0) + 2);
+
+	if (plan->temp_dir)
+		sprintf(prefix, "%s/%s", plan->temp_dir, base ? base + 1 : plan->output);
+	else
+		strcpy(prefix, plan->output);
+	return prefix;
+}
+
 static int open_temp_files(struct record_run *run)
 {
-	const char *base = strrchr(run->plan->output, '/');
-	char *prefix = xmalloc(strlen(run->plan->output) +
-			       (run->plan->temp_dir ? strlen(run->plan->temp_dir) : 0) + 2);
-
-	if (run->plan->temp_dir)
-		sprintf(prefix, "%s/%s", run->plan->temp_dir, base ? base + 1 : run->plan->output);
-	else
-		strcpy(prefix, run->plan->output);
+	char *prefix = temp_prefix(run->plan);
 	run->tmp_paths = xcalloc(run->nr_cpus, sizeof(*run->tmp_paths));
 	run->tmp_fds = xcalloc(run->nr_cpus, sizeof(*run->tmp_fds));
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++)
@@ -362,10 +398,24 @@ static int tune_recorder(struct record_run *run, int cpu, pid_t pid)
 	return 0;
 }
 
+/* The top buffer is recorded when it has events or a tracer, not for -B alone. */
+static int top_used(const struct record_plan *plan)
+{
+	return plan->nr_events || plan->ftrace.plugin;
+}
+
+static int tune_instance_recorder(void *run, int cpu, pid_t pid)
+{
+	return tune_recorder(run, cpu, pid);
+}
+
 static int start_recorders(struct record_run *run)
 {
 	run->recorders = xcalloc(run->nr_cpus, sizeof(*run->recorders));
-	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
+	if (rec_instances_start(run->plan->instances, run->page_size, tune_instance_recorder,
+				run) < 0)
+		return -1;
+	for (int cpu = 0; top_used(run->plan) && cpu < run->nr_cpus; cpu++) {
 		/* An offline CPU's buffer stays empty: its data is written with size 0. */
 		if (!cpu_is_online(cpu))
 			continue;
@@ -399,7 +449,7 @@ static int set_buffer_size(struct record_run *run)
 
 static int stop_recorders(struct record_run *run)
 {
-	int ret = 0;
+	int ret = rec_instances_stop(run->plan->instances);
 
 	for (int cpu = 0; run->recorders && cpu < run->nr_cpus; cpu++) {
 		if (recorder_stop(run->recorders[cpu]) < 0)
@@ -409,17 +459,37 @@ static int stop_recorders(struct record_run *run)
 	return ret;
 }
 
+/* Waits for the command to end; a seized one (--proc-map) is let on through its stops. */
+static void reap_child(struct record_run *run, int *status)
+{
+	while (waitpid(run->child, status, 0) == run->child &&
+	       run->maps && proc_maps_stopped(run->maps, run->child, *status))
+		;
+}
+
+/*
+ * --proc-map: the child waits on @sync until the parent has seized it, so
+ * even a command that exits at once stops at its exit for its maps.
+ */
+static int seize_command(struct record_run *run, int sync)
+{
+	int ret = proc_maps_seize(run->child);
+
+	close(sync);	/* the child goes on either way */
+	return ret;
+}
+
 /*
  * The traced command: tracing goes on in the child right before exec, so the
  * trace starts with the command.  An exec failure comes back through a pipe.
  */
 static int start_command(struct record_run *run)
 {
-	int errpipe[2];
-	int err = 0;
+	int errpipe[2], sync[2] = { -1, -1 };
+	int err = 0, status;
 	ssize_t n;
 
-	if (pipe2(errpipe, O_CLOEXEC) < 0)
+	if (pipe2(errpipe, O_CLOEXEC) < 0 || (run->maps && pipe2(sync, O_CLOEXEC) < 0))
 		return error("cannot create a pipe: %s", strerror(errno));
 	fflush(NULL);
 	run->child = fork();
@@ -431,10 +501,18 @@ static int start_command(struct record_run *run)
 		return error("cannot fork: %s", strerror(err));
 	}
 	if (run->child == 0) {
+		char go;
+
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		close(errpipe[0]);
+		if (sync[0] >= 0) {
+			close(sync[1]);
+			while (read(sync[0], &go, 1) < 0 && errno == EINTR)
+				;
+		}
 		if (ftrace_setup_child(&run->plan->ftrace) == 0 &&
+		    rec_instances_child(run->plan->instances) == 0 &&
 		    tfs_write_file("tracing_on", "1") == 0 &&
 		    ftrace_setup_become_user(&run->plan->ftrace) == 0)
 			execv(run->cmd_path, run->plan->argv);
@@ -443,10 +521,17 @@ static int start_command(struct record_run *run)
 		_exit(127);
 	}
 	close(errpipe[1]);
+	if (sync[0] >= 0) {
+		close(sync[0]);
+		if (seize_command(run, sync[1]) < 0) {
+			close(errpipe[0]);
+			return -1;
+		}
+	}
 	n = read_all(errpipe[0], &err, sizeof(err));
 	close(errpipe[0]);
 	if (n == sizeof(err)) {
-		waitpid(run->child, NULL, 0);
+		reap_child(run, &status);
 		run->child = 0;
 		return error("cannot run '%s': %s", run->plan->argv[0], strerror(err));
 	}
@@ -477,6 +562,9 @@ static void wait_command(struct record_run *run)
 	for (;;) {
 		pid_t pid = waitpid(run->child, &run->child_status, WNOHANG);
 
+		if (pid == run->child && run->maps &&
+		    proc_maps_stopped(run->maps, pid, run->child_status))
+			continue;
 		if (pid == run->child || (pid < 0 && errno != EINTR))
 			break;
 		if (stop_signal) {
@@ -491,7 +579,7 @@ static void wait_command(struct record_run *run)
 }
 
 /* No command: record until a signal sets the flag. */
-static int wait_signal(void)
+static int wait_signal(struct rec_instances *instances)
 {
 	sigset_t block, old;
 
@@ -499,7 +587,7 @@ static int wait_signal(void)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	if (tfs_write_file("tracing_on", "1") < 0) {
+	if (rec_instances_tracing(instances, "1") < 0 || tfs_write_file("tracing_on", "1") < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
@@ -540,6 +628,9 @@ static int read_stats(struct record_run *run)
 {
 	char rel[64];
 
+	if (!top_used(run->plan))
+		return 0;
+
 	run->stats = xcalloc(run->nr_cpus, sizeof(*run->stats));
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
@@ -563,6 +654,11 @@ static void print_stats(struct record_run *run)
 {
 	int long_size = kernel_long_size();
 
+	if (!top_used(run->plan)) {
+		rec_instances_print_stats(run->plan->instances, run->page_size, long_size);
+		return;
+	}
+
 	fprintf(stderr, "Kernel buffer statistics:\n"
 		"  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
 		"        recorded in the trace data. They should all be zero.\n\n");
@@ -581,6 +677,7 @@ static void print_stats(struct record_run *run)
 		fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost\n",
 			cpu, events, (unsigned long long)st.st_size, lost);
 	}
+	rec_instances_print_stats(run->plan->instances, run->page_size, long_size);
 }
 
 /*
@@ -602,9 +699,39 @@ static int add_date_option(struct trace_output *out)
 	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
 }
 
+/* --proc-map: the command's maps were read at its exit; -P's are read now. */
+static int add_proc_maps(struct record_run *run, struct trace_output *out)
+{
+	const char *text;
+	size_t size;
+
+	if (!run->maps)
+		return 0;
+	for (int i = 0; i < run->plan->ftrace.nr_pids; i++)
+		proc_maps_read(run->maps, atoi(run->plan->ftrace.pids[i]));
+	text = proc_maps_text(run->maps, &size);
+	if (!text) {
+		warning("--proc-map: no address map could be read");
+		return 0;
+	}
+	return trace_output_add_option(out, TRACE_OPT_PROCMAPS, text, size);
+}
+
+/* The top buffer's files, or none (-1) when only instances were recorded. */
+static int *top_data(const struct record_run *run)
+{
+	int *fds = xcalloc(run->nr_cpus, sizeof(*fds));
+
+	for (int cpu = 0; cpu < run->nr_cpus; cpu++)
+		fds[cpu] = top_used(run->plan) ? run->tmp_fds[cpu] : -1;
+	return fds;
+}
+
 static int write_trace(struct record_run *run)
 {
 	struct trace_output *out;
+	struct tfs_events *formats;
+	int *top_fds = top_data(run);
 	char *clock;
 	int ret;
 
@@ -621,16 +748,27 @@ static int write_trace(struct record_run *run)
 		return -1;
 	}
 	clock = tfs_current_clock();
-	ret = trace_output_write_metadata(out, run->page_size, run->events);
+	/* -a: every format; with instances, theirs as well as the top's. */
+	formats = rec_instances_formats(run->plan->instances, run->events);
+	ret = trace_output_write_metadata(out, run->page_size, run->plan->all_formats ? NULL :
+					  formats ? formats : run->events);
+	tfs_events_free(formats);
 	if (ret == 0 && run->plan->date)
 		ret = add_date_option(out);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
-	if (ret == 0)
+	if (ret == 0 && top_used(run->plan))
 		ret = trace_output_add_cpustats(out, run->nr_cpus);
 	if (ret == 0)
-		ret = trace_output_write_data(out, run->nr_cpus, run->tmp_fds, clock);
+		ret = rec_instances_add_options(run->plan->instances, out);
+	if (ret == 0)
+		ret = add_proc_maps(run, out);
+	if (ret == 0)
+		ret = trace_output_write_data(out, run->nr_cpus, top_fds, clock);
+	if (ret == 0)
+		ret = rec_instances_write(run->plan->instances, out);
 	free(clock);
+	free(top_fds);
 	if (trace_output_close(out) < 0)
 		ret = -1;
 	run->out_written = ret == 0;
@@ -641,8 +779,10 @@ static int write_trace(struct record_run *run)
 static int finish(struct record_run *run, int status)
 {
 	if (run->child > 0) {
+		int st;
+
 		kill(run->child, SIGTERM);
-		waitpid(run->child, NULL, 0);
+		reap_child(run, &st);
 	}
 	if (run->saved && tfs_saved_count(run->saved) && tfs_exists("tracing_on"))
 		tfs_write_file("tracing_on", "0");
@@ -657,6 +797,10 @@ static int finish(struct record_run *run, int status)
 		if (tfs_restore(run->saved) < 0 && status == EXIT_OK)
 			status = EXIT_FAILED;
 	}
+	/* After the restore: the instances record created go only now. */
+	if (rec_instances_finish(run->plan->instances, run->plan->keep && run->out_written) < 0 &&
+	    status == EXIT_OK)
+		status = EXIT_FAILED;
 	remove_temp_files(run);
 	/* A file we created or already truncated is worthless unless complete. */
 	if (!run->out_written && (run->out_created || run->out_truncated))
@@ -668,6 +812,7 @@ static int finish(struct record_run *run, int status)
 	free(run->stats);
 	free(run->recorders);
 	free(run->cmd_path);
+	proc_maps_free(run->maps);
 	tfs_saved_free(run->saved);
 	tfs_events_free(run->events);
 	return status;
@@ -691,55 +836,20 @@ static int command_status(struct record_run *run)
 	return WEXITSTATUS(st);
 }
 
-/* -v -e SPEC: the events SPEC matches are left out of the selection. */
-static int exclude_events(struct record_run *run)
-{
-	struct record_plan *plan = run->plan;
-	struct tfs_events *minus = tfs_events_new(), *ev = NULL;
-	int n = 0;
-
-	for (int i = 0; i < plan->nr_events; i++) {
-		if (!plan->ftrace.negated[i])
-			continue;
-		n++;
-		if (tfs_events_add(minus, plan->events[i]) <= 0) {
-			tfs_events_free(minus);
-			return -1;
-		}
-	}
-	if (n && !(ev = ftrace_events_minus(run->events, minus))) {
-		tfs_events_free(minus);
-		return -1;
-	}
-	tfs_events_free(minus);
-	if (ev) {
-		tfs_events_free(run->events);
-		run->events = ev;
-	}
-	return 0;
-}
-
 static int setup(struct record_run *run)
 {
 	struct record_plan *plan = run->plan;
+	char *prefix;
+	pid_t *pids;
+	int nr_pids, ret;
 
 	/* Nothing touches tracefs until every check that can fail has passed. */
 	if (plan->argv && !(run->cmd_path = find_command_path(plan->argv[0])))
 		return error("cannot run '%s': command not found", plan->argv[0]);
 	if (open_output(run) < 0 || !tfs_dir())
 		return -1;
-	run->events = tfs_events_new();
-	for (int i = 0; i < plan->nr_events; i++) {
-		if (plan->ftrace.ignore_missing && !ftrace_event_spec_matches(plan->events[i])) {
-			warning("no event matches '%s': ignored (-i)", plan->events[i]);
-			continue;
-		}
-		if (plan->ftrace.negated[i])
-			continue;
-		if (tfs_events_add(run->events, plan->events[i]) <= 0)
-			return -1;
-	}
-	if (exclude_events(run) < 0)
+	run->events = ftrace_select_events(&plan->ftrace, plan->events, plan->nr_events);
+	if (!run->events)
 		return -1;
 	if (ftrace_setup_check(&plan->ftrace) < 0)
 		return -1;
@@ -757,14 +867,27 @@ static int setup(struct record_run *run)
 	if (ftrace_setup_apply(&plan->ftrace, run->saved) < 0 ||
 	    tfs_events_enable(run->events, run->saved) < 0)
 		return -1;
-	if (start_recorders(run) < 0)
+	prefix = temp_prefix(plan);
+	ret = rec_instances_setup(plan->instances, &plan->ftrace, run->saved, run->nr_cpus,
+				  plan->buffer_kb, prefix);
+	free(prefix);
+	if (ret < 0 || start_recorders(run) < 0)
 		return -1;
-	return ftrace_setup_exclude(&plan->ftrace, run->saved, run->recorders, run->nr_cpus);
+	/* Every recorder, the instances' too, is left out of every buffer. */
+	pids = rec_instances_all_pids(plan->instances, run->recorders, run->nr_cpus, &nr_pids);
+	ret = ftrace_setup_exclude(&plan->ftrace, run->saved, pids, nr_pids);
+	if (ret == 0)
+		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
+	free(pids);
+	return ret;
 }
 
 static int record(struct record_plan *plan)
 {
 	struct record_run run = { .plan = plan, .out_fd = -1 };
+
+	if (plan->proc_map)
+		run.maps = proc_maps_new();
 	struct sigaction old_int, old_term;
 	int status;
 
@@ -779,13 +902,15 @@ static int record(struct record_plan *plan)
 		/* As if the command had been killed by it, which is what the user meant. */
 		run.child_status = stop_signal;
 		warning("interrupted before '%s' started", plan->argv[0]);
-	} else if (!stop_signal && (plan->argv ? start_command(&run) < 0 : wait_signal() < 0)) {
+	} else if (!stop_signal && (plan->argv ? start_command(&run) < 0 :
+				    wait_signal(plan->instances) < 0)) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}
 	if (run.child)
 		wait_command(&run);
 	tfs_write_file("tracing_on", "0");
+	rec_instances_tracing(plan->instances, "0");
 	if (stop_recorders(&run) < 0 || read_stats(&run) < 0 || write_trace(&run) < 0) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
@@ -803,6 +928,7 @@ static void plan_free(struct record_plan *plan)
 {
 	free(plan->events);
 	ftrace_setup_free(&plan->ftrace);
+	rec_instances_free(plan->instances);
 }
 
 static int run_record(int argc, char **argv)

@@ -210,20 +210,40 @@ static bool in_list(const char *rel, const char *word)
 	return found;
 }
 
-static int check_option(const char *opt)
+/* Does options/NAME exist in the buffer? */
+static bool has_option(const struct buffer_plan *b, const char *name)
 {
-	const char *name = !strncmp(opt, "no", 2) ? opt + 2 : opt;
-	char rel[256];
+	char rel[256], *path;
+	bool found;
 
+	if (!*name || strchr(name, '/'))
+		return false;
 	snprintf(rel, sizeof(rel), "options/%s", name);
-	if (!*name || strchr(name, '/') || !tfs_exists(rel)) {
-		/* "nofoo" may also be an option whose name starts with "no". */
-		snprintf(rel, sizeof(rel), "options/%s", opt);
-		if (!strchr(opt, '/') && tfs_exists(rel))
-			return 0;
-		return error("no trace option '%s' (see trace-cmd list -o)", name);
-	}
-	return 0;
+	path = rel_path(b, rel);
+	found = tfs_exists(path);
+	free(path);
+	return found;
+}
+
+/* The option file -O @opt writes, and the value ("noNAME" clears NAME). */
+static const char *option_target(const struct buffer_plan *b, const char *opt, bool *on)
+{
+	/* "nofoo" may also be an option whose name starts with "no". */
+	*on = strncmp(opt, "no", 2) || has_option(b, opt);
+	return *on ? opt : opt + 2;
+}
+
+static int check_option(const struct buffer_plan *b, const char *opt)
+{
+	bool on;
+	const char *name = option_target(b, opt, &on);
+
+	if (has_option(b, name))
+		return 0;
+	if (b->tracer)
+		return error("no trace option '%s' with tracer '%s' (see trace-cmd list -o)",
+			     name, b->tracer);
+	return error("no trace option '%s' (see trace-cmd list -o)", name);
 }
 
 /* Every name in the plan, checked before anything is written. */
@@ -244,8 +264,9 @@ static int check_plan(struct start_plan *p)
 			return error("no tracer '%s' (see trace-cmd list -t)", b->tracer);
 		if (b->clock && !in_list("trace_clock", b->clock))
 			return error("no trace clock '%s' (see trace-cmd list -C)", b->clock);
-		for (int o = 0; o < b->nr_options; o++)
-			if (check_option(b->options[o]) < 0)
+		/* A tracer's own options may appear only once it is set: apply checks them. */
+		for (int o = 0; !b->tracer && o < b->nr_options; o++)
+			if (check_option(b, b->options[o]) < 0)
 				return -1;
 	}
 	return 0;
@@ -345,19 +366,17 @@ static int apply_events(struct start_plan *p, struct buffer_plan *b)
 
 static int apply_options(struct start_plan *p, struct buffer_plan *b)
 {
-	char rel[256], val[32];
+	char rel[256];
 
 	for (int o = 0; o < b->nr_options; o++) {
-		const char *opt = b->options[o];
+		bool on;
+		const char *name = option_target(b, b->options[o], &on);
 
-		snprintf(rel, sizeof(rel), "options/%s", opt);
-		if (!strncmp(opt, "no", 2) && !tfs_exists(rel)) {
-			snprintf(rel, sizeof(rel), "options/%s", opt + 2);
-			strcpy(val, "0");
-		} else {
-			strcpy(val, "1");
-		}
-		if (set_rel(p, b, rel, val) < 0)
+		/* After the tracer: its own options exist now, if it has them. */
+		if (check_option(b, b->options[o]) < 0)
+			return -1;
+		snprintf(rel, sizeof(rel), "options/%s", name);
+		if (set_rel(p, b, rel, on ? "1" : "0") < 0)
 			return -1;
 	}
 	return 0;

@@ -29,6 +29,11 @@
 
 static char *tracing_dir;
 /*
+ * The buffer relative paths resolve in: "instances/NAME/", or NULL for the
+ * top buffer (tfs_set_instance).  Forked children (recorders) inherit it.
+ */
+static char *instance_prefix;
+/*
  * The last error_log entry already seen (its timestamped first line), so a
  * refusal shows only a new entry.  Not a byte count: the kernel keeps a
  * fixed number of entries, so a full log stays the same size as it changes.
@@ -147,9 +152,38 @@ void tfs_set_dir(const char *dir)
 char *tfs_path(const char *rel)
 {
 	const char *dir = tracing_dir ? tracing_dir : "";
-	char *p = xmalloc(strlen(dir) + strlen(rel) + 2);
+	const char *pre = instance_prefix ? instance_prefix : "";
+	char *p = xmalloc(strlen(dir) + strlen(pre) + strlen(rel) + 2);
 
-	sprintf(p, "%s/%s", dir, rel);
+	sprintf(p, "%s/%s%s", dir, pre, rel);
+	return p;
+}
+
+void tfs_set_instance(const char *name)
+{
+	free(instance_prefix);
+	instance_prefix = NULL;
+	if (name) {
+		instance_prefix = xmalloc(strlen(name) + sizeof("instances//"));
+		sprintf(instance_prefix, "instances/%s/", name);
+	}
+	/* Each buffer has its own error_log: only its new entries explain a refusal. */
+	free(error_log_seen);
+	error_log_seen = tracing_dir ? last_error_entry() : NULL;
+}
+
+const char *tfs_instance(void)
+{
+	return instance_prefix ? instance_prefix + strlen("instances/") : NULL;
+}
+
+/* @rel as seen from the top of the tracing directory, in a new allocation. */
+static char *top_rel(const char *rel)
+{
+	const char *pre = instance_prefix ? instance_prefix : "";
+	char *p = xmalloc(strlen(pre) + strlen(rel) + 1);
+
+	sprintf(p, "%s%s", pre, rel);
 	return p;
 }
 
@@ -162,6 +196,16 @@ int tfs_exists(const char *rel)
 	return ret;
 }
 
+/* "WHAT 'REL': REASON", with REL as seen from the top (an instance's shows it). */
+static int path_error(const char *what, const char *rel, int err)
+{
+	char *shown = top_rel(rel);
+
+	error("%s '%s': %s", what, shown, strerror(err));
+	free(shown);
+	return -1;
+}
+
 int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
 {
 	char *p = tfs_path(rel);
@@ -171,7 +215,7 @@ int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
 
 	free(p);
 	if (fd < 0)
-		return error("cannot open '%s': %s", rel, strerror(errno));
+		return path_error("cannot open", rel, errno);
 	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;
@@ -186,7 +230,7 @@ int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
 
 			close(fd);
 			free(buf);
-			return error("cannot read '%s': %s", rel, strerror(e));
+			return path_error("cannot read", rel, e);
 		}
 		if (n == 0)
 			break;
@@ -254,12 +298,13 @@ int tfs_write_file(const char *rel, const char *val)
 	if (n >= 0)
 		err = EIO;
 	{
-		char *log = new_error_log();
+		char *log = new_error_log(), *shown = top_rel(rel);
 
 		if (log)
-			error("writing '%s' to '%s': %s (kernel: %s)", val, rel, strerror(err), log);
+			error("writing '%s' to '%s': %s (kernel: %s)", val, shown, strerror(err), log);
 		else
-			error("writing '%s' to '%s': %s", val, rel, strerror(err));
+			error("writing '%s' to '%s': %s", val, shown, strerror(err));
+		free(shown);
 		free(log);
 	}
 	errno = err;
@@ -345,20 +390,25 @@ static void normalise(const char *rel, char *val)
 int tfs_save(struct tfs_saved *saved, const char *rel)
 {
 	struct saved_file *f;
-	char *val;
+	char *val, *full = top_rel(rel);
 
-	for (size_t i = 0; i < saved->nr; i++)
-		if (!strcmp(saved->files[i].rel, rel))
+	for (size_t i = 0; i < saved->nr; i++) {
+		if (!strcmp(saved->files[i].rel, full)) {
+			free(full);
 			return 0;
-	if (tfs_read_file(rel, &val, NULL) < 0)
+		}
+	}
+	if (tfs_read_file(rel, &val, NULL) < 0) {
+		free(full);
 		return -1;
+	}
 	normalise(rel, val);
 	if (saved->nr == saved->alloc) {
 		saved->alloc = saved->alloc ? saved->alloc * 2 : 16;
 		saved->files = xrealloc(saved->files, saved->alloc * sizeof(*saved->files));
 	}
 	f = &saved->files[saved->nr++];
-	f->rel = xstrdup(rel);
+	f->rel = full;	/* from the top, so restore needs no current buffer */
 	f->val = val;
 	return 0;
 }
@@ -372,10 +422,12 @@ int tfs_set(struct tfs_saved *saved, const char *rel, const char *val)
 
 int tfs_restore(struct tfs_saved *saved)
 {
+	char *prefix = instance_prefix;
 	int ret = 0;
 
 	if (!saved)
 		return 0;
+	instance_prefix = NULL;	/* the saved paths start at the top */
 	/* Reverse order: tracing_on, saved first, goes back last. */
 	while (saved->nr) {
 		struct saved_file *f = &saved->files[--saved->nr];
@@ -389,6 +441,7 @@ int tfs_restore(struct tfs_saved *saved)
 		free(f->rel);
 		free(f->val);
 	}
+	instance_prefix = prefix;
 	return ret;
 }
 
@@ -457,7 +510,7 @@ static int list_dirs(const char *rel, struct dirent ***list)
 
 	free(p);
 	if (n < 0)
-		return error("cannot list '%s': %s", rel, strerror(errno));
+		return path_error("cannot list", rel, errno);
 	return n;
 }
 

@@ -22,7 +22,16 @@ const char *tfs_dir(void);
 /* Use @dir as the tracing directory from now on (NULL: find it again). */
 void tfs_set_dir(const char *dir);
 
-/* "DIR/REL" in a new allocation. */
+/*
+ * The buffer relative paths name from now on: the instance NAME (its files
+ * under instances/NAME/), or the top buffer for NULL.  Saved files remember
+ * their buffer, and forked children inherit the choice.
+ */
+void tfs_set_instance(const char *name);
+/* The current instance's name, NULL for the top buffer. */
+const char *tfs_instance(void);
+
+/* "DIR/REL" (in the current buffer) in a new allocation. */
 char *tfs_path(const char *rel);
 /* Does DIR/REL exist? */
 int tfs_exists(const char *rel);

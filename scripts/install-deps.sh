@@ -9,6 +9,8 @@ pkgs="build-essential pkg-config libtraceevent-dev libtracefs-dev zlib1g-dev lib
 pkgs="$pkgs clang libclang-rt-14-dev valgrind"
 # bench/record-loss: perf bench sched messaging is its workload.
 pkgs="$pkgs linux-perf"
+# t6005: the order of record's tracefs writes, seen with strace.
+pkgs="$pkgs strace"
 # t3115: KernelShark opens our files under a virtual X server.
 pkgs="$pkgs kernelshark xvfb xauth"
 missing=

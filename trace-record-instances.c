@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record -B NAME: each instance's own plan (events, filters, options), its
+ * creation and removal, its per-CPU recorders and its buffer in trace.dat.
+ * Its files are reached through tfs_set_instance(), so the tracefs and
+ * ftrace-setup code that serves the top buffer serves instances unchanged.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace-cmd.h"
+#include "trace-ftrace-setup.h"
+#include "trace-output.h"
+#include "trace-record-instances.h"
+#include "trace-recorder.h"
+#include "trace-tracefs.h"
+
+struct rec_instance {
+	const char *name;
+	const char **events;		/* -e after its -B */
+	int nr_events;
+	struct ftrace_setup ftrace;	/* its -f, -R, -v, -p, -C, -O, -T */
+	struct tfs_events *selected;
+	int created;			/* record made it: removed afterwards */
+	char **tmp_paths;
+	int *tmp_fds;			/* points into rec_instances.all_fds */
+	pid_t *recorders;
+};
+
+struct rec_instances {
+	struct rec_instance *inst;
+	int nr;
+	int argc;
+	int nr_cpus;
+	int *all_fds;			/* every instance's files, closed in each recorder */
+	int nr_fds;
+};
+
+struct rec_instances *rec_instances_new(int argc)
+{
+	struct rec_instances *ri = xcalloc(1, sizeof(*ri));
+
+	ri->argc = argc;
+	return ri;
+}
+
+static int valid_name(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+static int add_instance(struct rec_instances *ri, const char *name)
+{
+	struct rec_instance *in;
+
+	if (!valid_name(name))
+		return error("invalid instance name '%s'", name);
+	for (int i = 0; i < ri->nr; i++)
+		if (!strcmp(ri->inst[i].name, name))
+			return error("-B %s given twice", name);
+	ri->inst = xrealloc(ri->inst, (ri->nr + 1) * sizeof(*ri->inst));
+	in = &ri->inst[ri->nr++];
+	memset(in, 0, sizeof(*in));
+	in->name = name;
+	in->events = xcalloc(ri->argc, sizeof(*in->events));
+	ftrace_setup_init(&in->ftrace, ri->argc);
+	return 1;
+}
+
+int rec_instances_option(struct rec_instances *ri, int opt, const char *arg)
+{
+	struct rec_instance *in = ri->nr ? &ri->inst[ri->nr - 1] : NULL;
+
+	if (opt == 'B')
+		return add_instance(ri, arg) < 0 ? -1 : 1;
+	if (!in)
+		return 0;
+	switch (opt) {
+	case 'e':
+		ftrace_setup_event(&in->ftrace, in->nr_events);
+		in->events[in->nr_events++] = arg;
+		return 1;
+	case 'f': case 'R': case 'v': case 'p': case 'C': case 'O': case 'T':
+		if (ftrace_setup_option(&in->ftrace, opt, arg, in->nr_events ?
+					in->events[in->nr_events - 1] : NULL) < 0)
+			return -1;
+		return 1;
+	case 'l': case 'n': case 'g':
+	case FTRACE_OPT_MODULE: case FTRACE_OPT_MAX_GRAPH_DEPTH: case FTRACE_OPT_FUNC_STACK:
+		return error("function filters apply to the top buffer, not -B %s", in->name);
+	}
+	return 0;
+}
+
+int rec_instances_check_usage(const struct rec_instances *ri)
+{
+	for (int i = 0; i < ri->nr; i++) {
+		const struct rec_instance *in = &ri->inst[i];
+
+		if (ftrace_setup_check_usage(&in->ftrace) < 0)
+			return -1;
+		if (!in->nr_events && !in->ftrace.plugin)
+			return error("-B %s has nothing to record: give -e EVENT after it",
+				     in->name);
+	}
+	return 0;
+}
+
+int rec_instances_count(const struct rec_instances *ri)
+{
+	return ri ? ri->nr : 0;
+}
+
+/* The settings that are record's, not a buffer's, hold in every instance. */
+static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top)
+{
+	fs->ignore_missing = top->ignore_missing;
+	fs->no_filter = top->no_filter;
+	fs->follow_command = top->follow_command;
+	fs->children = top->children;
+	memcpy(fs->pids, top->pids, top->nr_pids * sizeof(*fs->pids));
+	fs->nr_pids = top->nr_pids;
+}
+
+static int create_instance(struct rec_instance *in)
+{
+	char *rel = xmalloc(strlen(in->name) + sizeof("instances/"));
+	char *path;
+	int ret = 0;
+
+	sprintf(rel, "instances/%s", in->name);
+	if (!tfs_exists("instances"))
+		ret = error("this kernel has no instances (no 'instances' in '%s')", tfs_dir());
+	else if (!tfs_exists(rel)) {
+		path = tfs_path(rel);
+		if (mkdir(path, 0755) < 0)
+			ret = error("cannot create instance '%s': %s", in->name, strerror(errno));
+		else
+			in->created = 1;
+		free(path);
+	}
+	free(rel);
+	return ret;
+}
+
+static int open_temp_files(struct rec_instances *ri, struct rec_instance *in,
+			   const char *prefix)
+{
+	in->tmp_paths = xcalloc(ri->nr_cpus, sizeof(*in->tmp_paths));
+	in->tmp_fds = ri->all_fds + ri->nr_fds;
+	for (int cpu = 0; cpu < ri->nr_cpus; cpu++) {
+		char *p = xmalloc(strlen(prefix) + strlen(in->name) + 32);
+
+		sprintf(p, "%s.%s.cpu%d", prefix, in->name, cpu);
+		in->tmp_fds[cpu] = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (in->tmp_fds[cpu] < 0) {
+			error("cannot create '%s': %s", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		in->tmp_paths[cpu] = p;
+		ri->nr_fds++;
+	}
+	return 0;
+}
+
+/* -b: every CPU's buffer of the instance, each saved. */
+static int set_buffer_size(struct tfs_saved *saved, int nr_cpus, unsigned long kb)
+{
+	char rel[64], val[32];
+
+	snprintf(val, sizeof(val), "%lu", kb);
+	for (int cpu = 0; kb && cpu < nr_cpus; cpu++) {
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
+		if (tfs_set(saved, rel, val) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* In the current buffer (the instance): what record's setup does for the top. */
+static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int nr_cpus,
+			  unsigned long buffer_kb)
+{
+	in->selected = ftrace_select_events(&in->ftrace, in->events, in->nr_events);
+	if (!in->selected || ftrace_setup_check(&in->ftrace) < 0)
+		return -1;
+	if (tfs_set(saved, "tracing_on", "0") < 0 ||
+	    set_buffer_size(saved, nr_cpus, buffer_kb) < 0 || tfs_write_file("trace", "") < 0)
+		return -1;
+	if (ftrace_setup_apply(&in->ftrace, saved) < 0)
+		return -1;
+	return tfs_events_enable(in->selected, saved);
+}
+
+int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top,
+			struct tfs_saved *saved, int nr_cpus, unsigned long buffer_kb,
+			const char *prefix)
+{
+	int ret = 0;
+
+	ri->nr_cpus = nr_cpus;
+	ri->all_fds = xcalloc(ri->nr * nr_cpus + 1, sizeof(*ri->all_fds));
+	for (int i = 0; ret == 0 && i < ri->nr; i++) {
+		struct rec_instance *in = &ri->inst[i];
+
+		copy_globals(&in->ftrace, top);
+		if (create_instance(in) < 0 || open_temp_files(ri, in, prefix) < 0)
+			return -1;
+		tfs_set_instance(in->name);
+		ret = setup_instance(in, saved, nr_cpus, buffer_kb);
+		tfs_set_instance(NULL);
+	}
+	return ret;
+}
+
+int rec_instances_start(struct rec_instances *ri, size_t page_size,
+			int (*tune)(void *arg, int cpu, pid_t pid), void *arg)
+{
+	int ret = 0;
+
+	for (int i = 0; ret == 0 && i < ri->nr; i++) {
+		struct rec_instance *in = &ri->inst[i];
+
+		in->recorders = xcalloc(ri->nr_cpus, sizeof(*in->recorders));
+		/* The recorder opens its trace_pipe_raw in the buffer it inherits. */
+		tfs_set_instance(in->name);
+		for (int cpu = 0; ret == 0 && cpu < ri->nr_cpus; cpu++) {
+			if (!cpu_is_online(cpu))
+				continue;
+			in->recorders[cpu] = recorder_start(cpu, in->tmp_fds[cpu], page_size,
+							    ri->all_fds, ri->nr_fds);
+			if (in->recorders[cpu] < 0) {
+				in->recorders[cpu] = 0;
+				ret = -1;
+			} else if (tune) {
+				ret = tune(arg, cpu, in->recorders[cpu]);
+			}
+		}
+		tfs_set_instance(NULL);
+	}
+	return ret;
+}
+
+pid_t *rec_instances_all_pids(const struct rec_instances *ri, const pid_t *pids, int nr,
+			      int *total)
+{
+	pid_t *all = xcalloc(nr + ri->nr * ri->nr_cpus + 1, sizeof(*all));
+
+	memcpy(all, pids, nr * sizeof(*pids));
+	*total = nr;
+	for (int i = 0; i < ri->nr; i++)
+		for (int cpu = 0; ri->inst[i].recorders && cpu < ri->nr_cpus; cpu++)
+			all[(*total)++] = ri->inst[i].recorders[cpu];
+	return all;
+}
+
+/* Calls @fn for each instance with its buffer current. */
+static int for_each(struct rec_instances *ri, int (*fn)(struct rec_instance *, void *),
+		    void *arg)
+{
+	int ret = 0;
+
+	for (int i = 0; i < ri->nr; i++) {
+		tfs_set_instance(ri->inst[i].name);
+		if (fn(&ri->inst[i], arg) < 0)
+			ret = -1;
+		tfs_set_instance(NULL);
+	}
+	return ret;
+}
+
+struct exclude_arg {
+	struct tfs_saved *saved;
+	const pid_t *pids;
+	int nr;
+};
+
+static int exclude_one(struct rec_instance *in, void *arg)
+{
+	struct exclude_arg *x = arg;
+
+	return ftrace_setup_exclude(&in->ftrace, x->saved, x->pids, x->nr);
+}
+
+int rec_instances_exclude(struct rec_instances *ri, struct tfs_saved *saved,
+			  const pid_t *pids, int nr)
+{
+	struct exclude_arg x = { saved, pids, nr };
+
+	return for_each(ri, exclude_one, &x);
+}
+
+static int child_one(struct rec_instance *in, void *arg)
+{
+	(void)arg;
+	if (ftrace_setup_child(&in->ftrace) < 0)
+		return -1;
+	return tfs_write_file("tracing_on", "1");
+}
+
+int rec_instances_child(struct rec_instances *ri)
+{
+	return for_each(ri, child_one, NULL);
+}
+
+static int tracing_one(struct rec_instance *in, void *arg)
+{
+	(void)in;
+	return tfs_write_file("tracing_on", arg);
+}
+
+int rec_instances_tracing(struct rec_instances *ri, const char *on)
+{
+	return for_each(ri, tracing_one, (void *)on);
+}
+
+int rec_instances_stop(struct rec_instances *ri)
+{
+	int ret = 0;
+
+	for (int i = 0; i < ri->nr; i++) {
+		for (int cpu = 0; ri->inst[i].recorders && cpu < ri->nr_cpus; cpu++) {
+			if (recorder_stop(ri->inst[i].recorders[cpu]) < 0)
+				ret = -1;
+			ri->inst[i].recorders[cpu] = 0;
+		}
+	}
+	return ret;
+}
+
+/* Adds every event of @ev to @all (both name their events in the top's tree). */
+static int add_events(struct tfs_events *all, const struct tfs_events *ev)
+{
+	for (size_t i = 0; i < tfs_events_count(ev); i++) {
+		const char *sys = tfs_events_system(ev, i), *name = tfs_events_name(ev, i);
+		char *spec = xmalloc(strlen(sys) + strlen(name) + 2);
+		int ret;
+
+		sprintf(spec, "%s:%s", sys, name);
+		ret = tfs_events_add(all, spec);
+		free(spec);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+struct tfs_events *rec_instances_formats(const struct rec_instances *ri,
+					 const struct tfs_events *top)
+{
+	struct tfs_events *all;
+
+	if (!ri || !ri->nr)
+		return NULL;
+	all = tfs_events_new();
+	if (add_events(all, top) < 0)
+		goto fail;
+	for (int i = 0; i < ri->nr; i++)
+		if (ri->inst[i].selected && add_events(all, ri->inst[i].selected) < 0)
+			goto fail;
+	return all;
+fail:
+	tfs_events_free(all);
+	return NULL;
+}
+
+struct write_arg {
+	struct trace_output *out;
+	int nr_cpus;
+};
+
+static int stats_one(struct rec_instance *in, void *arg)
+{
+	struct write_arg *w = arg;
+
+	return trace_output_add_buffer_cpustats(w->out, in->name, w->nr_cpus);
+}
+
+int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out)
+{
+	struct write_arg w = { out, ri->nr_cpus };
+
+	/* Upstream's order: every instance's CPUSTATs, then the BUFFER options. */
+	if (for_each(ri, stats_one, &w) < 0)
+		return -1;
+	for (int i = 0; i < ri->nr; i++)
+		if (trace_output_add_buffer(out, ri->inst[i].name) < 0)
+			return -1;
+	return 0;
+}
+
+static int write_one(struct rec_instance *in, void *arg)
+{
+	struct write_arg *w = arg;
+	char *clock = tfs_current_clock();
+	int ret = trace_output_write_buffer(w->out, in->name, w->nr_cpus, in->tmp_fds, clock);
+
+	free(clock);
+	return ret;
+}
+
+int rec_instances_write(struct rec_instances *ri, struct trace_output *out)
+{
+	struct write_arg w = { out, ri->nr_cpus };
+	int ret = 0;
+
+	/* One at a time, in order: the first failure ends the file. */
+	for (int i = 0; ret == 0 && i < ri->nr; i++) {
+		tfs_set_instance(ri->inst[i].name);
+		ret = write_one(&ri->inst[i], &w);
+		tfs_set_instance(NULL);
+	}
+	return ret;
+}
+
+void rec_instances_print_stats(struct rec_instances *ri, size_t page_size, int long_size)
+{
+	for (int i = 0; i < ri->nr; i++) {
+		struct rec_instance *in = &ri->inst[i];
+
+		fprintf(stderr, "\nBuffer: %s\n", in->name);
+		for (int cpu = 0; cpu < ri->nr_cpus; cpu++) {
+			unsigned long long events = 0, missed = 0;
+			struct stat st = { 0 };
+
+			fstat(in->tmp_fds[cpu], &st);
+			recorder_count_events(in->tmp_fds[cpu], page_size, long_size, &events,
+					      &missed);
+			fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost\n",
+				cpu, events, (unsigned long long)st.st_size, missed);
+		}
+	}
+}
+
+static int restore_one(struct rec_instance *in, void *arg)
+{
+	(void)arg;
+	return ftrace_setup_restore(&in->ftrace);
+}
+
+static int remove_instance(const struct rec_instance *in)
+{
+	char *rel = xmalloc(strlen(in->name) + sizeof("instances/"));
+	char *path;
+	int ret = 0;
+
+	sprintf(rel, "instances/%s", in->name);
+	path = tfs_path(rel);
+	if (rmdir(path) < 0)
+		ret = error("cannot remove instance '%s': %s", in->name, strerror(errno));
+	free(path);
+	free(rel);
+	return ret;
+}
+
+static void remove_temp_files(struct rec_instances *ri, struct rec_instance *in)
+{
+	for (int cpu = 0; in->tmp_paths && cpu < ri->nr_cpus; cpu++) {
+		if (!in->tmp_paths[cpu])
+			continue;
+		close(in->tmp_fds[cpu]);
+		unlink(in->tmp_paths[cpu]);
+		free(in->tmp_paths[cpu]);
+	}
+	free(in->tmp_paths);
+	in->tmp_paths = NULL;
+}
+
+int rec_instances_finish(struct rec_instances *ri, int keep)
+{
+	int ret = 0;
+
+	if (!ri)
+		return 0;
+	if (!keep && for_each(ri, restore_one, NULL) < 0)
+		ret = -1;
+	for (int i = 0; i < ri->nr; i++) {
+		struct rec_instance *in = &ri->inst[i];
+
+		remove_temp_files(ri, in);
+		if (in->created && !keep && remove_instance(in) < 0)
+			ret = -1;
+		in->created = 0;
+	}
+	return ret;
+}
+
+void rec_instances_free(struct rec_instances *ri)
+{
+	if (!ri)
+		return;
+	for (int i = 0; i < ri->nr; i++) {
+		free(ri->inst[i].events);
+		ftrace_setup_free(&ri->inst[i].ftrace);
+		tfs_events_free(ri->inst[i].selected);
+		free(ri->inst[i].recorders);
+	}
+	free(ri->inst);
+	free(ri->all_fds);
+	free(ri);
+}
