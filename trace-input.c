@@ -89,6 +89,7 @@ struct stream {
 	int			first;		/* rec is its page's first record */
 	int			last_off;	/* kbuffer offset of rec in its page */
 	int			skip_next;
+	int			no_skip;	/* landing on a peeked record: no id filter */
 };
 
 struct trace_input {
@@ -120,6 +121,10 @@ struct trace_input {
 	unsigned char		*id_done;
 	unsigned char		*format_done;
 	int			funcs_loaded;
+	int64_t			*flex_by_id;	/* see id_flex_offset() */
+	const unsigned char	*want_ids;	/* trace_input_only_ids() */
+	int			type_offset, type_size;
+	struct cursor		type_cursor;	/* decodes common_type in the file's order */
 
 	struct buffer		buffers[MAX_BUFFERS];
 	int			nr_buffers;
@@ -1152,6 +1157,11 @@ struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *
 	return tep_find_event_by_name(in->tep, system, name);
 }
 
+int trace_input_parse_format(struct trace_input *in, int i)
+{
+	return in->format_done && i >= 0 && i < in->nr_formats ? parse_format(in, i) : 0;
+}
+
 int trace_input_parse_all(struct trace_input *in)
 {
 	for (int i = 0; in->format_done && i < in->nr_formats; i++)
@@ -1306,6 +1316,7 @@ void trace_input_close(struct trace_input *in)
 	free(in->opts);
 	free(in->formats);
 	free(in->format_id);
+	free(in->flex_by_id);
 	free(in->format_done);
 	free(in->id_done);
 	free(in->kallsyms);
@@ -1657,15 +1668,49 @@ static int load_page(struct stream *s)
  * fixed fields are normal: kernel_stack's caller[8] holds only the frames
  * recorded, and reads past a record stay inside the zeroed window slack.)
  */
-static uint64_t flex_offset(struct trace_input *in, struct tep_record *rec)
+static uint64_t event_flex_offset(struct tep_event *ev)
 {
-	struct tep_event *ev = in->tep ? tep_find_event_by_record(in->tep, rec) : NULL;
 	uint64_t need = 0;
 
 	for (struct tep_format_field *f = ev ? ev->format.fields : NULL; f; f = f->next)
 		if (!f->size && (uint64_t)(unsigned int)f->offset > need)
 			need = (unsigned int)f->offset;
 	return need;
+}
+
+/* The same, by event id, from a cache (filled once the id's format is parsed). */
+static uint64_t id_flex_offset(struct trace_input *in, int id)
+{
+	if (id < 0 || id >= LAZY_IDS)
+		return event_flex_offset(tep_find_event(in->tep, id));
+	if (!in->flex_by_id) {
+		in->flex_by_id = xmalloc(LAZY_IDS * sizeof(*in->flex_by_id));
+		memset(in->flex_by_id, 0xff, LAZY_IDS * sizeof(*in->flex_by_id));
+	}
+	if (in->flex_by_id[id] < 0)
+		in->flex_by_id[id] = event_flex_offset(tep_find_event(in->tep, id));
+	return in->flex_by_id[id];
+}
+
+/* Parses @rec's format if needed; 0 if @rec is long enough for it, -1 (printed) if not. */
+static int check_record(struct stream *s, struct tep_record *rec)
+{
+	struct trace_input *in = s ? s->in : ((struct stream *)rec->priv)->in;
+	uint64_t need;
+	int id;
+
+	if (!in->tep)
+		return 0;
+	id = tep_data_type(in->tep, rec);
+	if (in->id_done && trace_input_need_event(in, id) < 0)
+		return -1;
+	need = id_flex_offset(in, id);
+	if ((uint64_t)rec->size >= need)
+		return 0;
+	if (!s)
+		return -1;
+	return stream_bad(s, rec->offset, "%s record ends before its last field (at %llu)",
+			  tep_find_event(in->tep, id)->name, need);
 }
 
 static int fill_record(struct stream *s, void *data, unsigned long long ts, int first)
@@ -1694,13 +1739,29 @@ static int fill_record(struct stream *s, void *data, unsigned long long ts, int 
 	s->rec.missed_events = first ? kbuffer_missed_events(s->kbuf) : 0;
 	s->rec.priv = s;
 	s->first = first;
-	if (s->in->id_done &&
-	    trace_input_need_event(s->in, tep_data_type(s->in->tep, &s->rec)) < 0)
-		return -1;
-	if ((uint64_t)size < flex_offset(s->in, &s->rec))
-		return stream_bad(s, s->rec.offset, "%s record ends before its last field (at %llu)",
-				  tep_find_event_by_record(s->in->tep, &s->rec)->name,
-				  flex_offset(s->in, &s->rec));
+	return check_record(s, &s->rec) < 0 ? -1 : 1;
+}
+
+/*
+ * Whether the event at @data is one trace_input_only_ids() left out: decided
+ * by its id alone, before the record is filled in.  A damaged position is
+ * left to fill_record() to report.
+ */
+static int unwanted(struct stream *s, const unsigned char *data, int first)
+{
+	struct trace_input *in = s->in;
+	int off, id;
+
+	if (!in->want_ids || s->no_skip)
+		return 0;
+	off = kbuffer_curr_offset(s->kbuf);
+	if ((!first && off <= s->last_off) ||
+	    data + in->type_offset + in->type_size > s->win + s->page_end)
+		return 0;
+	id = cur_decode(&in->type_cursor, data + in->type_offset, in->type_size);
+	if (id >= LAZY_IDS || in->want_ids[id])
+		return 0;
+	s->last_off = off;
 	return 1;
 }
 
@@ -1713,20 +1774,26 @@ static int stream_advance(struct stream *s)
 	if (s->skip_next) {
 		int ret;
 
-		/* Land on the record to drop; the code below steps past it. */
+		/* Land on the record to drop (whatever its id); the code below steps past it. */
 		s->skip_next = 0;
+		s->no_skip = 1;
 		ret = stream_advance(s);
+		s->no_skip = 0;
 		if (ret <= 0)
 			return ret;
 	}
 	if (s->page_loaded) {
-		data = kbuffer_next_event(s->kbuf, &ts);
+		do
+			data = kbuffer_next_event(s->kbuf, &ts);
+		while (data && unwanted(s, data, 0));
 		if (data)
 			return fill_record(s, data, ts, 0);
 		s->page += s->page_size;
 		s->page_loaded = 0;
 	}
 	for (;;) {
+		int first = 1;
+
 		if (s->page >= s->win_len) {
 			int ret = fill_window(s);
 
@@ -1736,11 +1803,29 @@ static int stream_advance(struct stream *s)
 		if (load_page(s) < 0)
 			return -1;
 		data = kbuffer_read_event(s->kbuf, &ts);
+		while (data && unwanted(s, data, first)) {
+			data = kbuffer_next_event(s->kbuf, &ts);
+			first = 0;
+		}
 		if (data)
-			return fill_record(s, data, ts, 1);
+			return fill_record(s, data, ts, first);
 		s->page += s->page_size;
 		s->page_loaded = 0;
 	}
+}
+
+void trace_input_only_ids(struct trace_input *in, const unsigned char *ids)
+{
+	struct tep_event *ev = in->tep ? tep_get_first_event(in->tep) : NULL;
+	struct tep_format_field *f = ev ? tep_find_common_field(ev, "common_type") : NULL;
+
+	/* libtraceevent reads every event's id where its first event has it. */
+	if (!f || (f->size != 1 && f->size != 2 && f->size != 4) || f->offset < 0)
+		return;
+	in->type_offset = f->offset;
+	in->type_size = f->size;
+	cur_init(&in->type_cursor, NULL, 0, 0, in->big_endian, in->file);
+	in->want_ids = ids;
 }
 
 static int stream_less(const struct stream *a, const struct stream *b)
@@ -1939,10 +2024,9 @@ int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
 	next->data = data;
 	next->cpu = s->cpu;
 	next->ref_count = 1;
-	if (in->id_done && trace_input_need_event(in, tep_data_type(in->tep, next)) < 0)
-		return 0;
+	next->priv = s;
 	if ((unsigned char *)data + next->size > s->win + page + s->page_size ||
-	    (uint64_t)next->size < flex_offset(in, next))
+	    check_record(NULL, next) < 0)
 		return 0;
 	/* It must also be the next record of the merge: no other CPU's comes first. */
 	for (int i = 1; i <= 2 && i < in->heap_len; i++) {

@@ -55,6 +55,7 @@ struct tep_handle *trace_input_tep(const struct trace_input *in);
  * needs beyond that.  Each returns -1 (or NULL) after printing why.
  */
 int trace_input_parse_all(struct trace_input *in);
+int trace_input_parse_format(struct trace_input *in, int i);	/* see trace_input_format() */
 int trace_input_need_event(struct trace_input *in, int id);
 struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
 					    const char *name);
@@ -97,6 +98,12 @@ const void *trace_input_option(const struct trace_input *in, int id, int nth, si
 void trace_input_add_ts_offset(struct trace_input *in, int64_t offset);
 /* Multiplies raw timestamps into ns with @hz ticks per second (report --ts2secs). */
 void trace_input_set_ts2secs(struct trace_input *in, uint64_t hz);
+
+/*
+ * Leaves the records whose event id has a 0 in @ids (65536 entries, kept by
+ * the caller) out of the stream, before they are filled in (report -F).
+ */
+void trace_input_only_ids(struct trace_input *in, const unsigned char *ids);
 
 /* Leaves @cpu of every buffer out of the merged stream (report --cpu). */
 void trace_input_skip_cpu(struct trace_input *in, int cpu);

@@ -1,16 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Report's event printer: compiles an event's print fmt into a program that
- * prints what libtraceevent 1.7's pretty_print() prints, for the common
- * shapes, and says which events need kallsyms before they are printed.
+ * Report's event printer.  libtraceevent 1.7 interprets an event's print fmt
+ * for every record (pretty_print(): a printf per argument, a malloc per
+ * string); here the fmt and its argument tree are compiled once per event
+ * into a list of items that write the same bytes.  What is compiled follows
+ * libtraceevent's own rules (parse_args(), eval_num_arg(), print_str_arg(),
+ * print_arg_pointer()); anything else, and any record that would make
+ * libtraceevent warn (a field past the record's end), is left to it.
  */
 #include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <event-parse.h>
+#include <trace-seq.h>
 
+#include "trace-cmd.h"
+#include "trace-input.h"
 #include "trace-print.h"
+
+#define PRINTER_IDS	65536	/* event ids with a cached program */
+#define COMPILE_TRIES	8	/* compiles of an event whose symbols are not yet resolved */
+
+/* ---- which events need kallsyms ------------------------------------------ */
 
 /* An atom libtraceevent would look up as a symbol name (see test_for_symbol). */
 static int atom_is_symbol(const char *atom)
@@ -82,4 +96,953 @@ int trace_print_needs_functions(struct tep_event *ev)
 		return 1;
 	return format_prints_symbol(ev->print_fmt.format) ||
 	       args_need_functions(ev->print_fmt.args);
+}
+
+/* ---- compiled programs ---------------------------------------------------- */
+
+enum expr_kind { X_CONST, X_FIELD, X_INDEX, X_MASK, X_COND, X_OP };
+
+enum op {
+	OP_NOT, OP_NE, OP_BITNOT, OP_OR, OP_LOR, OP_AND, OP_LAND, OP_LT, OP_SHL, OP_LE,
+	OP_GT, OP_SHR, OP_GE, OP_EQ, OP_SUB, OP_ADD, OP_DIV, OP_MOD, OP_MUL,
+};
+
+/* A number as eval_num_arg() computes it. */
+struct expr {
+	enum expr_kind	kind;
+	enum op		op;
+	uint64_t	val;		/* X_CONST; X_MASK and X_INDEX: the cast's mask */
+	int		offset, size;	/* X_FIELD; X_INDEX: array start, element size */
+	struct expr	*a, *b, *c;	/* operands; X_INDEX: a is the index */
+};
+
+enum str_kind { S_CONST, S_ARRAY, S_DYN, S_COND, S_SYMBOL, S_FLAGS };
+
+struct sym {
+	long long	val;
+	const char	*str;
+};
+
+/* A string as print_str_arg() finds it, printed with the item's %s spec. */
+struct str {
+	enum str_kind	kind;
+	const char	*text;		/* S_CONST; S_FLAGS: the delimiter or NULL */
+	int		offset, size;	/* S_ARRAY: size 0 is the rest of the record; S_DYN */
+	int		relative;	/* S_DYN: __rel_loc */
+	struct expr	*e;		/* S_COND, S_SYMBOL, S_FLAGS */
+	struct str	*yes, *no;	/* S_COND */
+	struct sym	*syms;		/* S_SYMBOL, S_FLAGS */
+	int		nr_syms;
+};
+
+enum item_kind { I_TEXT, I_NUM, I_STR, I_PTR, I_FUNC };
+
+struct spec {
+	char		fmt[32];	/* as libtraceevent passes it to printf */
+	int		simple;		/* only '-', '0', a width: formatted here */
+	int		left, zero, width, prec;
+	char		conv;
+	int		ls;		/* -2 char ... 2 long long, as parse_arg_format() */
+};
+
+struct item {
+	enum item_kind	kind;
+	struct spec	sp;
+	const char	*text;		/* I_TEXT */
+	size_t		len;
+	struct expr	*e;		/* I_NUM, I_PTR, I_FUNC */
+	struct str	*s;		/* I_STR */
+	int		offset_too;	/* I_FUNC: %pS/%pF add +0xOFF */
+};
+
+struct program {
+	struct item	*items;
+	int		nr_items;
+	int		needs_functions;
+};
+
+enum { PROG_NONE, PROG_OK, PROG_SLOW, PROG_RETRY };
+
+struct slot {
+	struct tep_event	*ev;
+	struct program		*prog;
+	int			state;
+	int			tries;
+};
+
+struct trace_printer {
+	struct trace_input	*in;
+	struct tep_handle	*tep;
+	int			swap;		/* file and host byte orders differ */
+	int			disabled;	/* TRACE_CMD_SLOW_PRINT */
+	struct slot		*slots;
+	/* Everything a program owns, freed together. */
+	void			**owned;
+	int			nr_owned, cap_owned;
+	/* The line being built, and the record it is built from. */
+	char			*buf;
+	size_t			len, cap;
+	const unsigned char	*data;
+	int			size;
+	int			bail;		/* this record needs libtraceevent */
+};
+
+static void *own(struct trace_printer *p, void *mem)
+{
+	if (p->nr_owned == p->cap_owned) {
+		p->cap_owned = p->cap_owned ? 2 * p->cap_owned : 64;
+		p->owned = xrealloc(p->owned, sizeof(*p->owned) * p->cap_owned);
+	}
+	p->owned[p->nr_owned++] = mem;
+	return mem;
+}
+
+static void *alloc(struct trace_printer *p, size_t size)
+{
+	return own(p, xcalloc(1, size));
+}
+
+/* ---- compiling numbers ---------------------------------------------------- */
+
+static struct expr *compile_num(struct trace_printer *p, struct tep_event *ev,
+				struct tep_print_arg *arg);
+
+/* eval_type_str(): what a cast keeps of a value, as a mask (0: all of it). */
+static int cast_mask(const char *type, int pointer, uint64_t *mask)
+{
+	size_t len = type ? strlen(type) : 0;
+	char ref[64];
+
+	*mask = 0;
+	if (len < 2)
+		return -1;
+	if (pointer) {
+		if (type[len - 1] != '*' || len - 2 >= sizeof(ref))
+			return -1;
+		memcpy(ref, type, len - 2);
+		ref[len - 2] = 0;
+		return cast_mask(ref, 0, mask);
+	}
+	if (type[len - 1] == '*' || !strncmp(type, "struct", 6))
+		return 0;
+	if (!strcmp(type, "u8") || !strcmp(type, "s8"))
+		*mask = 0xff;
+	else if (!strcmp(type, "u16") || !strcmp(type, "s16"))
+		*mask = 0xffff;
+	else if (!strcmp(type, "u32") || !strcmp(type, "s32"))
+		*mask = 0xffffffff;
+	else {
+		if (!strncmp(type, "unsigned ", 9))
+			type += 9;
+		if (!strcmp(type, "char"))
+			*mask = 0xff;
+		else if (!strcmp(type, "short"))
+			*mask = 0xffff;
+		else if (!strcmp(type, "int"))
+			*mask = 0xffffffff;
+	}
+	return 0;
+}
+
+static struct tep_format_field *arg_field(struct tep_event *ev, struct tep_print_arg *arg)
+{
+	if (!arg->field.field)
+		arg->field.field = tep_find_any_field(ev, arg->field.name);
+	return arg->field.field;
+}
+
+static int number_size(int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* REC->array[index], possibly cast: the '[' case of eval_num_arg(). */
+static struct expr *compile_index(struct trace_printer *p, struct tep_event *ev,
+				  struct tep_print_arg *arg)
+{
+	struct tep_print_arg *larg = arg->op.left, *typearg = NULL;
+	struct tep_format_field *f;
+	struct expr *x;
+
+	while (larg && larg->type == TEP_PRINT_TYPE) {
+		if (!typearg)
+			typearg = larg;
+		larg = larg->typecast.item;
+	}
+	if (!larg || larg->type != TEP_PRINT_FIELD || !(f = arg_field(ev, larg)) ||
+	    !number_size(f->elementsize))
+		return NULL;
+	x = alloc(p, sizeof(*x));
+	x->kind = X_INDEX;
+	x->offset = f->offset;
+	x->size = f->elementsize;
+	if (typearg && cast_mask(typearg->typecast.type, 1, &x->val) < 0)
+		return NULL;
+	x->a = compile_num(p, ev, arg->op.right);
+	return x->a ? x : NULL;
+}
+
+static int op_code(const char *op, enum op *code)
+{
+	static const struct { const char *name; enum op code; } ops[] = {
+		{ "!", OP_NOT }, { "!=", OP_NE }, { "~", OP_BITNOT }, { "|", OP_OR },
+		{ "||", OP_LOR }, { "&", OP_AND }, { "&&", OP_LAND }, { "<", OP_LT },
+		{ "<<", OP_SHL }, { "<=", OP_LE }, { ">", OP_GT }, { ">>", OP_SHR },
+		{ ">=", OP_GE }, { "==", OP_EQ }, { "-", OP_SUB }, { "+", OP_ADD },
+		{ "/", OP_DIV }, { "%", OP_MOD }, { "*", OP_MUL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (!strcmp(op, ops[i].name)) {
+			*code = ops[i].code;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static struct expr *compile_op(struct trace_printer *p, struct tep_event *ev,
+			       struct tep_print_arg *arg)
+{
+	struct expr *x;
+
+	if (!arg->op.op)
+		return NULL;
+	if (!strcmp(arg->op.op, "["))
+		return compile_index(p, ev, arg);
+	x = alloc(p, sizeof(*x));
+	if (!strcmp(arg->op.op, "?")) {
+		struct tep_print_arg *colon = arg->op.right;
+
+		if (!colon || colon->type != TEP_PRINT_OP || !colon->op.op ||
+		    strcmp(colon->op.op, ":"))
+			return NULL;
+		x->kind = X_COND;
+		x->a = compile_num(p, ev, arg->op.left);
+		x->b = compile_num(p, ev, colon->op.left);
+		x->c = compile_num(p, ev, colon->op.right);
+		return x->a && x->b && x->c ? x : NULL;
+	}
+	if (op_code(arg->op.op, &x->op) < 0)
+		return NULL;
+	/* Both operands are evaluated, even of a unary operator (its left is NULL). */
+	x->kind = X_OP;
+	x->a = compile_num(p, ev, arg->op.left);
+	x->b = compile_num(p, ev, arg->op.right);
+	return x->a && x->b ? x : NULL;
+}
+
+static struct expr *compile_num(struct trace_printer *p, struct tep_event *ev,
+				struct tep_print_arg *arg)
+{
+	struct tep_format_field *f;
+	struct expr *x;
+
+	if (!arg)
+		return NULL;
+	switch (arg->type) {
+	case TEP_PRINT_NULL:
+		x = alloc(p, sizeof(*x));
+		x->kind = X_CONST;
+		return x;
+	case TEP_PRINT_ATOM:
+		/* A symbol name is resolved by libtraceevent on first use; wait for it. */
+		if (!arg->atom.atom || atom_is_symbol(arg->atom.atom))
+			return NULL;
+		x = alloc(p, sizeof(*x));
+		x->kind = X_CONST;
+		x->val = strtoull(arg->atom.atom, NULL, 0);
+		return x;
+	case TEP_PRINT_FIELD:
+		f = arg_field(ev, arg);
+		if (!f || !number_size(f->size))
+			return NULL;
+		x = alloc(p, sizeof(*x));
+		x->kind = X_FIELD;
+		x->offset = f->offset;
+		x->size = f->size;
+		return x;
+	case TEP_PRINT_TYPE:
+		x = alloc(p, sizeof(*x));
+		x->kind = X_MASK;
+		if (cast_mask(arg->typecast.type, 0, &x->val) < 0)
+			return NULL;
+		x->a = compile_num(p, ev, arg->typecast.item);
+		return x->a ? x : NULL;
+	case TEP_PRINT_OP:
+		return compile_op(p, ev, arg);
+	default:
+		return NULL;
+	}
+}
+
+/* ---- compiling strings ---------------------------------------------------- */
+
+/* eval_flag(): a symbol table value, numeric or one of the names libtraceevent knows. */
+static long long flag_value(const char *v)
+{
+	static const struct { const char *name; long long val; } names[] = {
+		{ "HI_SOFTIRQ", 0 }, { "TIMER_SOFTIRQ", 1 }, { "NET_TX_SOFTIRQ", 2 },
+		{ "NET_RX_SOFTIRQ", 3 }, { "BLOCK_SOFTIRQ", 4 }, { "IRQ_POLL_SOFTIRQ", 5 },
+		{ "TASKLET_SOFTIRQ", 6 }, { "SCHED_SOFTIRQ", 7 }, { "HRTIMER_SOFTIRQ", 8 },
+		{ "RCU_SOFTIRQ", 9 }, { "HRTIMER_NORESTART", 0 }, { "HRTIMER_RESTART", 1 },
+	};
+
+	if (isdigit((unsigned char)v[0]))
+		return strtoull(v, NULL, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(names[i].name, v))
+			return names[i].val;
+	return -1LL;
+}
+
+static int compile_syms(struct trace_printer *p, struct str *s, struct tep_print_flag_sym *fs)
+{
+	for (struct tep_print_flag_sym *f = fs; f; f = f->next)
+		if (!f->value || !f->str)
+			return -1;
+		else
+			s->nr_syms++;
+	s->syms = alloc(p, sizeof(*s->syms) * (s->nr_syms + 1));
+	s->nr_syms = 0;
+	for (struct tep_print_flag_sym *f = fs; f; f = f->next) {
+		s->syms[s->nr_syms].val = flag_value(f->value);
+		s->syms[s->nr_syms++].str = f->str;
+	}
+	return 0;
+}
+
+static struct str *compile_str(struct trace_printer *p, struct tep_event *ev,
+			       struct tep_print_arg *arg)
+{
+	struct tep_format_field *f;
+	struct str *s;
+
+	if (!arg)
+		return NULL;
+	s = alloc(p, sizeof(*s));
+	switch (arg->type) {
+	case TEP_PRINT_ATOM:
+		s->kind = S_CONST;
+		s->text = arg->atom.atom;
+		return s->text ? s : NULL;
+	case TEP_PRINT_FIELD:
+		f = arg_field(ev, arg);
+		/* A long-sized scalar is a pointer to a printk string: not done here. */
+		if (!f || (!(f->flags & TEP_FIELD_IS_ARRAY) &&
+			   f->size == tep_get_long_size(ev->tep)))
+			return NULL;
+		s->kind = S_ARRAY;
+		s->offset = f->offset;
+		s->size = f->size;
+		return s;
+	case TEP_PRINT_STRING:
+		if (!arg->string.field)
+			arg->string.field = tep_find_any_field(ev, arg->string.string);
+		f = arg->string.field;
+		if (!f || (f->size != 2 && f->size != 4))
+			return NULL;
+		s->kind = S_DYN;
+		s->offset = f->offset;
+		s->size = f->size;
+		s->relative = !!(f->flags & TEP_FIELD_IS_RELATIVE);
+		return s;
+	case TEP_PRINT_OP:
+		if (!arg->op.op || strcmp(arg->op.op, "?") || !arg->op.right ||
+		    arg->op.right->type != TEP_PRINT_OP)
+			return NULL;
+		s->kind = S_COND;
+		s->e = compile_num(p, ev, arg->op.left);
+		s->yes = compile_str(p, ev, arg->op.right->op.left);
+		s->no = compile_str(p, ev, arg->op.right->op.right);
+		return s->e && s->yes && s->no ? s : NULL;
+	case TEP_PRINT_SYMBOL:
+		s->kind = S_SYMBOL;
+		s->e = compile_num(p, ev, arg->symbol.field);
+		return s->e && compile_syms(p, s, arg->symbol.symbols) == 0 ? s : NULL;
+	case TEP_PRINT_FLAGS:
+		s->kind = S_FLAGS;
+		s->text = arg->flags.delim;
+		s->e = compile_num(p, ev, arg->flags.field);
+		return s->e && compile_syms(p, s, arg->flags.flags) == 0 ? s : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* ---- compiling the format ------------------------------------------------- */
+
+/* Reads a printf spec ("%-5lu") into @sp: what is formatted here, what by printf. */
+static void parse_spec(struct spec *sp)
+{
+	const char *q = sp->fmt + 1;
+	int other = 0;
+
+	sp->prec = -1;
+	for (; strchr("-+ #0", *q); q++) {
+		if (*q == '-')
+			sp->left = 1;
+		else if (*q == '0')
+			sp->zero = 1;
+		else
+			other = 1;
+	}
+	for (; isdigit((unsigned char)*q); q++)
+		sp->width = sp->width * 10 + (*q - '0');
+	if (*q == '.') {
+		sp->prec = 0;
+		for (q++; isdigit((unsigned char)*q); q++)
+			sp->prec = sp->prec * 10 + (*q - '0');
+	}
+	q += strspn(q, "hlLzZ");
+	sp->conv = *q;
+	sp->simple = !other && sp->width < 64 && sp->conv != 'o';
+}
+
+static struct item *add_item(struct trace_printer *p, struct program *prog, enum item_kind kind)
+{
+	struct item *it;
+
+	prog->items = xrealloc(prog->items, sizeof(*prog->items) * (prog->nr_items + 1));
+	it = &prog->items[prog->nr_items++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	(void)p;
+	return it;
+}
+
+/* Text up to the next conversion, with parse_arg_string()'s escapes.  Returns its length in @fmt. */
+static int compile_text(struct trace_printer *p, struct program *prog, const char *fmt)
+{
+	char *text = own(p, xmalloc(strlen(fmt) + 1));
+	const char *f = fmt;
+	size_t n = 0;
+	struct item *it;
+
+	for (; *f; f++) {
+		if (*f == '\\') {
+			f++;
+			if (!*f)
+				return -1;
+			text[n++] = *f == 'n' ? '\n' : *f == 't' ? '\t' : *f == 'r' ? '\r' : *f;
+		} else if (*f == '%') {
+			if (f[1] != '%')
+				break;
+			text[n++] = '%';
+			f++;
+		} else {
+			text[n++] = *f;
+		}
+	}
+	text[n] = 0;
+	it = add_item(p, prog, I_TEXT);
+	it->text = text;
+	it->len = n;
+	return f - fmt;
+}
+
+/*
+ * One conversion at @fmt with its argument, as parse_arg_format() splits it.
+ * Returns the characters it covers, or -1 for what is left to libtraceevent.
+ */
+static int compile_conv(struct trace_printer *p, struct program *prog, struct tep_event *ev,
+			const char *fmt, struct tep_print_arg **arg)
+{
+	const char *f = fmt + 1;
+	struct item *it;
+	int ls = 0;
+	size_t len;
+
+	for (;; f++) {
+		if (*f == 'h')
+			ls--;
+		else if (*f == 'l')
+			ls++;
+		else if (*f == 'L')
+			ls = 2;
+		else if (*f == 'z' || *f == 'Z')
+			ls = 1;
+		else if (!(*f == '#' || *f == '.' || *f == '-' || *f == '+' || isdigit((unsigned char)*f)))
+			break;
+	}
+	if (!*arg || !strchr("pduixXos", *f) || !*f)
+		return -1;
+	if (*f == 'p') {
+		it = add_item(p, prog, I_PTR);
+		if (f[1] && strchr("FfSs", f[1])) {
+			it->kind = I_FUNC;
+			it->offset_too = f[1] == 'F' || f[1] == 'S';
+			f++;
+			prog->needs_functions = 1;
+		} else if (f[1] && strchr("MmIiUh", f[1])) {
+			return -1;
+		}
+		it->e = compile_num(p, ev, *arg);
+		if (!it->e)
+			return -1;
+	} else if (*f == 's') {
+		it = add_item(p, prog, I_STR);
+		it->s = compile_str(p, ev, *arg);
+		if (!it->s || ls)
+			return -1;
+	} else {
+		it = add_item(p, prog, I_NUM);
+		if (ls < -2 || ls > 2)
+			return -1;
+		it->e = compile_num(p, ev, *arg);
+		if (!it->e)
+			return -1;
+	}
+	len = f + 1 - fmt;
+	if (len >= sizeof(it->sp.fmt))
+		return -1;
+	memcpy(it->sp.fmt, fmt, len);
+	it->sp.fmt[len] = 0;
+	it->sp.ls = ls;
+	parse_spec(&it->sp);
+	if (it->kind == I_STR && (it->sp.zero || !it->sp.simple))
+		return -1;
+	if (it->kind == I_NUM && it->sp.prec >= 0)
+		it->sp.simple = 0;	/* printf pads digits to a precision; not done here */
+	*arg = (*arg)->next;
+	return len;
+}
+
+static void free_program(struct program *prog)
+{
+	if (prog)
+		free(prog->items);
+	free(prog);
+}
+
+static struct program *compile(struct trace_printer *p, struct tep_event *ev)
+{
+	struct program *prog = xcalloc(1, sizeof(*prog));
+	struct tep_print_arg *arg = ev->print_fmt.args;
+	const char *fmt = ev->print_fmt.format;
+
+	if (!fmt)
+		goto fail;
+	while (*fmt) {
+		int n = *fmt == '%' && fmt[1] != '%' ? compile_conv(p, prog, ev, fmt, &arg) :
+			compile_text(p, prog, fmt);
+
+		if (n <= 0)
+			goto fail;
+		fmt += n;
+	}
+	return prog;
+fail:
+	free_program(prog);
+	return NULL;
+}
+
+/* ---- running a program ---------------------------------------------------- */
+
+static void reserve(struct trace_printer *p, size_t n)
+{
+	if (p->len + n + 1 <= p->cap)
+		return;
+	p->cap = (p->len + n + 1) * 2;
+	p->buf = xrealloc(p->buf, p->cap);
+}
+
+static void put(struct trace_printer *p, const char *s, size_t n)
+{
+	reserve(p, n);
+	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+}
+
+static void pad(struct trace_printer *p, char c, int n)
+{
+	if (n <= 0)
+		return;
+	reserve(p, n);
+	memset(p->buf + p->len, c, n);
+	p->len += n;
+}
+
+static uint64_t read_num(struct trace_printer *p, int offset, int size)
+{
+	const unsigned char *d = p->data + offset;
+	uint16_t v2;
+	uint32_t v4;
+	uint64_t v8;
+
+	if (offset < 0 || offset + size > p->size) {
+		p->bail = 1;
+		return 0;
+	}
+	switch (size) {
+	case 1:
+		return *d;
+	case 2:
+		memcpy(&v2, d, 2);
+		return p->swap ? __builtin_bswap16(v2) : v2;
+	case 4:
+		memcpy(&v4, d, 4);
+		return p->swap ? __builtin_bswap32(v4) : v4;
+	default:
+		memcpy(&v8, d, 8);
+		return p->swap ? __builtin_bswap64(v8) : v8;
+	}
+}
+
+static uint64_t eval(struct trace_printer *p, const struct expr *x)
+{
+	uint64_t l, r;
+
+	switch (x->kind) {
+	case X_CONST:
+		return x->val;
+	case X_FIELD:
+		return read_num(p, x->offset, x->size);
+	case X_INDEX:
+		r = eval(p, x->a);
+		l = read_num(p, x->offset + (int)(r * x->size), x->size);
+		return x->val ? l & x->val : l;
+	case X_MASK:
+		l = eval(p, x->a);
+		return x->val ? l & x->val : l;
+	case X_COND:
+		return eval(p, x->a) ? eval(p, x->b) : eval(p, x->c);
+	case X_OP:
+		break;
+	}
+	l = eval(p, x->a);
+	r = eval(p, x->b);
+	switch (x->op) {
+	case OP_NOT: return !r;
+	case OP_NE: return l != r;
+	case OP_BITNOT: return ~r;
+	case OP_OR: return l | r;
+	case OP_LOR: return l || r;
+	case OP_AND: return l & r;
+	case OP_LAND: return l && r;
+	case OP_LT: return l < r;
+	case OP_SHL: return l << r;
+	case OP_LE: return l <= r;
+	case OP_GT: return l > r;
+	case OP_SHR: return l >> r;
+	case OP_GE: return l >= r;
+	case OP_EQ: return l == r;
+	case OP_SUB: return l - r;
+	case OP_ADD: return l + r;
+	case OP_DIV:
+	case OP_MOD:
+		if (!r) {
+			p->bail = 1;
+			return 0;
+		}
+		return x->op == OP_DIV ? l / r : l % r;
+	case OP_MUL: return l * r;
+	}
+	return 0;
+}
+
+/* A string with a %s spec: precision cuts, width pads. */
+static void put_str(struct trace_printer *p, const struct spec *sp, const char *s, size_t max)
+{
+	size_t n = strnlen(s, sp->prec >= 0 && (size_t)sp->prec < max ? (size_t)sp->prec : max);
+
+	if (!sp->left)
+		pad(p, ' ', sp->width - (int)n);
+	put(p, s, n);
+	if (sp->left)
+		pad(p, ' ', sp->width - (int)n);
+}
+
+static void put_hex_value(struct trace_printer *p, unsigned long long v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "0x%llx", v);
+
+	put(p, tmp, n);
+}
+
+static void run_str(struct trace_printer *p, const struct spec *sp, const struct str *s)
+{
+	unsigned int o, l;
+	uint64_t v;
+
+	switch (s->kind) {
+	case S_CONST:
+		put_str(p, sp, s->text, SIZE_MAX);
+		return;
+	case S_ARRAY:
+		/* libtraceevent copies the field (or the rest of the record) and ends it. */
+		o = s->offset;
+		l = s->size ? (unsigned int)s->size : (unsigned int)(p->size - s->offset);
+		if ((int)o > p->size || o + l > (unsigned int)p->size) {
+			p->bail = 1;
+			return;
+		}
+		put_str(p, sp, (const char *)p->data + o, l);
+		return;
+	case S_DYN:
+		v = read_num(p, s->offset, s->size);
+		o = v & 0xffff;
+		l = s->size == 2 ? p->size - o : (v >> 16) & 0xffff;
+		if (s->relative)
+			o += s->offset + s->size;
+		/* Empty, outside the record or unterminated: libtraceevent's corner cases. */
+		if (p->bail || !l || o + l > (unsigned int)p->size ||
+		    !memchr(p->data + o, 0, p->size - o)) {
+			p->bail = 1;
+			return;
+		}
+		put_str(p, sp, (const char *)p->data + o, SIZE_MAX);
+		return;
+	case S_COND:
+		run_str(p, sp, eval(p, s->e) ? s->yes : s->no);
+		return;
+	case S_SYMBOL: {
+		long long val = eval(p, s->e);
+
+		for (int i = 0; i < s->nr_syms; i++) {
+			if (val == s->syms[i].val) {
+				put_str(p, sp, s->syms[i].str, SIZE_MAX);
+				return;
+			}
+		}
+		put_hex_value(p, val);
+		return;
+	}
+	case S_FLAGS: {
+		long long val = eval(p, s->e);
+		int printed = 0;
+
+		for (int i = 0; i < s->nr_syms; i++) {
+			long long fv = s->syms[i].val;
+
+			if (!val && fv < 0) {
+				put_str(p, sp, s->syms[i].str, SIZE_MAX);
+				break;
+			}
+			if (fv > 0 && (val & fv) == fv) {
+				if (printed && s->text)
+					put(p, s->text, strlen(s->text));
+				put_str(p, sp, s->syms[i].str, SIZE_MAX);
+				printed = 1;
+				val &= ~fv;
+			}
+		}
+		if (val) {
+			if (printed && s->text)
+				put(p, s->text, strlen(s->text));
+			put_hex_value(p, val);
+		}
+		return;
+	}
+	}
+}
+
+/* The value as print_arg_number() passes it to printf: cut to its ls type. */
+static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val)
+{
+	int is_signed = sp->conv == 'd' || sp->conv == 'i';
+	char tmp[72], digits[24];
+	unsigned long long u;
+	int n = 0, neg = 0;
+
+	if (!sp->simple) {
+		switch (sp->ls) {
+		case -2: n = snprintf(tmp, sizeof(tmp), sp->fmt, (char)val); break;
+		case -1: n = snprintf(tmp, sizeof(tmp), sp->fmt, (short)val); break;
+		case 0: n = snprintf(tmp, sizeof(tmp), sp->fmt, (int)val); break;
+		case 1: n = snprintf(tmp, sizeof(tmp), sp->fmt, (long)val); break;
+		default: n = snprintf(tmp, sizeof(tmp), sp->fmt, (long long)val); break;
+		}
+		if (n >= (int)sizeof(tmp)) {
+			p->bail = 1;
+			return;
+		}
+		put(p, tmp, n);
+		return;
+	}
+	switch (sp->ls) {
+	case -2: u = is_signed ? (unsigned long long)(signed char)val : (unsigned char)val; break;
+	case -1: u = is_signed ? (unsigned long long)(short)val : (unsigned short)val; break;
+	case 0: u = is_signed ? (unsigned long long)(int)val : (unsigned int)val; break;
+	default: u = val; break;
+	}
+	if (is_signed && (long long)u < 0) {
+		neg = 1;
+		u = -u;
+	}
+	if (sp->conv == 'x' || sp->conv == 'X') {
+		const char *hex = sp->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
+
+		do {
+			digits[n++] = hex[u & 15];
+			u >>= 4;
+		} while (u);
+	} else {
+		do {
+			digits[n++] = '0' + u % 10;
+			u /= 10;
+		} while (u);
+	}
+	if (sp->left) {
+		if (neg)
+			put(p, "-", 1);
+		while (n)
+			put(p, &digits[--n], 1);
+		pad(p, ' ', sp->width - (int)(n + neg));
+		return;
+	}
+	reserve(p, sp->width + 24);
+	if (sp->zero) {
+		if (neg)
+			p->buf[p->len++] = '-';
+		pad(p, '0', sp->width - n - neg);
+	} else {
+		pad(p, ' ', sp->width - n - neg);
+		if (neg)
+			p->buf[p->len++] = '-';
+	}
+	while (n)
+		p->buf[p->len++] = digits[--n];
+}
+
+static void run_func(struct trace_printer *p, const struct item *it)
+{
+	uint64_t val = eval(p, it->e);
+	const char *name = tep_find_function(p->tep, val);
+	char tmp[40];
+	int n;
+
+	if (!name) {
+		put_hex_value(p, val);
+		return;
+	}
+	put(p, name, strlen(name));
+	if (it->offset_too) {
+		n = snprintf(tmp, sizeof(tmp), "+0x%llx",
+			     (unsigned long long)(val - tep_find_function_address(p->tep, val)));
+		put(p, tmp, n);
+	}
+}
+
+static void run_ptr(struct trace_printer *p, uint64_t val)
+{
+	if (!val)
+		put(p, "(nil)", 5);
+	else
+		put_hex_value(p, val);
+}
+
+/* Returns 0 with the text in p->buf, -1 when this record must go to libtraceevent. */
+static int run(struct trace_printer *p, const struct program *prog, struct tep_record *rec)
+{
+	p->len = 0;
+	p->bail = 0;
+	p->data = rec->data;
+	p->size = rec->size;
+	for (int i = 0; i < prog->nr_items && !p->bail; i++) {
+		const struct item *it = &prog->items[i];
+
+		switch (it->kind) {
+		case I_TEXT:
+			put(p, it->text, it->len);
+			break;
+		case I_NUM:
+			run_num(p, &it->sp, eval(p, it->e));
+			break;
+		case I_STR:
+			run_str(p, &it->sp, it->s);
+			break;
+		case I_PTR:
+			run_ptr(p, eval(p, it->e));
+			break;
+		case I_FUNC:
+			run_func(p, it);
+			break;
+		}
+	}
+	if (p->bail)
+		return -1;
+	p->buf[p->len] = 0;
+	return 0;
+}
+
+/* ---- the printer ---------------------------------------------------------- */
+
+struct trace_printer *trace_printer_new(struct trace_input *in)
+{
+	struct trace_printer *p = xcalloc(1, sizeof(*p));
+	const uint16_t probe = 1;
+	const char *slow = getenv("TRACE_CMD_SLOW_PRINT");
+	int host_big = *(const unsigned char *)&probe == 0;
+
+	p->in = in;
+	p->tep = trace_input_tep(in);
+	p->swap = !!trace_input_big_endian(in) != host_big;
+	p->disabled = slow && *slow && strcmp(slow, "0");
+	p->slots = xcalloc(PRINTER_IDS, sizeof(*p->slots));
+	return p;
+}
+
+void trace_printer_free(struct trace_printer *p)
+{
+	if (!p)
+		return;
+	for (int i = 0; i < PRINTER_IDS; i++)
+		free_program(p->slots[i].prog);
+	for (int i = 0; i < p->nr_owned; i++)
+		free(p->owned[i]);
+	free(p->owned);
+	free(p->slots);
+	free(p->buf);
+	free(p);
+}
+
+/* Plugins' handlers, trace_printk and failed formats stay with libtraceevent. */
+static int compilable(const struct trace_printer *p, const struct tep_event *ev)
+{
+	return !p->disabled && !ev->handler &&
+	       !(ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_FAILED | TEP_EVENT_FL_PRINTRAW));
+}
+
+static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *ev)
+{
+	if (sl->ev != ev) {
+		free_program(sl->prog);
+		memset(sl, 0, sizeof(*sl));
+		sl->ev = ev;
+	}
+	if (sl->state == PROG_NONE || sl->state == PROG_RETRY) {
+		sl->prog = compilable(p, ev) ? compile(p, ev) : NULL;
+		sl->tries++;
+		if (sl->prog)
+			sl->state = PROG_OK;
+		else if (compilable(p, ev) && sl->tries < COMPILE_TRIES &&
+			 args_need_functions(ev->print_fmt.args))
+			sl->state = PROG_RETRY;	/* after libtraceevent resolved its symbols */
+		else
+			sl->state = PROG_SLOW;
+	}
+	if (sl->prog ? sl->prog->needs_functions : trace_print_needs_functions(ev))
+		trace_input_load_functions(p->in);
+}
+
+void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,
+			 struct tep_record *rec, int raw)
+{
+	struct slot *sl = NULL, scratch = { 0 };
+
+	if (ev) {
+		sl = ev->id >= 0 && ev->id < PRINTER_IDS ? &p->slots[ev->id] : &scratch;
+		if (sl->ev != ev || sl->state == PROG_NONE || sl->state == PROG_RETRY)
+			prepare(p, sl, ev);
+		if (!raw && !(ev->flags & TEP_EVENT_FL_PRINTRAW) && sl->prog &&
+		    run(p, sl->prog, rec) == 0) {
+			trace_seq_puts(s, p->buf);
+			return;
+		}
+	}
+	tep_print_event(p->tep, s, rec, "%s", raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	if (sl == &scratch)
+		free_program(scratch.prog);
 }

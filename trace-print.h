@@ -4,17 +4,34 @@
  * use into a short program that writes its text exactly as libtraceevent's
  * interpreter does, for the shapes most events have; every other event, and
  * every record the program is not sure of, goes through libtraceevent.
+ * TRACE_CMD_SLOW_PRINT=1 in the environment sends everything there (tests
+ * compare the two).
  */
 #ifndef TRACE_PRINT_H
 #define TRACE_PRINT_H
 
 struct tep_event;
+struct tep_record;
+struct trace_seq;
+struct trace_input;
+struct trace_printer;
 
 /*
- * Whether printing @ev may look up kernel functions (kallsyms): a %pS-like
- * conversion, a symbol name as a value, a helper function, a plugin's
- * handler, a trace_printk.
+ * Whether printing @ev through libtraceevent may look up kernel functions
+ * (kallsyms): a %pS-like conversion, a symbol name as a value, a helper
+ * function, a plugin's handler, a trace_printk.
  */
 int trace_print_needs_functions(struct tep_event *ev);
+
+/* A printer for the events of @in (its kallsyms are loaded when an event needs them). */
+struct trace_printer *trace_printer_new(struct trace_input *in);
+void trace_printer_free(struct trace_printer *p);
+
+/*
+ * Appends what tep_print_event(..., "%s", TEP_PRINT_INFO or _RAW) appends
+ * for @rec, whose event is @ev (NULL: not in the file).
+ */
+void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,
+			 struct tep_record *rec, int raw);
 
 #endif

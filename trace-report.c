@@ -167,7 +167,9 @@ struct file_ctx {
 	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
 				*gx_rettime;
 	struct tep_event **events;	/* by id: tep_find_event() searches each time */
+	char		**names;	/* by id: " name: " as printed */
 	struct comm_slot *comms;
+	struct trace_printer *printer;	/* each event's print fmt, compiled */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
 };
@@ -254,7 +256,14 @@ static int field_in_event(struct tep_event *ev, const char *name)
 	return tep_find_any_field(ev, name) != NULL;
 }
 
+static int names_match(const char *system, const char *name, const char *pat);
+
 static int event_matches(struct tep_event *ev, const char *pat)
+{
+	return names_match(ev->system, ev->name, pat);
+}
+
+static int names_match(const char *system, const char *name, const char *pat)
 {
 	char buf[512];
 	const char *slash = strchr(pat, '/');
@@ -271,8 +280,8 @@ static int event_matches(struct tep_event *ev, const char *pat)
 			regfree(&sys_re);
 			return 0;
 		}
-		ok = !regexec(&sys_re, ev->system, 0, NULL, 0) &&
-		     !regexec(&ev_re, ev->name, 0, NULL, 0);
+		ok = !regexec(&sys_re, system, 0, NULL, 0) &&
+		     !regexec(&ev_re, name, 0, NULL, 0);
 		regfree(&sys_re);
 		regfree(&ev_re);
 		return ok;
@@ -280,7 +289,7 @@ static int event_matches(struct tep_event *ev, const char *pat)
 	snprintf(buf, sizeof(buf), "^%s$", pat);
 	if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB))
 		return 0;
-	ok = !regexec(&ev_re, ev->name, 0, NULL, 0) || !regexec(&ev_re, ev->system, 0, NULL, 0);
+	ok = !regexec(&ev_re, name, 0, NULL, 0) || !regexec(&ev_re, system, 0, NULL, 0);
 	regfree(&ev_re);
 	return ok;
 }
@@ -667,15 +676,29 @@ static int test_filters(struct report *r)
 /* ---- event lines --------------------------------------------------------- */
 
 /* The event name as upstream spaces it: " name: " padded to 20 columns. */
-static void print_name(struct trace_seq *s, struct tep_event *ev)
+static char *name_text(struct tep_event *ev)
 {
-	static const char spaces[] = "                    ";
 	const char *name = ev ? ev->name : "(NULL)";
 	size_t len = strlen(name);
+	char *text = xmalloc(len + 24);
 
-	trace_seq_printf(s, " %s: ", name);
-	if (len < 20)
-		trace_seq_printf(s, "%.*s", (int)(20 - len), spaces);
+	sprintf(text, " %s: %*s", name, len < 20 ? (int)(20 - len) : 0, "");
+	return text;
+}
+
+static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event *ev)
+{
+	char *text;
+
+	if (!ev || ev->id < 0 || ev->id >= EVENT_CACHE) {
+		text = name_text(ev);
+		trace_seq_puts(s, text);
+		free(text);
+		return;
+	}
+	if (!f->names[ev->id])
+		f->names[ev->id] = name_text(ev);
+	trace_seq_puts(s, f->names[ev->id]);
 }
 
 /*
@@ -913,14 +936,6 @@ static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record
 	trace_seq_puts(s, line);
 }
 
-/* What an event needs loaded before its first record is printed. */
-static struct tep_event *first_use(struct report *r, struct tep_event *ev)
-{
-	if (ev && trace_print_needs_functions(ev))
-		trace_input_load_functions(r->c->in);
-	return ev;
-}
-
 /* tep_find_event_by_record() searches every time; ids are small, so cache them. */
 
 static struct tep_event *event_of(struct report *r, struct tep_record *rec)
@@ -928,9 +943,9 @@ static struct tep_event *event_of(struct report *r, struct tep_record *rec)
 	int id = tep_data_type(r->c->tep, rec);
 
 	if (id < 0 || id >= EVENT_CACHE)
-		return first_use(r, tep_find_event(r->c->tep, id));
+		return tep_find_event(r->c->tep, id);
 	if (!r->c->events[id])
-		r->c->events[id] = first_use(r, tep_find_event(r->c->tep, id));
+		r->c->events[id] = tep_find_event(r->c->tep, id);
 	return r->c->events[id];
 }
 
@@ -1060,9 +1075,9 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 	}
 	if (r->ts_diff)
 		print_ts_diff(r, s, rec);
-	print_name(s, ev);
+	print_name(r->c, s, ev);
 	if (!ev || !(ev == r->c->graph_entry || ev == r->c->graph_exit) || !print_graph(r, s, rec, ev))
-		tep_print_event(r->c->tep, s, rec, "%s", r->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+		trace_printer_print(r->c->printer, s, ev, rec, r->raw);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
 	if (r->wakeup)
@@ -1237,9 +1252,59 @@ static void flag_events(struct report *r, char **pats, int n, int flag)
 
 static int needs_all_events(struct report *r)
 {
-	return r->nr_filters || r->nr_raw_events || r->nr_nohandle_events ||
+	return r->nr_raw_events || r->nr_nohandle_events ||
 	       r->mode == MODE_EVENT_LIST || r->mode == MODE_CHECK ||
 	       r->mode == MODE_TEST_FILTERS || r->mode == MODE_FUNCS;
+}
+
+/* Whether -F @spec names the event @name of @system (what check_filter() matches). */
+static int filter_names(const char *spec, const char *system, const char *name)
+{
+	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *save, *tok;
+	int found = 0;
+
+	if (colon)
+		*colon = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !found; tok = strtok_r(NULL, ",", &save))
+		found = *trim(tok) && names_match(system, name, trim(tok));
+	free(copy);
+	return found;
+}
+
+/*
+ * With -F and no listing, only the formats the filters name are parsed up
+ * front (the others as their records come), and kallsyms only for a
+ * condition, which may compare a field with a function's name.
+ */
+static int parse_filtered_events(struct report *r, struct file_ctx *f)
+{
+	int conditions = 0;
+
+	for (int i = 0; i < trace_input_nr_formats(f->in); i++) {
+		const char *system, *text = NULL;
+		char name[256];
+		size_t len, n;
+
+		text = trace_input_format(f->in, i, &system, &len);
+		if (len < 6 || memcmp(text, "name: ", 6))
+			continue;
+		n = strcspn(text + 6, "\n");
+		if (n > len - 6)
+			n = len - 6;
+		snprintf(name, sizeof(name), "%.*s", (int)n, text + 6);
+		for (int k = 0; k < r->nr_filters; k++) {
+			if (filter_names(r->filters[k], system, name)) {
+				if (trace_input_parse_format(f->in, i) < 0)
+					return -1;
+				break;
+			}
+		}
+	}
+	for (int k = 0; k < r->nr_filters; k++)
+		conditions |= strchr(r->filters[k], ':') != NULL;
+	if (conditions)
+		trace_input_load_functions(f->in);
+	return 0;
 }
 
 static int open_file(struct report *r, struct file_ctx *f)
@@ -1249,10 +1314,13 @@ static int open_file(struct report *r, struct file_ctx *f)
 	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY);
 	if (!f->in)
 		return -1;
-	if (needs_all_events(r) && trace_input_parse_all(f->in) < 0)
+	if (needs_all_events(r) ? trace_input_parse_all(f->in) < 0 :
+	    r->nr_filters && parse_filtered_events(r, f) < 0)
 		return -1;
 	f->tep = trace_input_tep(f->in);
+	f->printer = trace_printer_new(f->in);
 	f->events = xcalloc(EVENT_CACHE, sizeof(*f->events));
+	f->names = xcalloc(EVENT_CACHE, sizeof(*f->names));
 	f->comms = xcalloc(COMM_CACHE, sizeof(*f->comms));
 	if (r->nsec)
 		tep_set_flag(f->tep, TEP_NSEC_OUTPUT);
@@ -1284,6 +1352,18 @@ static int prepare_events(struct report *r)
 	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
 	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
 	setup_graph(r);
+	/*
+	 * Events no -F names are never shown: the reader drops them by id.  Not
+	 * with --align-ts (the first record sets the base) nor when graph
+	 * entries are shown (their leaf test looks at the other CPUs' records).
+	 */
+	if (r->c->filter && !r->align_ts) {
+		if (!r->c->filter_ids)
+			r->c->filter_ids = filter_ids(r->c->filter);
+		if (!r->c->graph_entry || r->c->graph_entry->id >= FILTER_IDS ||
+		    !r->c->filter_ids[r->c->graph_entry->id])
+			trace_input_only_ids(r->c->in, r->c->filter_ids);
+	}
 	r->c->usecs = trace_input_in_usecs(r->c->in);
 	if (!trace_input_in_usecs(r->c->in))
 		r->c->time_fmt = "%12d:";
@@ -1667,8 +1747,12 @@ out:
 			tep_filter_free(f->filter);
 		if (f->neg_filter)
 			tep_filter_free(f->neg_filter);
+		trace_printer_free(f->printer);
 		trace_input_close(f->in);
 		free(f->events);
+		for (int id = 0; f->names && id < EVENT_CACHE; id++)
+			free(f->names[id]);
+		free(f->names);
 		free(f->comms);
 		free(f->filter_ids);
 		free(f->neg_ids);
