@@ -265,15 +265,6 @@ static void close_files(int *fds, int n)
 static int write_v6_instance(struct trace_output *out, int nr_cpus, const int *fds,
 			     const char *clock);
 
-/* Writing onto the input would truncate it before it is read. */
-static int same_file(int fd, const char *path)
-{
-	struct stat a, b;
-
-	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
-	       a.st_ino == b.st_ino;
-}
-
 /*
  * v6 names an instance's flyrecord block in a BUFFER option that precedes it:
  * walk the options block written at @opts_at and fill in each offset.
@@ -302,83 +293,128 @@ static int patch_v6_buffers(const char *path, uint64_t opts_at, const uint64_t *
 	return ret;
 }
 
-int trace_convert_dat(const char *input, const char *output, int version,
-		      const char *compression)
+/* Refuses what the writer cannot reproduce; 0 when @in can be rewritten. */
+static int check_rewritable(struct trace_input *in, const char *output)
 {
-	struct trace_input *in = trace_input_open(input, TRACE_INPUT_NO_TEP | TRACE_INPUT_NO_PLUGINS);
-	int one = 1, fd = -1, ret = -1, nb, created = 0;
-	uint64_t *bufopt_at = NULL, opts_at;
-	struct trace_output *out = NULL;
-	const char *clock;
-	int *fds;
+	int one = 1;
+	struct stat a, b;
 
-	if (!in)
-		return -1;
-	nb = trace_input_nr_buffers(in);
-	clock = trace_input_clock(in);
-	if (trace_input_is_latency(in)) {
-		error("'%s': latency trace files are not converted", input);
-		goto out;
-	}
-	if (trace_input_big_endian(in) != !*(char *)&one) {
-		error("'%s': its byte order is not this machine's: not converted", input);
-		goto out;
-	}
-	fd = open(input, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || same_file(fd, output)) {
-		error("'%s' is the input file: write to another file", output);
-		goto out;
-	}
-	out = trace_output_create(output, version);
-	created = out != NULL;
-	if (!out || (compression && trace_output_set_compression(out, compression) < 0) ||
-	    copy_metadata(out, in) < 0 || copy_options(out, in) < 0)
-		goto out;
-	/* v6 instances: BUFFER options now, their flyrecord offsets patched at the end. */
-	bufopt_at = xcalloc(nb, sizeof(*bufopt_at));
-	for (int b = 1; version == 6 && b < nb; b++) {
+	if (trace_input_is_latency(in))
+		return error("'%s': latency trace files are not rewritten", trace_input_file(in));
+	if (trace_input_big_endian(in) != !*(char *)&one)
+		return error("'%s': its byte order is not this machine's: not rewritten",
+			     trace_input_file(in));
+	/* Writing onto the input would truncate it before it is read. */
+	if (stat(trace_input_file(in), &a) == 0 && stat(output, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return error("'%s' is the input file: write to another file", output);
+	return 0;
+}
+
+/* v6 instances: BUFFER options now, their flyrecord offsets patched at the end. */
+static int add_v6_buffer_options(struct trace_output *out, struct trace_input *in,
+				 int *const *cpu_fds)
+{
+	for (int b = 1; b < trace_input_nr_buffers(in); b++) {
 		const char *name = trace_input_buffer_name(in, b);
-		char *payload = xcalloc(1, 8 + strlen(name) + 1);
+		char *payload;
+		int ret;
 
+		if (!cpu_fds[b])
+			continue;
+		payload = xcalloc(1, 8 + strlen(name) + 1);
 		strcpy(payload + 8, name);
-		trace_output_add_option(out, TRACE_OPT_BUFFER, payload, 8 + strlen(name) + 1);
+		ret = trace_output_add_option(out, TRACE_OPT_BUFFER, payload, 8 + strlen(name) + 1);
 		free(payload);
+		if (ret < 0)
+			return -1;
 	}
-	opts_at = trace_output_offset(out);
-	fds = cpu_files(in, fd, 0, trace_input_buffer_cpus(in, 0));
-	if (!fds)
+	return 0;
+}
+
+int trace_dat_write(struct trace_input *in, const char *output, int version,
+		    const char *compression, int *const *cpu_fds)
+{
+	int nb = trace_input_nr_buffers(in), ret = -1, nr_written = 1;
+	const char *clock = trace_input_clock(in);
+	int top_cpus = trace_input_buffer_cpus(in, 0);
+	uint64_t *bufopt_at, opts_at;
+	struct trace_output *out;
+	int *none;
+
+	if (check_rewritable(in, output) < 0)
+		return -1;
+	out = trace_output_create(output, version);
+	if (!out)
+		return -1;
+	bufopt_at = xcalloc(nb, sizeof(*bufopt_at));
+	none = xcalloc(top_cpus ? top_cpus : 1, sizeof(*none));
+	for (int cpu = 0; cpu < top_cpus; cpu++)
+		none[cpu] = -1;
+	if ((compression && trace_output_set_compression(out, compression) < 0) ||
+	    copy_metadata(out, in) < 0 || copy_options(out, in) < 0 ||
+	    (version == 6 && add_v6_buffer_options(out, in, cpu_fds) < 0))
 		goto out;
-	ret = trace_output_write_data(out, trace_input_buffer_cpus(in, 0), fds, clock);
-	close_files(fds, trace_input_buffer_cpus(in, 0));
+	opts_at = trace_output_offset(out);
+	ret = trace_output_write_data(out, top_cpus, cpu_fds[0] ? cpu_fds[0] : none, clock);
 	for (int b = 1; ret == 0 && b < nb; b++) {
 		int n = trace_input_buffer_cpus(in, b);
 
-		fds = cpu_files(in, fd, b, n);
-		if (!fds) {
-			ret = -1;
-			break;
-		}
-		bufopt_at[b] = trace_output_offset(out);
+		if (!cpu_fds[b])
+			continue;
+		bufopt_at[nr_written++] = trace_output_offset(out);
 		if (version == 6)
-			ret = write_v6_instance(out, n, fds, clock);
+			ret = write_v6_instance(out, n, cpu_fds[b], clock);
 		else
-			ret = trace_output_write_buffer(out, trace_input_buffer_name(in, b), n, fds,
-							clock);
-		close_files(fds, n);
+			ret = trace_output_write_buffer(out, trace_input_buffer_name(in, b), n,
+							cpu_fds[b], clock);
 	}
 	if (trace_output_close(out) < 0)
 		ret = -1;
 	out = NULL;
-	if (ret == 0 && version == 6 && nb > 1)
-		ret = patch_v6_buffers(output, opts_at, bufopt_at, nb);
+	if (ret == 0 && version == 6 && nr_written > 1)
+		ret = patch_v6_buffers(output, opts_at, bufopt_at, nr_written);
 out:
 	if (out)
 		trace_output_close(out);
-	if (ret < 0 && created)
+	if (ret < 0)
 		unlink(output);
-	if (fd >= 0)
-		close(fd);
 	free(bufopt_at);
+	free(none);
+	return ret;
+}
+
+int trace_convert_dat(const char *input, const char *output, int version,
+		      const char *compression)
+{
+	struct trace_input *in = trace_input_open(input, TRACE_INPUT_NO_TEP | TRACE_INPUT_NO_PLUGINS);
+	int nb, fd, ret = -1;
+	int **fds;
+
+	if (!in)
+		return -1;
+	nb = trace_input_nr_buffers(in);
+	fds = xcalloc(nb, sizeof(*fds));
+	if (check_rewritable(in, output) < 0)
+		goto out;
+	fd = open(input, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("cannot open '%s': %s", input, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+	for (int b = 0; ret == 0 && b < nb; b++) {
+		fds[b] = cpu_files(in, fd, b, trace_input_buffer_cpus(in, b));
+		if (!fds[b])
+			ret = -1;
+	}
+	close(fd);
+	if (ret == 0)
+		ret = trace_dat_write(in, output, version, compression, fds);
+out:
+	for (int b = 0; b < nb; b++)
+		close_files(fds[b], trace_input_buffer_cpus(in, b));
+	free(fds);
 	trace_input_close(in);
 	return ret;
 }

@@ -3,7 +3,8 @@
  * convert: turn a trace.dat into another form.  Today that is --to
  * chrome-json (the Trace Event Format, trace-chrome.c), or the same trace
  * in another trace.dat version or compression (--file-version,
- * --compression: convert_dat(), trace-convert-dat.c).
+ * --compression: convert_dat(), trace-convert-dat.c), by default v7 with
+ * the best compression, as upstream's convert writes.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -18,10 +19,12 @@ extern const struct command cmd_convert;
 static const char convert_usage[] =
 	"usage: trace-cmd convert --to chrome-json [-i FILE] -o OUTPUT\n"
 	"       trace-cmd convert [--file-version 6|7] [--compression C] [-i FILE] -o OUTPUT\n"
+	"       trace-cmd convert [--file-version 6|7] [--compression C] [-i FILE] OUTPUT\n"
 	"  -i FILE          read FILE instead of trace.dat\n"
-	"  -o OUTPUT        write to OUTPUT ('-' for standard output)\n"
+	"  -o OUTPUT        write to OUTPUT ('-' for standard output with --to)\n"
 	"  --to FORMAT      the form to write: chrome-json (the Trace Event Format)\n"
-	"  --file-version N rewrite as trace.dat version N, 6 or 7 (default 7)\n"
+	"  --file-version N rewrite as trace.dat version N, 6 or 7 (default 7: without\n"
+	"                   --to, convert rewrites the trace.dat as upstream's does)\n"
 	"  --compression C  version 7 compression: none, zlib, zstd or any (default any:\n"
 	"                   zstd)\n"
 	"  -h               show this help\n";
@@ -91,9 +94,12 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			return usage_error(&cmd_convert, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	/* As upstream: the output may be named last instead of with -o. */
+	if (optind < argc && !cv->output)
+		cv->output = argv[optind++];
 	if (optind < argc)
 		return usage_error(&cmd_convert, "unexpected argument '%s'", argv[optind]);
-	if (cv->compression && !cv->version)
+	if (!cv->to && !cv->version)
 		cv->version = 7;
 	if (cv->to && cv->version)
 		return usage_error(&cmd_convert,
@@ -110,8 +116,6 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			cv->input = "trace.dat";
 		return -1;
 	}
-	if (!cv->to)
-		return usage_error(&cmd_convert, "no --to given: say which form to write");
 	if (strcmp(cv->to, "chrome-json"))
 		return usage_error(&cmd_convert, "invalid --to value '%s': only chrome-json is supported",
 				   cv->to);

@@ -74,6 +74,26 @@ test_expect_success UPSTREAM,PYTHON "upstream's convert reads our zstd output an
 	done
 '
 
+test_expect_success UPSTREAM 'with no version named, convert writes v7 zstd as upstream'"'"'s convert does' '
+	"$UPSTREAM" convert -i "$FIXTURES/synth-instances-v6.dat" -o up.dat 2>/dev/null &&
+	"$TRACE_CMD" convert -i "$FIXTURES/synth-instances-v6.dat" -o ours.dat &&
+	prefix_of up.dat >expect && echo "7 zstd" >want && test_cmp want expect &&
+	prefix_of ours.dat >got && test_cmp expect got &&
+	"$TRACE_CMD" report -i "$FIXTURES/synth-instances-v6.dat" | no_version /dev/stdin >orig &&
+	"$TRACE_CMD" report -i ours.dat | no_version /dev/stdin >new && test_cmp orig new
+'
+
+test_expect_success 'the output may be named last instead of with -o, as upstream allows' '
+	rm -f last.dat &&
+	"$TRACE_CMD" convert -i "$FIXTURES/synth-instances-v6.dat" --file-version 6 last.dat &&
+	prefix_of last.dat >got && echo "6 -" >want && test_cmp want got &&
+	test_expect_code 2 "$TRACE_CMD" convert -i "$FIXTURES/synth-instances-v6.dat" 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: no -o given: say where to write" &&
+	test_expect_code 2 "$TRACE_CMD" convert -i "$FIXTURES/synth-instances-v6.dat" a.dat b.dat 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd convert: unexpected argument '"'"'b.dat'"'"'" &&
+	test ! -e a.dat
+'
+
 test_expect_success 'usage errors exit 2 with one line, and nothing is written' '
 	for args in "--file-version 5 -o x.dat:file version 5 is not supported: use 6 or 7" \
 		    "--compression lz4 -o x.dat:unknown compression '"'"'lz4'"'"': use none, zlib, zstd or any" \
