@@ -465,3 +465,60 @@ static int write_v6_instance(struct trace_output *out, int nr_cpus, const int *f
 	free(offs);
 	return ret;
 }
+
+int trace_dat_parse_format(const struct command *cmd, int opt, const char *arg, int *version,
+			   const char **compression)
+{
+	unsigned long val;
+
+	if (opt == 'V') {
+		if (parse_ulong("--file-version", arg, 1, 1000, &val) < 0) {
+			fputs(cmd->usage, stderr);
+			return EXIT_USAGE;
+		}
+		if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
+			return usage_error(cmd, "file version %lu is not supported: use %d or %d",
+					   val, TRACE_OUTPUT_MIN_VERSION, TRACE_OUTPUT_MAX_VERSION);
+		*version = val;
+		return -1;
+	}
+	if (strcmp(arg, "none") && strcmp(arg, "zlib") && strcmp(arg, "zstd") && strcmp(arg, "any"))
+		return usage_error(cmd, "unknown compression '%s': use none, zlib, zstd or any", arg);
+	*compression = arg;
+	return -1;
+}
+
+int trace_dat_check_format(const struct command *cmd, int version, const char *compression)
+{
+	if (version == 6 && compression && strcmp(compression, "none"))
+		return usage_error(cmd, "--compression %s needs --file-version 7", compression);
+	return -1;
+}
+
+char *trace_dat_temp_v6(const char *output, int version, const char *compression)
+{
+	char path[] = "/tmp/trace-cmd-v6.XXXXXX";
+	int fd;
+
+	if (version == 6 && (!compression || !strcmp(compression, "none")))
+		return xstrdup(output);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		error("cannot create a temporary file: %s", strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	return xstrdup(path);
+}
+
+int trace_dat_finish_v6(char *written, const char *output, int version, const char *compression)
+{
+	int ret = 0;
+
+	if (strcmp(written, output)) {
+		ret = trace_convert_dat(written, output, version, compression);
+		unlink(written);
+	}
+	free(written);
+	return ret;
+}

@@ -28,4 +28,25 @@ struct trace_input;
 int trace_dat_write(struct trace_input *in, const char *output, int version,
 		    const char *compression, int *const *cpu_fds);
 
+struct command;
+
+/*
+ * --file-version (@opt 'V') or --compression: checks @arg as record does
+ * and stores it.  Returns -1 when accepted, else the exit status (usage printed).
+ */
+int trace_dat_parse_format(const struct command *cmd, int opt, const char *arg, int *version,
+			   const char **compression);
+/* After parsing: a compression needs version 7.  -1 when fine, else the exit status. */
+int trace_dat_check_format(const struct command *cmd, int version, const char *compression);
+
+/*
+ * For writers that make version 6 (extract, restore): the path to write
+ * the v6 file to (malloc'd): @output itself for plain v6, else a temporary
+ * file that trace_dat_finish_v6() converts into @output as
+ * @version/@compression and removes.  NULL after printing why.
+ */
+char *trace_dat_temp_v6(const char *output, int version, const char *compression);
+/* Frees @written; returns -1 after printing why (no @output left then). */
+int trace_dat_finish_v6(char *written, const char *output, int version, const char *compression);
+
 #endif

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * extract: turn what the kernel's ring buffers hold now (after start/stop,
- * or tracing set up by hand) into a trace.dat (v6), the top buffer and any
+ * or tracing set up by hand) into a trace.dat, the top buffer and any
  * instances, or with -s the snapshot buffers.  Reading consumes the data.
+ * It is written as version 6, then converted when another version or a
+ * compression is wanted (v7 zstd by default, as upstream's extract).
  */
 #include <endian.h>
 #include <errno.h>
@@ -20,6 +22,7 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-convert-dat.h"
 #include "trace-output.h"
 #include "trace-tracefs.h"
 
@@ -27,14 +30,22 @@ extern const struct command cmd_extract;
 
 static const char extract_usage[] =
 	"usage: trace-cmd extract [-o FILE] [-B NAME]... [-a] [-t] [-s]\n"
+	"                         [--file-version 6|7] [--compression none|zlib|zstd|any]\n"
 	"  -o FILE  write FILE instead of trace.dat\n"
 	"  -B NAME  extract the instance NAME (repeatable); the top buffer only with -t\n"
 	"  -a       extract every instance; the top buffer only with -t\n"
 	"  -t       extract the top buffer too (the default without -B or -a)\n"
-	"  -s       extract the snapshot buffers instead of the live ones\n";
+	"  -s       extract the snapshot buffers instead of the live ones\n"
+	"  --file-version N  the trace.dat version to write: 6 or 7 (default 7)\n"
+	"  --compression C   version 7 compression: none, zlib, zstd or any, the best\n"
+	"                    built in (the default: zstd)\n";
+
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION };
 
 static const struct option extract_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -43,6 +54,8 @@ static const struct option extract_longopts[] = {
 
 struct extract {
 	const char *output;
+	int version;			/* --file-version, default 7 */
+	const char *compression;	/* --compression, NULL: the version's default */
 	bool snapshot;
 	int nr_cpus;
 	size_t page_size;
@@ -73,13 +86,22 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 		case 's':
 			x->snapshot = true;
 			break;
+		case OPT_FILE_VERSION:
+		case OPT_COMPRESSION: {
+			int ret = trace_dat_parse_format(&cmd_extract, c == OPT_FILE_VERSION ? 'V' : 'C',
+							 optarg, &x->version, &x->compression);
+
+			if (ret >= 0)
+				return ret;
+			break;
+		}
 		default:
 			return option_error(&cmd_extract, argv, c);
 		}
 	}
 	if (optind < argc)
 		return usage_error(&cmd_extract, "unexpected argument '%s'", argv[optind]);
-	return -1;
+	return trace_dat_check_format(&cmd_extract, x->version, x->compression);
 }
 
 /* The sub-buffer size the kernel hands out through trace_pipe_raw. */
@@ -316,9 +338,10 @@ out:
 	return ret;
 }
 
-static int write_file(struct extract *x, struct buffers *b)
+/* Writes version 6 to @path (the output, or a file to convert). */
+static int write_v6(struct extract *x, struct buffers *b, const char *path)
 {
-	struct trace_output *out = trace_output_create(x->output, 6);
+	struct trace_output *out = trace_output_create(path, 6);
 	int *top = xcalloc(x->nr_cpus, sizeof(int));
 	uint64_t *offsets = xcalloc(buffers_count(b), sizeof(*offsets)), opts_at, zero = 0;
 	char *clock = NULL, *payload;
@@ -371,7 +394,7 @@ static int write_file(struct extract *x, struct buffers *b)
 	ret = trace_output_close(out);
 	out = NULL;
 	if (!ret)
-		ret = patch_buffer_offsets(x->output, opts_at, b, offsets);
+		ret = patch_buffer_offsets(path, opts_at, b, offsets);
 out:
 	if (out)
 		trace_output_close(out);
@@ -379,6 +402,22 @@ out:
 	free(top);
 	free(offsets);
 	return ret;
+}
+
+/* The output as --file-version/--compression ask: v6 written directly or converted. */
+static int write_file(struct extract *x, struct buffers *b)
+{
+	char *path = trace_dat_temp_v6(x->output, x->version, x->compression);
+
+	if (!path)
+		return -1;
+	if (write_v6(x, b, path) < 0) {
+		if (strcmp(path, x->output))
+			unlink(path);
+		free(path);
+		return -1;
+	}
+	return trace_dat_finish_v6(path, x->output, x->version, x->compression);
 }
 
 static int extract(struct extract *x, struct buffers *b)
@@ -428,7 +467,7 @@ out:
 
 static int run_extract(int argc, char **argv)
 {
-	struct extract x = { .output = "trace.dat" };
+	struct extract x = { .output = "trace.dat", .version = 7 };
 	struct buffers *b;
 	int ret = parse(argc, argv, &x, NULL);
 

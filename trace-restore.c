@@ -2,7 +2,9 @@
 /*
  * restore: rebuild a trace.dat from the per-CPU files (FILE.cpuN) a record
  * that crashed left behind, with the metadata of this machine, of another
- * tracing directory, or of a partial file made earlier with -c.
+ * tracing directory, or of a partial file made earlier with -c.  The
+ * trace is written as version 6, then converted to what --file-version and
+ * --compression ask (v7 uncompressed by default, as upstream's restore).
  */
 #include <endian.h>
 #include <errno.h>
@@ -15,23 +17,32 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-convert-dat.h"
 #include "trace-output.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_restore;
 
 static const char restore_usage[] =
-	"usage: trace-cmd restore [-o FILE] [-i PARTIAL | -t DIR] [-k KALLSYMS] CPU-FILE...\n"
+	"usage: trace-cmd restore [-o FILE] [-i PARTIAL | -t DIR] [-k KALLSYMS]\n"
+	"                         [--file-version 6|7] [--compression C] CPU-FILE...\n"
 	"       trace-cmd restore -c [-o FILE] [-t DIR] [-k KALLSYMS]\n"
 	"  -c           write only the metadata, a partial file (default trace-partial.dat)\n"
 	"  -o FILE      the file to write (default trace.dat)\n"
 	"  -i PARTIAL   take the metadata from PARTIAL (made by -c) instead of this machine\n"
 	"  -t DIR       read event formats from the tracing directory DIR\n"
 	"  -k KALLSYMS  read kernel symbols from KALLSYMS instead of /proc/kallsyms\n"
+	"  --file-version N  the trace.dat version to write: 6 or 7 (default 7)\n"
+	"  --compression C   version 7 compression: none (the default, as upstream's\n"
+	"                    restore), zlib, zstd or any (the best built in)\n"
 	"CPU-FILE: the per-CPU data files in CPU order, e.g. trace.dat.cpu0 trace.dat.cpu1\n";
+
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION };
 
 static const struct option restore_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+	{ "compression", required_argument, NULL, OPT_COMPRESSION },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -42,6 +53,9 @@ struct restore_opts {
 	const char *output, *input, *dir, *kallsyms;
 	char **cpu_files;
 	int nr_cpus;
+	int version;			/* --file-version, default 7 */
+	const char *compression;	/* --compression, default none */
+	bool format_given;
 };
 
 static int parse(int argc, char **argv, struct restore_opts *o)
@@ -69,6 +83,16 @@ static int parse(int argc, char **argv, struct restore_opts *o)
 		case 'k':
 			o->kallsyms = optarg;
 			break;
+		case OPT_FILE_VERSION:
+		case OPT_COMPRESSION: {
+			int ret = trace_dat_parse_format(&cmd_restore, c == OPT_FILE_VERSION ? 'V' : 'C',
+							 optarg, &o->version, &o->compression);
+
+			if (ret >= 0)
+				return ret;
+			o->format_given = true;
+			break;
+		}
 		default:
 			return option_error(&cmd_restore, argv, c);
 		}
@@ -83,11 +107,16 @@ static int parse(int argc, char **argv, struct restore_opts *o)
 		return usage_error(&cmd_restore, "-i takes the metadata from its file: no -t or -k");
 	if (!o->partial && !o->nr_cpus)
 		return usage_error(&cmd_restore, "no CPU files given");
+	if (o->partial && o->format_given)
+		return usage_error(&cmd_restore,
+				   "-c writes a version 6 partial file: no --file-version or --compression");
+	if (!o->compression)
+		o->compression = "none";
 	if (!o->output)
 		o->output = o->partial ? "trace-partial.dat" : "trace.dat";
 	if (!*o->output)
 		return usage_error(&cmd_restore, "-o needs a file name");
-	return -1;
+	return trace_dat_check_format(&cmd_restore, o->version, o->compression);
 }
 
 /* The sub-buffer size of the tracing directory's ring buffer. */
@@ -165,7 +194,8 @@ out:
 	return ret;
 }
 
-static int restore(const struct restore_opts *o)
+/* Writes version 6 to @path: the partial file, the output, or a file to convert. */
+static int write_v6(const struct restore_opts *o, const char *path)
 {
 	struct trace_output *out;
 	int *fds = xcalloc(o->nr_cpus ? o->nr_cpus : 1, sizeof(int)), ret = -1;
@@ -181,7 +211,7 @@ static int restore(const struct restore_opts *o)
 			return -1;
 		}
 	}
-	out = trace_output_create(o->output, 6);
+	out = trace_output_create(path, 6);
 	if (!out)
 		goto out;
 	if (o->input ? copy_partial(out, o->input) < 0 : write_local_metadata(out, o) < 0)
@@ -199,7 +229,7 @@ out:
 	if (trace_output_close(out) < 0)
 		ret = -1;
 	if (ret < 0 && out)
-		unlink(o->output);
+		unlink(path);
 	for (int i = 0; i < o->nr_cpus; i++)
 		close(fds[i]);
 	free(fds);
@@ -207,9 +237,24 @@ out:
 	return ret;
 }
 
+/* The output as --file-version/--compression ask: v6 written directly or converted. */
+static int restore(const struct restore_opts *o)
+{
+	char *path = o->partial ? xstrdup(o->output) :
+		     trace_dat_temp_v6(o->output, o->version, o->compression);
+
+	if (!path)
+		return -1;
+	if (write_v6(o, path) < 0) {
+		free(path);
+		return -1;
+	}
+	return trace_dat_finish_v6(path, o->output, o->version, o->compression);
+}
+
 static int run_restore(int argc, char **argv)
 {
-	struct restore_opts o = { 0 };
+	struct restore_opts o = { .version = 7 };
 	int ret = parse(argc, argv, &o);
 
 	if (ret >= 0)

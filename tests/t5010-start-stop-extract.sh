@@ -145,6 +145,31 @@ test_expect_success TRACEFS,UPSTREAM 'extract -B NAME alone writes the instance,
 '
 cleanup
 
+# The version and (v7) compression a trace.dat names in its prefix.
+prefix_of() {
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(64)
+v = d[10:d.index(b"\0", 10)].decode()
+print(v, d[18:d.index(b"\0", 18)].decode() if v == "7" else "-")' "$1"
+}
+
+test_expect_success TRACEFS,UPSTREAM,PYTHON 'extract writes v7 zstd by default as upstream'"'"'s does; --file-version and --compression as record' '
+	"$TRACE_CMD" start -e sched_switch &&
+	for spec in ":7 zstd" "--file-version 6:6 -" "--compression none:7 none" \
+		    "--file-version 7 --compression zlib:7 zlib"; do
+		echo "marker $spec" >"$T/trace_marker" &&
+		"$TRACE_CMD" extract ${spec%%:*} -o fmt.dat &&
+		echo "${spec#*:}" >want && prefix_of fmt.dat >got && test_cmp want got &&
+		"$TRACE_CMD" report -i fmt.dat | grep -c "tracing_mark_write: marker $spec\$" >n &&
+		test "$(cat n)" = 1 || { echo "$spec"; return 1; }
+		case $spec in *zlib*) continue ;; esac
+		"$UPSTREAM" report -i fmt.dat 2>/dev/null | grep -c "tracing_mark_write: marker $spec\$" >n &&
+		test "$(cat n)" = 1 || { echo "upstream: $spec"; return 1; }
+	done
+'
+cleanup
+
 # Each error: exit code, first line of stderr, and tracefs exactly as before.
 check_error() {
 	code=$1 msg=$2; shift 2
@@ -191,7 +216,13 @@ test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 "$TRACE_CMD" restart now 2>err &&
 	test "$(head -n 1 err)" = "trace-cmd restart: unexpected argument '"'"'now'"'"'" &&
 	test_expect_code 2 "$TRACE_CMD" extract -o 2>err &&
-	test "$(head -n 1 err)" = "trace-cmd extract: option '"'"'-o'"'"' needs a value"
+	test "$(head -n 1 err)" = "trace-cmd extract: option '"'"'-o'"'"' needs a value" &&
+	test_expect_code 2 "$TRACE_CMD" extract --file-version 5 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd extract: file version 5 is not supported: use 6 or 7" &&
+	test_expect_code 2 "$TRACE_CMD" extract --compression lz4 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd extract: unknown compression '"'"'lz4'"'"': use none, zlib, zstd or any" &&
+	test_expect_code 2 "$TRACE_CMD" extract --file-version 6 --compression zstd 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd extract: --compression zstd needs --file-version 7"
 '
 
 test_done

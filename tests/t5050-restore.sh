@@ -33,6 +33,27 @@ test_expect_success TRACEFS,UPSTREAM 'restore writes trace.dat from them, readab
 	test_cmp up.txt ours
 '
 
+prefix_of() {
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(64)
+v = d[10:d.index(b"\0", 10)].decode()
+print(v, d[18:d.index(b"\0", 18)].decode() if v == "7" else "-")' "$1"
+}
+
+test_expect_success TRACEFS,UPSTREAM,PYTHON 'restore writes v7 uncompressed as upstream'"'"'s does; --file-version and --compression change it' '
+	prefix_of trace.dat >got && echo "7 none" >want && test_cmp want got &&
+	for spec in "--file-version 6:6 -" "--compression zstd:7 zstd" "--compression zlib:7 zlib"; do
+		rm -f fmt.dat &&
+		"$TRACE_CMD" restore ${spec%%:*} -o fmt.dat $(cat cpus) &&
+		echo "${spec#*:}" >want && prefix_of fmt.dat >got && test_cmp want got &&
+		"$TRACE_CMD" report -i fmt.dat | sed 1d | grep -v -e "^cpus=" -e "^CPU [0-9]* is empty" >r &&
+		test_cmp ours r || { echo "$spec"; return 1; }
+		case $spec in *zlib*) continue ;; esac
+		events fmt.dat >u && test_cmp up.txt u || { echo "upstream: $spec"; return 1; }
+	done
+'
+
 test_expect_success TRACEFS,UPSTREAM 'restore -c writes a partial file that -i turns into the same trace' '
 	"$TRACE_CMD" restore -c &&
 	test -s trace-partial.dat &&
@@ -67,7 +88,13 @@ test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 "$TRACE_CMD" restore -c -i x 2>err &&
 	test "$(head -n 1 err)" = "trace-cmd restore: -c and -i exclude each other" &&
 	test_expect_code 2 "$TRACE_CMD" restore -i x -k y cpu0 2>err &&
-	test "$(head -n 1 err)" = "trace-cmd restore: -i takes the metadata from its file: no -t or -k"
+	test "$(head -n 1 err)" = "trace-cmd restore: -i takes the metadata from its file: no -t or -k" &&
+	test_expect_code 2 "$TRACE_CMD" restore --file-version 8 cpu0 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: file version 8 is not supported: use 6 or 7" &&
+	test_expect_code 2 "$TRACE_CMD" restore --file-version 6 --compression zlib cpu0 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: --compression zlib needs --file-version 7" &&
+	test_expect_code 2 "$TRACE_CMD" restore -c --compression zstd 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd restore: -c writes a version 6 partial file: no --file-version or --compression"
 '
 
 test_done
