@@ -18,7 +18,7 @@ extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore;
 extern const struct command cmd_listen;
 extern const struct command cmd_convert;
-extern const struct command cmd_dump, cmd_check_events;
+extern const struct command cmd_dump, cmd_check_events, cmd_split;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -37,6 +37,7 @@ const struct command *const commands[] = {
 	&cmd_list,
 	&cmd_listen,
 	&cmd_convert,
+	&cmd_split,
 	&cmd_dump,
 	&cmd_check_events,
 	&cmd_help,

@@ -1988,6 +1988,17 @@ int trace_input_record_at_page_start(const struct tep_record *rec)
 	return s->first;
 }
 
+void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw *raw)
+{
+	const struct stream *s = rec->priv;
+
+	raw->page = s->win + s->page;
+	raw->page_size = s->page_size;
+	raw->offset = kbuffer_curr_offset(s->kbuf);
+	raw->size = kbuffer_curr_size(s->kbuf);
+	raw->raw_ts = kbuffer_timestamp(s->kbuf);
+}
+
 int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
 			      struct tep_record *next)
 {

@@ -132,4 +132,18 @@ int trace_input_cpu_first_last(struct trace_input *in, int buffer, int cpu, uint
 /* Whether @rec is the first record of its sub-buffer (page). */
 int trace_input_record_at_page_start(const struct tep_record *rec);
 
+/*
+ * Where a record from trace_input_next() lies in its sub-buffer as stored:
+ * the page's bytes, the record's offset and size there (its event header
+ * included, not the time extends before it) and its raw timestamp (before
+ * any DATE, OFFSET, TSC2NSEC or --ts-offset correction).  For split, which
+ * copies pages; valid until the next trace_input_next().
+ */
+struct trace_input_raw {
+	const unsigned char *page;
+	unsigned int page_size, offset, size;
+	uint64_t raw_ts;
+};
+void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw *raw);
+
 #endif

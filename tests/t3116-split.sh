@@ -1,0 +1,186 @@
+#!/bin/bash
+# split: the pieces are valid trace.dat files of the input's version and
+# compression whose events are exactly the expected slice of the input's
+# report, read alike by our report and upstream's; where upstream's split is
+# right its pieces hold the same events as ours.
+. "$(dirname "$0")/test-lib.sh"
+
+F=$FIXTURES
+# The event lines of a report (no header, no empty-CPU notes).
+ev() { "$TRACE_CMD" report -i "$1" | sed '0,/^cpus=/d' | grep -v "^CPU [0-9]* is empty"; }
+uev() { "$UPSTREAM" report -i "$1" 2>/dev/null | sed '0,/^cpus=/d'; }
+prefix_of() {
+	python3 -c '
+import sys
+d = open(sys.argv[1], "rb").read(64)
+v = d[10:d.index(b"\0", 10)].decode()
+print(v, d[18:d.index(b"\0", 18)].decode() if v == "7" else "-")' "$1"
+}
+# The event lines of every piece BASE.*, one after the other.
+pieces_ev() { for p in "$1".*; do ev "$p" || return 1; done; }
+# The time (in seconds, as printed) of an event line.
+ts_of() { awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { print substr($i, 1, length($i) - 1); exit } }'; }
+# The event lines of FILE printed at START to END.
+in_range() {
+	awk -v s=$2 -v e=$3 '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		t = substr($i, 1, length($i) - 1) + 0; if (t >= s + 0 && t <= e + 0) print; next } }' "$1"
+}
+
+# split_all IN: -r -e 1 cuts between every two events; the pieces together
+# are the input, each piece has one event, each keeps version and compression.
+split_all() {
+	rm -f p.* && "$TRACE_CMD" split -i "$1" -o p -r -e 1 || return 1
+	ev "$1" >in.ev && pieces_ev p >all.ev && test_cmp in.ev all.ev || return 1
+	test "$(ls p.* | wc -l)" = "$(grep -vc "EVENTS DROPPED" in.ev)" || { echo "piece count"; return 1; }
+	prefix_of "$1" >want && prefix_of p.0001 >got && test_cmp want got
+}
+
+for f in synth-instances-v6.dat synth-instances-v7-zstd.dat synth-dropped-v7-zstd.dat \
+	 synth-pages-v6.dat synth-pages-v7-zstd.dat synth-options-v6.dat synth-custom-v7.dat; do
+	test_expect_success PYTHON "$f: one piece per event, together the input, same version" "split_all \$F/$f"
+done
+
+test_expect_success 'with no limit the one output BASE.1 holds every event of every buffer' '
+	rm -f p.* && "$TRACE_CMD" split -i "$F/synth-instances-v7-zstd.dat" -o p &&
+	test "$(ls p.*)" = p.1 &&
+	"$TRACE_CMD" report -i "$F/synth-instances-v7-zstd.dat" >a && "$TRACE_CMD" report -i p.1 >b &&
+	test_cmp a b
+'
+
+test_expect_success 'without -o the pieces are named after the input' '
+	cp "$F/synth-instances-v6.dat" in.dat && rm -f in.dat.* &&
+	"$TRACE_CMD" split -i in.dat -r -e 2 && ls in.dat.* >got &&
+	printf "in.dat.0001\nin.dat.0002\nin.dat.0003\n" >want && test_cmp want got
+'
+
+test_expect_success 'START and END keep exactly the events between them' '
+	ev "$F/synth-pages-v6.dat" >in.ev &&
+	start=$(sed -n 20p in.ev | ts_of) && end=$(sed -n 120p in.ev | ts_of) &&
+	rm -f p.* && "$TRACE_CMD" split -i "$F/synth-pages-v6.dat" -o p $start $end &&
+	in_range in.ev $start $end >want &&
+	ev p.1 >got && test_cmp want got && test $(wc -l <got) -ge 100
+'
+
+test_expect_success '-B NAME keeps that instance only, --top adds the top buffer' '
+	"$TRACE_CMD" report -i "$F/synth-instances-v6.dat" | sed "0,/^cpus=/d" >in.rep &&
+	rm -f p.* && "$TRACE_CMD" split -i "$F/synth-instances-v6.dat" -o p -B foo &&
+	grep "^foo: " in.rep >want && ev p.1 >got && test_cmp want got &&
+	rm -f p.* && "$TRACE_CMD" split -i "$F/synth-instances-v6.dat" -o p -B foo --top &&
+	ev p.1 >got && test_cmp in.rep got
+'
+
+test_expect_success '-C CPU keeps that CPU only' '
+	rm -f p.* && "$TRACE_CMD" split -i "$F/synth-pages-v7-zstd.dat" -o p -C 1 &&
+	ev "$F/synth-pages-v7-zstd.dat" | grep "\[001\]" >want && ev p.1 >got &&
+	test_cmp want got && test -s got
+'
+
+test_expect_success '-c -e N: each piece holds N events of every CPU' '
+	rm -f p.* && "$TRACE_CMD" split -i "$F/synth-pages-v6.dat" -o p -r -c -e 30 &&
+	ev "$F/synth-pages-v6.dat" >in.ev &&
+	for cpu in 000 001; do
+		grep "\[$cpu\]" in.ev >cpu.ev &&
+		for p in p.*; do ev $p | sed -n "/\[$cpu\]/p"; done >got &&
+		test_cmp cpu.ev got || return 1
+	done &&
+	ev p.0001 | grep -c "\[000\]" >n0 && ev p.0001 | grep -c "\[001\]" >n1 &&
+	test "$(cat n0 n1 | tr "\n" " ")" = "30 1 " && test "$(ls p.* | wc -l)" = 5
+'
+
+test_expect_success 'usage errors exit 2 with one line and the usage' '
+	for args in "-e 0:invalid -e value '"'"'0'"'"': out of range (1 to 18446744073709551615)" \
+		    "-e x:invalid -e value '"'"'x'"'"': not a number" \
+		    "-e 5 -m 3:only one of -s, -m, -u, -e and -p may be given" \
+		    "-z:unknown option '"'"'-z'"'"'" \
+		    "-o:option '"'"'-o'"'"' needs a value" \
+		    "abc:invalid start time '"'"'abc'"'"': not a time in seconds" \
+		    "5.5 4:the end time 4 is before the start time 5.5" \
+		    "1 2 3:unexpected argument '"'"'3'"'"'"; do
+		eval "set -- ${args%%:*}" &&
+		test_expect_code 2 "$TRACE_CMD" split -i "$F/synth-pages-v6.dat" "$@" 2>err &&
+		test "$(head -n 1 err)" = "trace-cmd split: ${args#*:}" &&
+		grep -q "^usage: trace-cmd split" err || { echo "$args"; cat err; return 1; }
+	done
+'
+
+test_expect_success 'a missing input, CPU or buffer, or a damaged file: exit 1, no output' '
+	rm -f p.* &&
+	test_expect_code 1 "$TRACE_CMD" split -i nosuch.dat -o p 2>err &&
+	test "$(cat err)" = "trace-cmd split: cannot open '"'"'nosuch.dat'"'"': No such file or directory" &&
+	test_expect_code 1 "$TRACE_CMD" split -i "$F/synth-pages-v6.dat" -o p -C 7 2>err &&
+	test "$(cat err)" = "trace-cmd split: '"'"'$F/synth-pages-v6.dat'"'"' has no CPU 7 (2 CPUs)" &&
+	test_expect_code 1 "$TRACE_CMD" split -i "$F/synth-instances-v6.dat" -o p -B bar 2>err &&
+	test "$(cat err)" = "trace-cmd split: '"'"'$F/synth-instances-v6.dat'"'"' has no buffer '"'"'bar'"'"'" &&
+	size=$(stat -c %s "$F/synth-pages-v6.dat") &&
+	head -c $((size - 3000)) "$F/synth-pages-v6.dat" >cut.dat &&
+	test_expect_code 1 "$TRACE_CMD" split -i cut.dat -o p 2>err &&
+	grep -q "^trace-cmd split: .*cut.dat" err &&
+	test_expect_code 1 "$TRACE_CMD" split -i "$F/synth-latency-v6.dat" -o p 2>err &&
+	test "$(cat err)" = "trace-cmd split: '"'"'$F/synth-latency-v6.dat'"'"': latency trace files hold no events to split" &&
+	! ls p.* 2>/dev/null
+'
+
+test_expect_success 'split -h prints the usage to stdout and exits 0' '
+	"$TRACE_CMD" split -h >out &&
+	head -n 1 out | grep -q "^usage: trace-cmd split "
+'
+
+# A fresh recording with many pages on both CPUs, the tracefs lock held only for it.
+if test_have_prereq TRACEFS; then
+	flock "$TRACEFS_LOCK" "$TRACE_CMD" record -e sched -e timer -o rec7.dat \
+		sh -c 'for i in $(seq 150); do /bin/true; done' >/dev/null 2>&1 &&
+	"$TRACE_CMD" convert -i rec7.dat -o rec6.dat --file-version 6 &&
+	test_set_prereq RECORDED
+fi
+
+test_expect_success TRACEFS,PYTHON 'a fresh v7 zstd recording: -r -e 500 pieces are its report in order' '
+	test_have_prereq RECORDED &&
+	rm -f p.* && "$TRACE_CMD" split -i rec7.dat -o p -r -e 500 &&
+	ev rec7.dat >in.ev && pieces_ev p >all.ev && test_cmp in.ev all.ev &&
+	for p in p.*; do ev $p | wc -l; done | sort -n | tail -1 >max && test "$(cat max)" = 500 &&
+	test "$(ls p.* | wc -l)" = $(( ($(wc -l <in.ev) + 499) / 500 )) &&
+	prefix_of p.0001 >got && echo "7 zstd" >want && test_cmp want got
+'
+
+# Upstream's split of the same file, where it is right: the same events per piece.
+same_as_upstream() {
+	rm -f p.* u.* && "$TRACE_CMD" split -i rec6.dat -o p "$@" &&
+	"$UPSTREAM" split -i rec6.dat -o u "$@" >/dev/null 2>&1 &&
+	ls p.* | sed "s/^p//" >ours && ls u.* | sed "s/^u//" >theirs && test_cmp theirs ours &&
+	for p in p.*; do
+		ev $p >a && uev u${p#p} >b && test_cmp b a && uev $p >c && test_cmp b c ||
+			{ echo "piece $p of split $*"; return 1; }
+	done
+}
+
+test_expect_success TRACEFS,UPSTREAM 'pieces equal upstream'"'"'s split of the same v6 file' '
+	test_have_prereq RECORDED &&
+	for args in "-e 100" "-r -e 1000" "-c -e 100" "-r -c -e 1500" "-r -m 20" "-m 1" \
+		    "-r -c -m 50" "-p 2" "-r -p 5" "-C 1 -r -e 1000"; do
+		same_as_upstream $args || return 1
+	done
+'
+
+test_expect_success TRACEFS,UPSTREAM 'a time range: ours keeps the events printed at START and END, upstream'"'"'s the others' '
+	test_have_prereq RECORDED &&
+	ev rec6.dat >in.ev && n=$(wc -l <in.ev) &&
+	start=$(sed -n "$((n / 3))p" in.ev | ts_of) && end=$(sed -n "$((2 * n / 3))p" in.ev | ts_of) &&
+	rm -f p.* u.* && "$TRACE_CMD" split -i rec6.dat -o p $start $end &&
+	"$UPSTREAM" split -i rec6.dat -o u $start $end >/dev/null 2>&1 &&
+	in_range in.ev $start $end >want &&
+	ev p.1 >got && test_cmp want got && uev p.1 >ugot && test_cmp want ugot &&
+	grep -v -e "\] $start: " -e "\] $end: " got >inner && uev u.1 >theirs &&
+	grep -v -e "\] $start: " -e "\] $end: " theirs >uinner && test_cmp uinner inner
+'
+
+test_expect_success TRACEFS,UPSTREAM 'where upstream stops after one piece of -r with an END, ours goes on' '
+	test_have_prereq RECORDED &&
+	ev rec6.dat >in.ev && n=$(wc -l <in.ev) && end=$(sed -n "$((n / 2))p" in.ev | ts_of) &&
+	rm -f p.* u.* && "$TRACE_CMD" split -i rec6.dat -o p -r -e 200 0 $end &&
+	"$UPSTREAM" split -i rec6.dat -o u -r -e 200 0 $end >/dev/null 2>&1 &&
+	test "$(ls u.* | wc -l)" = 1 &&
+	pieces_ev p >all.ev && in_range in.ev 0 $end >want && test_cmp want all.ev &&
+	test "$(ls p.* | wc -l)" = $(( ($(wc -l <want) + 199) / 200 ))
+'
+
+test_done
