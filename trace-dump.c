@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-dat.h"
 #include "trace-output-v7.h"
 
 extern const struct command cmd_dump;
@@ -21,7 +22,8 @@ extern const struct command cmd_dump;
 static const char dump_usage[] =
 	"usage: trace-cmd dump [-i FILE] [-v] [--summary] [--head-page] [--head-event]\n"
 	"                      [--ftrace-events] [--systems] [--events] [--kallsyms]\n"
-	"                      [--printk] [--cmd-lines] [--flyrecord] [--clock]\n"
+	"                      [--printk] [--cmd-lines] [--options] [--flyrecord] [--clock]\n"
+	"                      [--all] [--verbose[=LEVEL]]\n"
 	"  -i FILE            read FILE instead of trace.dat\n"
 	"  -v                 only check that the file is valid\n"
 	"  --summary          a summary of the metadata (the default)\n"
@@ -33,15 +35,22 @@ static const char dump_usage[] =
 	"  --kallsyms         the kernel symbols saved\n"
 	"  --printk           the trace_printk() formats\n"
 	"  --cmd-lines        the saved pid to comm mappings\n"
+	"  --options          every option, with its payload\n"
 	"  --flyrecord        each buffer's per-CPU data offsets and sizes\n"
 	"  --clock            the trace clock\n"
+	"  --all              every part above\n"
+	"  --verbose[=LEVEL]  accepted as upstream's (dump prints no log messages)\n"
 	"  -h                 show this help\n";
 
 enum {
 	D_SUMMARY = 1 << 0, D_HEAD_PAGE = 1 << 1, D_HEAD_EVENT = 1 << 2, D_FTRACE = 1 << 3,
 	D_SYSTEMS = 1 << 4, D_EVENTS = 1 << 5, D_KALLSYMS = 1 << 6, D_PRINTK = 1 << 7,
-	D_CMDLINES = 1 << 8, D_FLYRECORD = 1 << 9, D_CLOCK = 1 << 10, D_VALIDATE = 1 << 11,
+	D_CMDLINES = 1 << 8, D_FLYRECORD = 1 << 9, D_CLOCK = 1 << 10, D_OPTIONS = 1 << 11,
+	D_VALIDATE = 1 << 12, D_SECTIONS = 1 << 13,
+	D_ALL = ((1 << 12) - 1) | D_SECTIONS,	/* the strings and section list only here */
 };
+
+enum { OPT_ALL = 256 + 12, OPT_VERBOSE };
 
 static const struct option dump_options[] = {
 	{ "summary",	   no_argument, NULL, 256 + 0 },
@@ -55,6 +64,9 @@ static const struct option dump_options[] = {
 	{ "cmd-lines",	   no_argument, NULL, 256 + 8 },
 	{ "flyrecord",	   no_argument, NULL, 256 + 9 },
 	{ "clock",	   no_argument, NULL, 256 + 10 },
+	{ "options",	   no_argument, NULL, 256 + 11 },
+	{ "all",	   no_argument, NULL, OPT_ALL },
+	{ "verbose",	   optional_argument, NULL, OPT_VERBOSE },
 	{ "help",	   no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -295,16 +307,75 @@ static void print_v6_buffer(struct dump *d, const char *data, uint32_t size)
 {
 	uint64_t off;
 
-	if (!(d->flags & D_FLYRECORD) || size < 9)
+	if (!(d->flags & (D_FLYRECORD | D_OPTIONS)) || size < 9)
 		return;
 	off = opt_u64(d, data);
 	printf("\t\t[Option BUFFER, %u bytes]\n%llu [offset]\n\"%.*s\" [name]\n", size,
 	       (unsigned long long)off, (int)strnlen(data + 8, size - 8), data + 8);
 }
 
+static const char *const option_names[] = {
+	[TRACE_OPT_DONE] = "DONE", [TRACE_OPT_DATE] = "DATE", [TRACE_OPT_CPUSTAT] = "CPUSTAT",
+	[TRACE_OPT_BUFFER] = "BUFFER", [TRACE_OPT_TRACECLOCK] = "TRACECLOCK",
+	[TRACE_OPT_UNAME] = "UNAME", [TRACE_OPT_HOOK] = "HOOK", [TRACE_OPT_OFFSET] = "OFFSET",
+	[TRACE_OPT_CPUCOUNT] = "CPUCOUNT", [TRACE_OPT_VERSION] = "VERSION",
+	[TRACE_OPT_PROCMAPS] = "PROCMAPS", [TRACE_OPT_TRACEID] = "TRACEID",
+	[TRACE_OPT_TIME_SHIFT] = "TIME_SHIFT", [TRACE_OPT_GUEST] = "GUEST",
+	[TRACE_OPT_TSC2NSEC] = "TSC2NSEC", [TRACE_OPT_STRINGS] = "STRINGS",
+	[TRACE_OPT_HEADER_INFO] = "HEADERS", [TRACE_OPT_FTRACE_EVENTS] = "FTRACE EVENTS",
+	[TRACE_OPT_EVENT_FORMATS] = "EVENT FORMATS", [TRACE_OPT_KALLSYMS] = "KALLSYMS",
+	[TRACE_OPT_PRINTK] = "PRINTK", [TRACE_OPT_CMDLINES] = "CMDLINES",
+	[TRACE_OPT_BUFFER_TEXT] = "BUFFER_TEXT",
+};
+
+static void print_option_head(uint16_t id, uint32_t size)
+{
+	if (id < ARRAY_SIZE(option_names) && option_names[id])
+		printf("\t\t[Option %s, %u bytes]\n", option_names[id], size);
+	else
+		printf("\t\t[Option %u, %u bytes]\n", id, size);
+}
+
+/*
+ * --options: each option as upstream's dump shows it; BUFFER, BUFFER_TEXT
+ * and the section pointers are printed by their own code.
+ */
+static void print_option(struct dump *d, uint16_t id, const char *data, uint32_t size)
+{
+	uint32_t u32;
+
+	if (!(d->flags & D_OPTIONS) || id == TRACE_OPT_BUFFER || id == TRACE_OPT_BUFFER_TEXT ||
+	    (id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES))
+		return;
+	if (id >= ARRAY_SIZE(option_names) || !option_names[id]) {
+		printf(" %u %u\t[Unknown option, size - skipping]\n", id, size);
+		return;
+	}
+	print_option_head(id, size);
+	switch (id) {
+	case TRACE_OPT_TRACEID:
+		if (size >= 8)
+			printf("0x%llX\n", (unsigned long long)opt_u64(d, data));
+		break;
+	case TRACE_OPT_CPUCOUNT:
+		if (size >= 4) {
+			memcpy(&u32, data, 4);
+			printf("%u\n", d->f.swap ? __builtin_bswap32(u32) : u32);
+		}
+		break;
+	case TRACE_OPT_DATE: case TRACE_OPT_CPUSTAT: case TRACE_OPT_TRACECLOCK:
+	case TRACE_OPT_UNAME: case TRACE_OPT_HOOK: case TRACE_OPT_OFFSET:
+	case TRACE_OPT_VERSION: case TRACE_OPT_PROCMAPS:
+		printf("%.*s\n", (int)strnlen(data, size), data);
+		break;
+	default:
+		break;
+	}
+}
+
 static void print_clock_option(struct dump *d, const char *data, uint32_t size)
 {
-	if (d->flags & D_CLOCK)
+	if ((d->flags & D_CLOCK) && !(d->flags & D_OPTIONS))
 		printf("%.*s\n", (int)strnlen(data, size), data);
 }
 
@@ -334,13 +405,14 @@ static int do_v6_tail(struct dump *d, struct src *s)
 			    !(data = get_text(s, size, "option")))
 				return -1;
 			d->nr_options++;
+			print_option(d, id, data, size);
 			if (id == 3)
 				print_v6_buffer(d, data, size);
 			else if (id == 4)
 				print_clock_option(d, data, size);
 			free(data);
 		}
-		if (d->flags & D_SUMMARY)
+		if (d->flags & (D_SUMMARY | D_OPTIONS))
 			printf("\t[%d options]\n", d->nr_options);
 		if (get(s, tag, 10, "section tag") < 0)
 			return -1;
@@ -496,6 +568,37 @@ static int load_strings(struct dump *d, uint64_t start, int *nr_sections)
 	return 0;
 }
 
+/* --all, version 7: the strings table, then every section in file order. */
+static int print_sections(struct dump *d, uint64_t start)
+{
+	uint64_t at = start;
+
+	printf("\t[String @ offset]\n");
+	for (size_t i = 0; i < d->strings_len; i += strlen(d->strings + i) + 1)
+		printf("\t\t\"%s\" @ %zu\n", d->strings + i, i);
+	while (at < d->f.size) {
+		struct section sec;
+		uint32_t sizes[2];
+
+		if (read_section(d, at, &sec) < 0)
+			return -1;
+		printf("\t[Section %2u @ %-16llu\t\"%s\", flags 0x%x, ", sec.id,
+		       (unsigned long long)sec.at, desc_of(d, sec.desc), sec.flags);
+		if ((sec.flags & 1) && sec.id != TRACE_OPT_BUFFER && sec.id != TRACE_OPT_BUFFER_TEXT) {
+			if (get_u32(&d->f, &sizes[0], "compressed size") < 0 ||
+			    get_u32(&d->f, &sizes[1], "uncompressed size") < 0)
+				return -1;
+			printf("%u compressed, %u uncompressed]\n", sizes[0], sizes[1]);
+		} else if (sec.flags & 1) {
+			printf("%llu compressed bytes]\n", (unsigned long long)sec.size);
+		} else {
+			printf("%llu bytes]\n", (unsigned long long)sec.size);
+		}
+		at = sec.at + 16 + sec.size;
+	}
+	return 0;
+}
+
 static void print_section(struct dump *d, struct section *sec)
 {
 	printf("\t[Section %u @ %llu: \"%s\", flags 0x%x, %llu bytes]\n", sec->id,
@@ -521,10 +624,11 @@ static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 		if (read_section(d, sect, &sec) < 0)
 			goto fail;
 		print_section(d, &sec);
+	}
+	if (d->flags & (D_FLYRECORD | D_OPTIONS))
 		printf("\t\t[Option BUFFER, %u bytes]\n%llu [offset]\n\"%s\" [name]\n"
 		       "\"%s\" [clock]\n%u [Page size, bytes]\n%u [CPUs]:\n", size,
 		       (unsigned long long)sect, name, clock, page, count);
-	}
 	for (uint32_t i = 0; i < count; i++) {
 		if (get_u32(&o, &cpu, "CPU id") < 0 || get_u64(&o, &off, "CPU offset") < 0 ||
 		    get_u64(&o, &sz, "CPU size") < 0)
@@ -532,7 +636,7 @@ static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 		total += sz;
 		if (check_data(d, cpu, off, sz) < 0)
 			goto fail;
-		if (d->flags & D_FLYRECORD)
+		if (d->flags & (D_FLYRECORD | D_OPTIONS))
 			printf("   %u %llu\t%llu\t[id, data offset and size]\n", cpu,
 			       (unsigned long long)off, (unsigned long long)sz);
 	}
@@ -565,9 +669,10 @@ static int print_v7_latency(struct dump *d, const char *data, uint32_t size)
 		if (read_section(d, sect, &sec) < 0)
 			goto out;
 		print_section(d, &sec);
+	}
+	if (d->flags & (D_FLYRECORD | D_OPTIONS))
 		printf("\t\t[Option BUFFER, %u bytes]\n%llu [offset]\n\"%s\" [name]\n"
 		       "\"%s\" [clock]\n", size, (unsigned long long)sect, name, clock);
-	}
 	if (d->flags & D_SUMMARY)
 		printf("\t[buffer \"%s\", \"%s\" clock, latency data]\n", name, clock);
 	ret = 0;
@@ -595,6 +700,8 @@ static int walk_options(struct dump *d, uint64_t at, uint64_t *ptrs, int *nr_ptr
 			return error("'%s': offset %llu is not an options section", d->f.file,
 				     (unsigned long long)at);
 		}
+		if (d->flags & D_OPTIONS)
+			print_section(d, &sec);
 		for (;;) {
 			uint16_t id;
 			uint32_t size;
@@ -610,8 +717,16 @@ static int walk_options(struct dump *d, uint64_t at, uint64_t *ptrs, int *nr_ptr
 			if (id == 0) {
 				if (size >= 8)
 					next = opt_u64(d, data);
+				if (d->flags & D_OPTIONS)
+					printf("\t\t[Option DONE, %u bytes]\n%llu\n%s", size,
+					       (unsigned long long)next, next ? "\n\n" : "");
 				free(data);
 				break;
+			}
+			print_option(d, id, data, size);
+			if (id >= 16 && id <= 21 && size >= 8 && (d->flags & D_OPTIONS)) {
+				printf("\t\t[Option %s, %u bytes] @ %llu\n", option_names[id], size,
+				       (unsigned long long)opt_u64(d, data));
 			}
 			if (id >= 16 && id <= 21 && size >= 8 && *nr_ptrs < 64)
 				ptrs[(*nr_ptrs)++] = opt_u64(d, data);
@@ -669,7 +784,7 @@ static int dump_v7_section(struct dump *d, uint64_t at)
 static int dump_v7(struct dump *d)
 {
 	struct src *s = &d->f;
-	uint64_t first, ptrs[64];
+	uint64_t first, ptrs[64], sections_at;
 	int nr_ptrs = 0, nr_sections;
 	char *ver;
 
@@ -683,9 +798,14 @@ static int dump_v7(struct dump *d)
 	free(ver);
 	if (strcmp(d->comp, "none") && strcmp(d->comp, "zlib") && strcmp(d->comp, "zstd"))
 		return error("'%s': unknown compression '%s'", s->file, d->comp);
-	if (load_strings(d, s->pos, &nr_sections) < 0 || walk_options(d, first, ptrs, &nr_ptrs) < 0)
+	sections_at = s->pos;
+	if (load_strings(d, s->pos, &nr_sections) < 0)
 		return -1;
-	if (d->flags & D_SUMMARY)
+	if ((d->flags & D_SECTIONS) && print_sections(d, sections_at) < 0)
+		return -1;
+	if (walk_options(d, first, ptrs, &nr_ptrs) < 0)
+		return -1;
+	if (d->flags & (D_SUMMARY | D_OPTIONS))
 		printf("\t[%d options]\n", d->nr_options);
 	/* Upstream shows the sections newest option first. */
 	for (int i = nr_ptrs - 1; i >= 0; i--)
@@ -733,6 +853,19 @@ fail:
 	return -1;
 }
 
+/* --verbose takes upstream's log levels; dump has no log messages to show. */
+static int parse_verbose(const char *arg)
+{
+	static const char *const names[] = { "none", "crit", "err", "warn", "info", "debug", "all" };
+
+	if (arg[0] >= '0' && arg[0] <= '6' && !arg[1])
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(arg, names[i]))
+			return 0;
+	return -1;
+}
+
 static int run_dump(int argc, char **argv)
 {
 	struct dump d = { .f = { .fd = -1, .file = "trace.dat" } };
@@ -747,8 +880,15 @@ static int run_dump(int argc, char **argv)
 			d.f.file = optarg;
 		else if (c == 'v')
 			d.flags |= D_VALIDATE;
-		else if (c >= 256 && c <= 256 + 10)
+		else if (c >= 256 && c <= 256 + 11)
 			d.flags |= 1U << (c - 256);
+		else if (c == OPT_ALL)
+			d.flags |= D_ALL;
+		else if (c == OPT_VERBOSE) {
+			if (optarg && parse_verbose(optarg) < 0)
+				return usage_error(&cmd_dump, "invalid --verbose level '%s': use 0 to 6 or none, crit, err, warn, info, debug, all",
+						   optarg);
+		}
 		else if (c == ':')
 			return usage_error(&cmd_dump, "option '%s' needs a value", argv[optind - 1]);
 		else

@@ -5,12 +5,13 @@
 . "$(dirname "$0")/test-lib.sh"
 
 FLAGS="--summary --head-page --head-event --ftrace-events --systems --events --kallsyms
-	--printk --cmd-lines --flyrecord --clock -v"
+	--printk --cmd-lines --flyrecord --clock -v --options --all --verbose --verbose=3"
 F=$FIXTURES
 
 # same_as_upstream FILE: every flag, and no flag, prints what upstream prints.
 same_as_upstream() {
-	for fl in $FLAGS "" "--systems --head-page --cmd-lines"; do
+	for fl in $FLAGS "" "--systems --head-page --cmd-lines" "--options --clock" \
+		  "--options --flyrecord"; do
 		"$UPSTREAM" dump $fl -i "$1" >u 2>/dev/null
 		"$TRACE_CMD" dump $fl -i "$1" >o 2>err || { echo "dump $fl failed"; cat err; return 1; }
 		test_cmp u o || { echo "dump $fl -i $1"; return 1; }
@@ -19,7 +20,7 @@ same_as_upstream() {
 
 for f in synth-instances-v6.dat synth-instances-v7-zstd.dat synth-latency-v6.dat \
 	 synth-latency-v7.dat synth-latency-v7-zstd.dat synth-function-v6.dat \
-	 synth-sched-be32-v6.dat synth-funcgraph-v7.dat; do
+	 synth-sched-be32-v6.dat synth-funcgraph-v7.dat synth-options-v6.dat synth-options-v7-zstd.dat; do
 	test_expect_success UPSTREAM "$f: every flag as upstream's dump" "same_as_upstream \$F/$f"
 done
 
@@ -28,6 +29,11 @@ test_expect_success UPSTREAM,CORPUS 'corpus files: every flag as upstream' '
 		 arm64-v6-rtapp-bprint.dat arm32-v6-sched-load.dat; do
 		same_as_upstream "$CORPUS/$f" || return 1
 	done
+'
+
+test_expect_success 'an unknown --verbose level is a usage error' '
+	test_expect_code 2 "$TRACE_CMD" dump --verbose=loud -i "$F/synth-instances-v6.dat" 2>err &&
+	grep -q "^trace-cmd dump: invalid --verbose level '"'"'loud'"'"'" err
 '
 
 test_expect_success 'the summary of a v7 zstd file with an instance' '
