@@ -47,6 +47,7 @@ struct session {
 	uint64_t	meta_len;
 	int		meta_done;	/* v3: FIN_DATA seen */
 	int		closed;		/* v3: CLOSE seen; v1: EOF */
+	long long	header_deadline;	/* v3: the next message by then, until FIN_DATA */
 	int		short_warned;
 	unsigned char	*page;
 };
@@ -212,11 +213,40 @@ static int read_cpu(struct session *s, struct cpu_chan *c)
 	return 0;
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Until FIN_DATA the client is sending its file header, message after
+ * message (upstream's listener waits 5 s for each): a client that stalls
+ * there is dropped.  After it, the trace may run for hours in silence.
+ * Returns the poll timeout, or -1 with a message when the time is up.
+ */
+static int header_wait(struct session *s, int *timeout)
+{
+	long long left;
+
+	if (s->version != 3 || s->meta_done)
+		return 0;
+	left = s->header_deadline - now_ms();
+	if (left <= 0)
+		return error("'%s': timed out after %d s waiting for the next message of the file header",
+			     s->name, s->o->timeout_ms / 1000);
+	*timeout = left;
+	return 0;
+}
+
 /* One v3 control message: metadata, its end, or the end of the trace. */
 static int control_v3(struct session *s, struct net_msg *m)
 {
 	if (net_recv_msg(&s->peer, m) < 0)
 		return -1;
+	s->header_deadline = now_ms() + s->o->timeout_ms;
 	switch (m->cmd) {
 	case NET_SEND_DATA:
 		if (s->meta_done)
@@ -282,7 +312,10 @@ static int pump(struct session *s, int draining)
 		}
 		pfd[n].fd = draining || s->closed ? -1 : s->peer.fd;
 		pfd[n].events = POLLIN;
-		/* A v7 client sends its file header only when it stops: no timeout. */
+		if (!draining && header_wait(s, &timeout) < 0) {
+			ret = -1;
+			break;
+		}
 		if (draining) {
 			if (!open)
 				break;
@@ -296,6 +329,8 @@ static int pump(struct session *s, int draining)
 			ret = error("poll: %s", strerror(errno));
 			break;
 		}
+		if (k == 0 && !draining)
+			continue;	/* header_wait() decides */
 		if (k == 0)
 			break;
 		for (uint32_t i = 0; i < n && !ret; i++)
@@ -370,6 +405,7 @@ static int serve(struct session *s)
 		return -1;
 	if (s->version == 1)
 		s->peer.timeout_ms = -1;
+	s->header_deadline = now_ms() + s->o->timeout_ms;
 	ret = pump(s, 0);
 	if (ret < 0)
 		return -1;

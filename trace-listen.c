@@ -44,8 +44,8 @@ static const char listen_usage[] =
 	"  -o NAME            name files NAME.HOST:PORT.dat instead of trace.HOST:PORT.dat\n"
 	"  --bind ADDR        listen on the address ADDR only (default: all addresses)\n"
 	"  --max-clients N    serve at most N clients at once, refuse more (default: 64)\n"
-	"  --timeout SECS     give up on a client silent this long in the handshake or\n"
-	"                     inside a message (default: 5)\n"
+	"  --timeout SECS     give up on a client silent this long in the handshake,\n"
+	"                     inside a message or its file header (default: 5)\n"
 	"  --v1               refuse protocol v3, so clients fall back to protocol v1\n"
 	"  -h                 show this help\n";
 

@@ -11,6 +11,7 @@ SCHED=$FIXTURES/synth-sched-v6.dat
 # \x00, not \0: printf would read "\0766" as one octal escape.
 V3='-1V3\x00766679\x00\x00'
 TINIT='\x00\x00\x00\x18\x00\x00\x00\x01\x00\x00\x00\x0c\x00\x00\x00\x02\x00\x00\x10\x00\x00\x00\x00\x00'
+FIN_DATA='\x00\x00\x00\x0c\x00\x00\x00\x04\x00\x00\x00\x00'
 TINIT_TCP='\x00\x00\x00\x1c\x00\x00\x00\x01\x00\x00\x00\x0c\x00\x00\x00\x02\x00\x00\x10\x00\x00\x00\x00\x01tcp\x00'
 
 rss_kb() { awk '/^VmRSS:/ { print $2 }' /proc/$1/status; }
@@ -62,16 +63,21 @@ test_expect_success 'peers hanging up at every step of the handshake leave no ch
 	still_serving && still_serving -1
 '
 
-test_expect_success 'a peer stalled inside a message times out; ones stalled between messages wait alone' '
+test_expect_success 'a peer stalled inside a message or its file header times out; after the header it waits alone' '
 	fresh_dir && start_listen --timeout 1 || exit 1
 	peer "$V3\x00\x00\x00\x18\x00\x00" 3 &&
 	wait_log "timed out after 1 s waiting for a message header" &&
 	no_children && ! ls trace.* 2>/dev/null &&
-	# Between messages (v3) and in the data phase (v1) a trace may run for
+	# Between TINIT and FIN_DATA the messages come one after another, as
+	# upstream sends them: a pause there is a dead peer.
+	peer "$V3$TINIT" 3 &&
+	wait_log "timed out after 1 s waiting for the next message of the file header" &&
+	no_children && ! ls trace.* 2>/dev/null &&
+	# After the header (v3) and in the data phase (v1) a trace may run for
 	# hours with nothing said: each stalled peer keeps its own child, only it.
 	exec 4<>/dev/tcp/127.0.0.1/$LPORT 5<>/dev/tcp/127.0.0.1/$LPORT &&
 	head -c 8 <&4 >/dev/null && head -c 8 <&5 >/dev/null &&
-	printf -- "$V3$TINIT" >&4 &&
+	printf -- "$V3$TINIT$FIN_DATA" >&4 &&
 	printf "2\x004096\x000\x00" >&5 &&
 	wait_log "^pagesize=4096" 2 &&
 	[ $(children) = 2 ] &&
