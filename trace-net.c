@@ -97,10 +97,20 @@ int net_read_string(struct net_peer *p, char *buf, size_t max, const char *what)
 	return error("'%s': %s longer than %zu bytes", p->name, what, max - 1);
 }
 
+/* send(), not write(): a peer that hung up is an error here, not a SIGPIPE. */
 int net_write(struct net_peer *p, const void *buf, size_t len, const char *what)
 {
-	if (write_all(p->fd, buf, len) < 0)
-		return error("'%s': cannot send %s: %s", p->name, what, strerror(errno));
+	while (len) {
+		ssize_t n = send(p->fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return error("'%s': cannot send %s: %s", p->name, what,
+				     n < 0 ? strerror(errno) : "nothing written");
+		buf = (const char *)buf + n;
+		len -= n;
+	}
 	return 0;
 }
 
@@ -462,6 +472,33 @@ int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *p
 	}
 	*port = ntohs(addr.ss_family == AF_INET ? ((struct sockaddr_in *)&addr)->sin_port
 						: ((struct sockaddr_in6 *)&addr)->sin6_port);
+	return fd;
+}
+
+int net_data_connect(int control_fd, int port, int tcp, int cpu)
+{
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof(addr);
+	char host[NI_MAXHOST] = "?";
+	int fd;
+
+	if (getpeername(control_fd, (struct sockaddr *)&addr, &len) < 0)
+		return error("cannot get the listener's address: %s", strerror(errno));
+	if (addr.ss_family == AF_INET)
+		((struct sockaddr_in *)&addr)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)&addr)->sin6_port = htons(port);
+	getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
+	fd = socket(addr.ss_family, (tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return error("cannot create the data socket for cpu %d: %s", cpu, strerror(errno));
+	if (connect(fd, (struct sockaddr *)&addr, len) < 0) {
+		int e = errno;
+
+		close(fd);
+		return error("cannot connect to '%s:%d' for cpu %d data: %s", host, port, cpu,
+			     strerror(e));
+	}
 	return fd;
 }
 

@@ -108,6 +108,13 @@ int net_client_hello(struct net_peer *p, int want_v3);
  */
 int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port);
 
+/*
+ * The client's data socket for CPU @cpu: UDP (or TCP with @tcp) connected to
+ * @port at the address the control connection @control_fd reached, so both
+ * go to the same interface.  Returns the socket, or -1 after a message.
+ */
+int net_data_connect(int control_fd, int port, int tcp, int cpu);
+
 /* Puts "HOST:PORT" of the peer of @fd into @buf; HOST resolved when it can be. */
 int net_peer_name(int fd, char *buf, size_t size);
 

@@ -393,8 +393,7 @@ static void add_pointer(struct membuf *m, uint16_t id, uint64_t at)
 	mb_u64(m, at);
 }
 
-int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
-		  const int *cpu_fds, const char *clock)
+int v7_end_metadata(struct trace_output *out, struct v7_writer *w, int nr_cpus)
 {
 	struct membuf pre = { 0 }, post = { 0 };
 	int ret;
@@ -413,7 +412,13 @@ int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
 	ret = put_options(out, w, &pre, &post);
 	free(pre.data);
 	free(post.data);
-	if (ret < 0)
+	return ret;
+}
+
+int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
+		  const int *cpu_fds, const char *clock)
+{
+	if (v7_end_metadata(out, w, nr_cpus) < 0)
 		return -1;
 	return put_buffer(out, w, "", nr_cpus, cpu_fds, clock ? clock : "local");
 }

@@ -45,6 +45,8 @@ int v7_check_output(struct trace_output *out);
 int v7_write_prefix_tail(struct trace_output *out, struct v7_writer *w);
 /* Starts capturing metadata section @id (ending the one open, if any). */
 int v7_begin(struct trace_output *out, struct v7_writer *w, uint16_t id);
+/* Options #1: pointers to the metadata sections, the queued options, the CPU count. */
+int v7_end_metadata(struct trace_output *out, struct v7_writer *w, int nr_cpus);
 /* Options #1, the top buffer's section and its BUFFER option. */
 int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
 		  const int *cpu_fds, const char *clock);

@@ -610,6 +610,13 @@ out:
 	return ret;
 }
 
+int trace_output_end_metadata(struct trace_output *out, int nr_cpus)
+{
+	if (out->v7)
+		return v7_end_metadata(out, out->v7, nr_cpus);
+	return put_u32(out, nr_cpus) < 0 ? -1 : write_options(out);
+}
+
 int trace_output_close(struct trace_output *out)
 {
 	int ret = 0;

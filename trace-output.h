@@ -82,6 +82,13 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
 			    const char *clock);
 
 /*
+ * Where a network listener takes over (record -N): the CPU count and the
+ * queued options (v6), or the first options section with the CPU count (v7).
+ * The listener appends the CPU data; nothing else is written after this.
+ */
+int trace_output_end_metadata(struct trace_output *out, int nr_cpus);
+
+/*
  * Version 7 only: "none", "zlib", "zstd" or "any" (the default, zstd).  Call
  * before the prefix is written.  Version 6 accepts only "none".
  */

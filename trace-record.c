@@ -23,6 +23,7 @@
 #include "trace-output.h"
 #include "trace-proc-map.h"
 #include "trace-record-instances.h"
+#include "trace-record-net.h"
 #include "trace-recorder.h"
 #include "trace-tracefs.h"
 
@@ -31,7 +32,8 @@ extern const struct command cmd_record;
 static const char record_usage[] =
 	"usage: trace-cmd record -e EVENT [-e EVENT]... [-B NAME [-e EVENT]...]... [-o FILE]\n"
 	"                        [-b KB] [--pin] [-r PRIO] [--file-version 6|7]\n"
-	"                        [--compression none|zlib|zstd|any] [COMMAND [ARG]...]\n"
+	"                        [--compression none|zlib|zstd|any] [-N HOST:PORT [-t] [--v1]]\n"
+	"                        [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
 	"  -B NAME             record the instance NAME too (created if missing, removed\n"
@@ -66,6 +68,9 @@ static const char record_usage[] =
 	"  --proc-map          save the address maps of COMMAND (at its exit) and of each -P PID\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
+	"  -N HOST:PORT        send the trace to 'trace-cmd listen' at HOST:PORT, not to a file\n"
+	"  -t                  with -N, TCP data channels instead of UDP\n"
+	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --pin               run each recorder on the CPU it records\n"
@@ -77,7 +82,7 @@ static const char record_usage[] =
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
-enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP };	/* after the module options (trace-ftrace-setup.h) */
+enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1 };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -92,6 +97,7 @@ static const struct option record_options[] = {
 	{ "proc-map", no_argument, NULL, OPT_PROC_MAP },
 	{ "no-filter", no_argument, NULL, FTRACE_OPT_NO_FILTER },
 	{ "pin", no_argument, NULL, OPT_PIN },
+	{ "v1", no_argument, NULL, OPT_NET_V1 },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -115,6 +121,7 @@ struct record_plan {
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
 	char **argv;		/* the command and its arguments, or NULL */
+	struct record_net_opts net;	/* -N, -t, --v1 */
 };
 
 /* What the run holds, so one cleanup path can undo any of it. */
@@ -136,6 +143,7 @@ struct record_run {
 	int child_status;
 	char **stats;		/* per_cpu/cpuN/stats after the stop */
 	struct proc_maps *maps;	/* --proc-map: what was read (the command is seized) */
+	struct record_net *net;	/* -N: the listener instead of the output file */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -150,14 +158,13 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	unsigned long val;
 	int c, ret;
 
-	plan->output = "trace.dat";
 	plan->version = 7;
 	plan->events = xcalloc(argc, sizeof(*plan->events));
 	ftrace_setup_init(&plan->ftrace, argc);
 	plan->instances = rec_instances_new(argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:t", record_options, NULL)) != -1) {
 		/* After -B NAME, its events and their options go to that instance. */
 		ret = rec_instances_option(plan->instances, c, optarg);
 		if (ret < 0) {
@@ -202,6 +209,15 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case OPT_PIN:
 			plan->pin = 1;
+			break;
+		case 'N':
+			plan->net.target = optarg;
+			break;
+		case 't':
+			plan->net.tcp = 1;
+			break;
+		case OPT_NET_V1:
+			plan->net.v1 = 1;
 			break;
 		case 'r':
 			if (parse_ulong("-r", optarg, 1, 99, &val) < 0) {
@@ -252,6 +268,18 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		fputs(record_usage, stderr);
 		return -1;
 	}
+	if (record_net_check_opts(&plan->net) < 0) {
+		fputs(record_usage, stderr);
+		return -1;
+	}
+	/* The protocol carries one buffer: the listener writes the top one only. */
+	if (plan->net.target && rec_instances_count(plan->instances))
+		return usage_error(&cmd_record, "-B cannot be used with -N: the listener receives the top buffer only"), -1;
+	if (plan->net.target && (plan->output || plan->temp_dir))
+		return usage_error(&cmd_record, "%s cannot be used with -N: the trace goes to the listener",
+				   plan->output ? "-o" : "--temp"), -1;
+	if (!plan->output)
+		plan->output = "trace.dat";
 	if (!*plan->output)
 		return usage_error(&cmd_record, "-o needs a file name"), -1;
 	if (plan->version == 6 && plan->compression && strcmp(plan->compression, "none"))
@@ -419,8 +447,10 @@ static int start_recorders(struct record_run *run)
 		/* An offline CPU's buffer stays empty: its data is written with size 0. */
 		if (!cpu_is_online(cpu))
 			continue;
-		run->recorders[cpu] = recorder_start(cpu, run->tmp_fds[cpu], run->page_size,
-						     run->tmp_fds, run->nr_cpus);
+		const int *out = run->net ? record_net_data_fds(run->net) : run->tmp_fds;
+
+		run->recorders[cpu] = recorder_start(cpu, out[cpu], run->page_size, out,
+						     run->nr_cpus);
 		if (run->recorders[cpu] < 0) {
 			run->recorders[cpu] = 0;
 			return -1;
@@ -449,13 +479,19 @@ static int set_buffer_size(struct record_run *run)
 
 static int stop_recorders(struct record_run *run)
 {
-	int ret = rec_instances_stop(run->plan->instances);
+	int ret = rec_instances_stop(run->plan->instances), peer_closed = 0;
 
 	for (int cpu = 0; run->recorders && cpu < run->nr_cpus; cpu++) {
-		if (recorder_stop(run->recorders[cpu]) < 0)
+		int r = recorder_stop(run->recorders[cpu]);
+
+		peer_closed |= r == RECORDER_PEER_CLOSED;
+		if (r < 0)
 			ret = -1;
 		run->recorders[cpu] = 0;
 	}
+	/* -N: the listener closed data channels; one line says so, not one per CPU. */
+	if (peer_closed && run->net)
+		record_net_lost(run->net);
 	return ret;
 }
 
@@ -671,6 +707,11 @@ static void print_stats(struct record_run *run)
 			stat_value(s, "commit overrun") + stat_value(s, "dropped events");
 		struct stat st = { 0 };
 
+		if (run->net) {
+			fprintf(stderr, "CPU%d: sent to %s, %llu events lost\n", cpu,
+				record_net_name(run->net), lost);
+			continue;
+		}
 		fstat(run->tmp_fds[cpu], &st);
 		recorder_count_events(run->tmp_fds[cpu], run->page_size, long_size, &events,
 				      &missed);
@@ -775,6 +816,35 @@ static int write_trace(struct record_run *run)
 	return ret;
 }
 
+/* -N: the header's options besides the CPU count, as write_trace adds them. */
+static int add_net_options(struct trace_output *out, void *arg)
+{
+	struct record_run *run = arg;
+
+	if (run->plan->date && add_date_option(out) < 0)
+		return -1;
+	return trace_output_add_host_options(out);
+}
+
+static int send_net_header(struct record_run *run)
+{
+	struct record_net_header h = {
+		.events = run->events, .page_size = run->page_size,
+		.version = run->plan->version, .compression = run->plan->compression,
+		.add_options = add_net_options, .arg = run,
+	};
+
+	return record_net_send_header(run->net, &h);
+}
+
+static int end_trace(struct record_run *run)
+{
+	if (!run->net)
+		return write_trace(run);
+	run->out_written = record_net_finish(run->net) == 0;
+	return run->out_written ? 0 : -1;
+}
+
 /* The one cleanup path: every exit, error or not, comes through here. */
 static int finish(struct record_run *run, int status)
 {
@@ -815,6 +885,7 @@ static int finish(struct record_run *run, int status)
 	proc_maps_free(run->maps);
 	tfs_saved_free(run->saved);
 	tfs_events_free(run->events);
+	record_net_free(run->net);
 	return status;
 }
 
@@ -846,7 +917,7 @@ static int setup(struct record_run *run)
 	/* Nothing touches tracefs until every check that can fail has passed. */
 	if (plan->argv && !(run->cmd_path = find_command_path(plan->argv[0])))
 		return error("cannot run '%s': command not found", plan->argv[0]);
-	if (open_output(run) < 0 || !tfs_dir())
+	if ((!plan->net.target && open_output(run) < 0) || !tfs_dir())
 		return -1;
 	run->events = ftrace_select_events(&plan->ftrace, plan->events, plan->nr_events);
 	if (!run->events)
@@ -857,7 +928,9 @@ static int setup(struct record_run *run)
 	if (run->nr_cpus < 1)
 		return error("no per_cpu buffers in '%s'", tfs_dir());
 	run->page_size = kernel_page_size();
-	if (open_temp_files(run) < 0)
+	if (plan->net.target ? !(run->net = record_net_connect(&plan->net, run->nr_cpus,
+							       run->page_size)) :
+	    open_temp_files(run) < 0)
 		return -1;
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
@@ -871,7 +944,7 @@ static int setup(struct record_run *run)
 	ret = rec_instances_setup(plan->instances, &plan->ftrace, run->saved, run->nr_cpus,
 				  plan->buffer_kb, prefix);
 	free(prefix);
-	if (ret < 0 || start_recorders(run) < 0)
+	if (ret < 0 || (run->net && send_net_header(run) < 0) || start_recorders(run) < 0)
 		return -1;
 	/* Every recorder, the instances' too, is left out of every buffer. */
 	pids = rec_instances_all_pids(plan->instances, run->recorders, run->nr_cpus, &nr_pids);
@@ -911,7 +984,7 @@ static int record(struct record_plan *plan)
 		wait_command(&run);
 	tfs_write_file("tracing_on", "0");
 	rec_instances_tracing(plan->instances, "0");
-	if (stop_recorders(&run) < 0 || read_stats(&run) < 0 || write_trace(&run) < 0) {
+	if (stop_recorders(&run) < 0 || read_stats(&run) < 0 || end_trace(&run) < 0) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}

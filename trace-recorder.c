@@ -2,8 +2,9 @@
 /*
  * The per-CPU recorder child.  It sleeps in ppoll() until the kernel says the
  * CPU's buffer holds data (buffer_percent), splices whole pages through a pipe
- * into its output without copying them, and at the stop signal drains the
- * rest, including the last partial page that only read() hands out.
+ * into its output without copying them (a UDP socket gets one page per
+ * datagram, by read), and at the stop signal drains the rest, including the
+ * last partial page that only read() hands out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
+#include <netdb.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -89,11 +92,16 @@ static ssize_t splice_ready(int in_fd, int pipe_fds[2], int out_fd, size_t chunk
 	}
 }
 
-/* The last partial page: only read() gives it, splice waits for it to fill. */
-static int read_rest(int in_fd, int out_fd, size_t page_size)
+/*
+ * Pages by read() until the buffer is empty, each written whole (a short one
+ * padded): the last partial page, which splice waits for, and every page for
+ * a datagram socket, which gets one page per datagram.  Returns the pages
+ * moved, or -1 with errno set.
+ */
+static ssize_t read_pages(int in_fd, int out_fd, size_t page_size)
 {
 	char *page = xmalloc(page_size);
-	int ret = 0;
+	ssize_t pages = 0;
 
 	for (;;) {
 		ssize_t n = read(in_fd, page, page_size);
@@ -102,26 +110,67 @@ static int read_rest(int in_fd, int out_fd, size_t page_size)
 			continue;
 		if (n <= 0) {
 			if (n < 0 && errno != EAGAIN)
-				ret = -1;
+				pages = -1;
 			break;
 		}
-		/* Pages in the file are whole: pad a short one. */
 		memset(page + n, 0, page_size - n);
 		if (write_all(out_fd, page, page_size) < 0) {
-			ret = -1;
+			pages = -1;
 			break;
 		}
+		pages++;
 	}
 	free(page);
-	return ret;
+	return pages;
+}
+
+/* UDP data channels (record -N): one page per datagram, so no splice. */
+static int is_datagram(int fd)
+{
+	int type = 0;
+	socklen_t len = sizeof(type);
+
+	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_DGRAM;
+}
+
+/* Whole pages ready now: by splice, or one datagram each by read. */
+static ssize_t move_ready(int in_fd, int pipe_fds[2], int out_fd, size_t page_size,
+			  size_t chunk, int datagram)
+{
+	if (datagram)
+		return read_pages(in_fd, out_fd, page_size);
+	return splice_ready(in_fd, pipe_fds, out_fd, chunk);
+}
+
+/*
+ * One line for a failure, naming the listener when the output is a socket.
+ * A listener that closed the socket is said once by record, not per CPU.
+ */
+static int record_failed(int cpu, int out_fd, const char *doing)
+{
+	struct sockaddr_storage addr;
+	socklen_t len = sizeof(addr);
+	char host[NI_MAXHOST], port[NI_MAXSERV];
+	int err = errno;
+
+	if ((err == EPIPE || err == ECONNRESET || err == ECONNREFUSED) &&
+	    getpeername(out_fd, (struct sockaddr *)&addr, &len) == 0)
+		return RECORDER_PEER_CLOSED;
+	len = sizeof(addr);
+	if (getpeername(out_fd, (struct sockaddr *)&addr, &len) == 0 &&
+	    getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV) == 0)
+		return error("cpu %d: cannot send data to '%s:%s': %s", cpu, host, port,
+			     strerror(err));
+	return error("cpu %d: cannot %s: %s", cpu, doing, strerror(err));
 }
 
 /* Everything the buffer holds now, whole pages by splice, the rest by read. */
 static int drain(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t page_size, size_t chunk)
 {
-	if (splice_ready(in_fd, pipe_fds, out_fd, chunk) < 0 ||
-	    read_rest(in_fd, out_fd, page_size) < 0)
-		return error("cpu %d: cannot drain the buffer: %s", cpu, strerror(errno));
+	if ((!is_datagram(out_fd) && splice_ready(in_fd, pipe_fds, out_fd, chunk) < 0) ||
+	    read_pages(in_fd, out_fd, page_size) < 0)
+		return record_failed(cpu, out_fd, "drain the buffer");
 	return 0;
 }
 
@@ -132,15 +181,15 @@ static int record_loop(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t p
 	struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
 	size_t chunk = page_size * 16;
 	int pipe_size = fcntl(pipe_fds[1], F_GETPIPE_SZ);
-	int idle_wait = 0;
+	int idle_wait = 0, datagram = is_datagram(out_fd);
 
 	if (pipe_size > 0 && (size_t)pipe_size > chunk)
 		chunk = pipe_size - pipe_size % page_size;
 	while (!recorder_stopping) {
-		ssize_t n = splice_ready(in_fd, pipe_fds, out_fd, chunk);
+		ssize_t n = move_ready(in_fd, pipe_fds, out_fd, page_size, chunk, datagram);
 
 		if (n < 0)
-			return error("cpu %d: cannot record: %s", cpu, strerror(errno));
+			return record_failed(cpu, out_fd, "record");
 		/*
 		 * Readable without a whole page (buffer_percent 0): sleep a
 		 * little instead of spinning.  Else sleep until the kernel wakes us.
@@ -220,6 +269,8 @@ static void child_main(int cpu, int out_fd, size_t page_size, pid_t parent)
 	/* Ctrl-C reaches the whole group; the parent decides when we stop. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
+	/* A listener that hung up is a write error with a message, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
 	/* If the parent dies, drain and leave rather than record forever. */
 	prctl(PR_SET_PDEATHSIG, RECORDER_STOP_SIGNAL);
 	if (getppid() != parent)
@@ -227,7 +278,13 @@ static void child_main(int cpu, int out_fd, size_t page_size, pid_t parent)
 	/* Without CAP_SYS_NICE this fails, and the recorder runs at the default. */
 	setpriority(PRIO_PROCESS, 0, RECORDER_NICE);
 	fflush(NULL);
-	_exit(recorder_run(cpu, out_fd, page_size) < 0 ? 1 : 0);
+	switch (recorder_run(cpu, out_fd, page_size)) {
+	case 0:
+		_exit(0);
+	case RECORDER_PEER_CLOSED:
+		_exit(RECORDER_EXIT_PEER_CLOSED);
+	}
+	_exit(1);
 }
 
 pid_t recorder_start(int cpu, int out_fd, size_t page_size,
@@ -268,6 +325,8 @@ int recorder_stop(pid_t pid)
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == RECORDER_EXIT_PEER_CLOSED)
+		return RECORDER_PEER_CLOSED;
 	if (WIFSIGNALED(status))
 		return error("recorder %d died of signal %d", (int)pid, WTERMSIG(status));
 	return -1;

@@ -23,15 +23,24 @@ pid_t recorder_start(int cpu, int out_fd, size_t page_size,
 		     const int *close_fds, int nr_close);
 
 /*
+ * Returned by recorder_run() and recorder_stop() when the output is a socket
+ * its peer closed (a listener gone): nothing was printed, the caller says it.
+ */
+#define RECORDER_PEER_CLOSED		(-2)
+#define RECORDER_EXIT_PEER_CLOSED	3	/* the child's exit status for it */
+
+/*
  * Tells the recorder @pid to drain and exit, and waits for it.  Returns 0 if
- * it finished cleanly, -1 if it failed (it printed why) or died.
+ * it finished cleanly, RECORDER_PEER_CLOSED, or -1 if it failed (it printed
+ * why) or died.
  */
 int recorder_stop(pid_t pid);
 
 /*
  * Runs a recorder in the calling process (what the child of recorder_start
  * does).  Returns when RECORDER_STOP_SIGNAL arrives and the buffer is drained:
- * 0, or -1 after printing why.  The signal must be blocked on entry.
+ * 0, RECORDER_PEER_CLOSED, or -1 after printing why.  The signal must be
+ * blocked on entry.
  */
 int recorder_run(int cpu, int out_fd, size_t page_size);
 

@@ -3,7 +3,8 @@
 #
 #   fresh_dir                          # a directory of its own for one test
 #   start_listen [listen options...]   # sets LPORT and LPID; log in $PWD/listen.log
-#                                      # (NOLOG=1: no -l, stdout in listen.out)
+#                                      # (NOLOG=1: no -l, stdout in listen.out;
+#                                      # LISTENER=$UPSTREAM: upstream's listen)
 #   wait_log 'regex' [count]           # until listen.log has count matching lines
 #   stop_listen                        # SIGTERM, and wait for it
 #   replay [net-replay options...] FILE   # the test client, to localhost:$LPORT
@@ -29,9 +30,9 @@ start_listen() {
 		next_port_=$((next_port_ + 1))
 		port_listening $LPORT && continue
 		if [ -n "${NOLOG:-}" ]; then
-			"$TRACE_CMD" listen -p $LPORT "$@" >listen.out 2>listen.err &
+			"${LISTENER:-$TRACE_CMD}" listen -p $LPORT "$@" >listen.out 2>listen.err 9>&- &
 		else
-			"$TRACE_CMD" listen -p $LPORT -l listen.log "$@" >listen.out 2>listen.err &
+			"${LISTENER:-$TRACE_CMD}" listen -p $LPORT -l listen.log "$@" >listen.out 2>listen.err 9>&- &
 		fi
 		LPID=$!
 		# Each test runs in a subshell: stop its listener when it ends,
