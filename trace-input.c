@@ -23,6 +23,7 @@
 #include "trace-cmd.h"
 #include "trace-cursor.h"
 #include "trace-input.h"
+#include "trace-kallsyms.h"
 
 #define MAX_CPUS		4096
 #define MAX_PAGE_SIZE		(1U << 24)
@@ -121,6 +122,8 @@ struct trace_input {
 	unsigned char		*id_done;
 	unsigned char		*format_done;
 	int			funcs_loaded;
+	int			all_parsed;	/* trace_input_parse_all(): functions registered */
+	struct kallsyms		*ksyms;		/* lazily: see trace_input_load_functions() */
 	int64_t			*flex_by_id;	/* see id_flex_offset() */
 	const unsigned char	*want_ids;	/* trace_input_only_ids() */
 	int			type_offset, type_size;
@@ -1169,6 +1172,7 @@ int trace_input_parse_format(struct trace_input *in, int i)
 
 int trace_input_parse_all(struct trace_input *in)
 {
+	in->all_parsed = 1;
 	for (int i = 0; in->format_done && i < in->nr_formats; i++)
 		if (parse_format(in, i) < 0)
 			return -1;
@@ -1176,13 +1180,31 @@ int trace_input_parse_all(struct trace_input *in)
 	return 0;
 }
 
+/*
+ * Lazily, libtraceevent asks our table (trace-kallsyms.c) for functions;
+ * when everything is parsed (listings, -f) it gets them all registered.
+ */
 void trace_input_load_functions(struct trace_input *in)
 {
 	if (in->funcs_loaded || !in->tep)
 		return;
 	in->funcs_loaded = 1;
-	if (in->kallsyms && *in->kallsyms)
-		parse_kallsyms_fast(in->tep, in->kallsyms);
+	if (!in->kallsyms || !*in->kallsyms)
+		return;
+	if (in->format_done && !in->all_parsed) {
+		in->ksyms = kallsyms_parse(in->kallsyms);
+		if (in->ksyms)
+			kallsyms_attach(in->ksyms, in->tep);
+		return;
+	}
+	parse_kallsyms_fast(in->tep, in->kallsyms);
+}
+
+void trace_input_register_symbol(struct trace_input *in, const char *name)
+{
+	trace_input_load_functions(in);
+	if (in->ksyms)
+		kallsyms_register_name(in->ksyms, in->tep, name);
 }
 
 static int build_tep(struct trace_input *in)
@@ -1310,6 +1332,7 @@ void trace_input_close(struct trace_input *in)
 		tep_unload_plugins(in->plugins, in->tep);
 	if (in->tep)
 		tep_free(in->tep);
+	kallsyms_free(in->ksyms);
 	for (int i = 0; i < in->nr_buffers; i++) {
 		free(in->buffers[i].name);
 		free(in->buffers[i].clock);

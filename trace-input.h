@@ -60,6 +60,8 @@ int trace_input_need_event(struct trace_input *in, int id);
 struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
 					    const char *name);
 void trace_input_load_functions(struct trace_input *in);
+/* Loads functions and makes @name known to print fmts that use it as a value. */
+void trace_input_register_symbol(struct trace_input *in, const char *name);
 /* The trace clock ("local", "x86-tsc", ...), and whether timestamps are in ns. */
 const char *trace_input_clock(const struct trace_input *in);
 int trace_input_in_usecs(const struct trace_input *in);

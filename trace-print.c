@@ -1005,6 +1005,47 @@ static int compilable(const struct trace_printer *p, const struct tep_event *ev)
 	       !(ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_FAILED | TEP_EVENT_FL_PRINTRAW));
 }
 
+/* Symbol names used as values: libtraceevent looks them up by name, once. */
+static void register_symbol_atoms(struct trace_printer *p, struct tep_print_arg *arg)
+{
+	for (; arg; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_ATOM:
+			if (atom_is_symbol(arg->atom.atom))
+				trace_input_register_symbol(p->in, arg->atom.atom);
+			break;
+		case TEP_PRINT_TYPE:
+			register_symbol_atoms(p, arg->typecast.item);
+			break;
+		case TEP_PRINT_OP:
+			register_symbol_atoms(p, arg->op.left);
+			register_symbol_atoms(p, arg->op.right);
+			break;
+		case TEP_PRINT_FLAGS:
+			register_symbol_atoms(p, arg->flags.field);
+			break;
+		case TEP_PRINT_SYMBOL:
+			register_symbol_atoms(p, arg->symbol.field);
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			register_symbol_atoms(p, arg->hex.field);
+			register_symbol_atoms(p, arg->hex.size);
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			register_symbol_atoms(p, arg->int_array.field);
+			register_symbol_atoms(p, arg->int_array.count);
+			register_symbol_atoms(p, arg->int_array.el_size);
+			break;
+		case TEP_PRINT_FUNC:
+			register_symbol_atoms(p, arg->func.args);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *ev)
 {
 	if (sl->ev != ev) {
@@ -1025,6 +1066,8 @@ static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *
 	}
 	if (sl->prog ? sl->prog->needs_functions : trace_print_needs_functions(ev))
 		trace_input_load_functions(p->in);
+	if (!sl->prog && sl->tries == 1)
+		register_symbol_atoms(p, ev->print_fmt.args);
 }
 
 void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,

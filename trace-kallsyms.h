@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A file's kallsyms as one sorted table, answering address lookups the way
+ * libtraceevent's own function map does, without a malloc per symbol.
+ */
+#ifndef TRACE_KALLSYMS_H
+#define TRACE_KALLSYMS_H
+
+struct kallsyms;
+struct tep_handle;
+
+/* Parses @text ("ADDR TYPE NAME\t[MODULE]" lines); NULL when it holds no symbol. */
+struct kallsyms *kallsyms_parse(const char *text);
+void kallsyms_free(struct kallsyms *ks);
+
+/* Makes @tep look functions up in @ks (which must outlive it). */
+void kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep);
+
+/* Registers with @tep every symbol named @name (for print fmts that use a symbol as a value). */
+void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const char *name);
+
+#endif
