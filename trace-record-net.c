@@ -312,16 +312,24 @@ static void close_data_channels(struct record_net *n)
 
 int record_net_finish(struct record_net *n)
 {
+	int ret;
+
 	watch_listener(n, 0);
-	close_data_channels(n);
 	if (check_listener(n) < 0)
 		return -1;
-	if (n->version == 3)
-		return net_send_msg(&n->peer, NET_CLOSE, NULL, 0, NULL, 0);
-	/* v1 sends the saved command lines last, so they name the traced tasks. */
-	if (trace_output_write_cmdlines(n->out) < 0 || send_new(n) < 0)
-		return -1;
-	return 0;
+	/*
+	 * v1 sends the saved command lines last, so they name the traced tasks,
+	 * but before the data channels end: upstream's listen stops reading the
+	 * control connection once its TCP channels are closed.
+	 */
+	if (n->version == 1)
+		ret = trace_output_write_cmdlines(n->out) < 0 || send_new(n) < 0 ? -1 : 0;
+	else
+		ret = 0;
+	close_data_channels(n);
+	if (ret == 0 && n->version == 3)
+		ret = net_send_msg(&n->peer, NET_CLOSE, NULL, 0, NULL, 0);
+	return ret;
 }
 
 void record_net_free(struct record_net *n)

@@ -127,7 +127,7 @@ test_expect_success TRACEFS 'a listener that goes away mid-recording stops it: e
 	tracefs_state >before &&
 	(cd client && exec "$TRACE_CMD" record -q -N localhost:$LPORT -e sched_switch sleep 20) 2>err &
 	rec=$! &&
-	wait_log "^pagesize=" &&
+	{ wait_log "^pagesize=" || { cat err; exit 1; }; } &&
 	sleep 0.3 &&
 	kill -9 $(pgrep -P $LPID) $LPID && LPID= &&
 	{ wait $rec; status=$?; } &&
