@@ -676,14 +676,42 @@ static int read_stats(struct record_run *run)
 	return 0;
 }
 
-static unsigned long long stat_value(const char *stats, const char *name)
+/* Field @name of a per_cpu/cpuN/stats text into @val: 0, or -1 if it is absent. */
+static int stat_find(const char *stats, const char *name, unsigned long long *val)
 {
 	size_t len = strlen(name);
 
 	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ':')
-			return strtoull(p + len + 1, NULL, 10);
-	return 0;
+		if (!strncmp(p, name, len) && p[len] == ':') {
+			*val = strtoull(p + len + 1, NULL, 10);
+			return 0;
+		}
+	return -1;
+}
+
+static unsigned long long stat_value(const char *stats, const char *name)
+{
+	unsigned long long val = 0;
+
+	stat_find(stats, name, &val);
+	return val;
+}
+
+/*
+ * The events in CPU @cpu's file.  The kernel counts what its reader took
+ * ("read events", zeroed when setup cleared the buffers), which is what the
+ * recorder wrote, so the summary costs nothing however big the file.  Only
+ * a kernel without that count makes us count the file's pages.
+ */
+static unsigned long long recorded_events(struct record_run *run, int cpu)
+{
+	unsigned long long events = 0, missed;
+
+	if (stat_find(run->stats[cpu], "read events", &events) == 0)
+		return events;
+	recorder_count_events(run->tmp_fds[cpu], run->page_size, kernel_long_size(), &events,
+			      &missed);
+	return events;
 }
 
 static void print_stats(struct record_run *run)
@@ -702,7 +730,7 @@ static void print_stats(struct record_run *run)
 		fprintf(stderr, "CPU: %d\n%s\n", cpu, run->stats[cpu]);
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
 		const char *s = run->stats[cpu];
-		unsigned long long events = 0, missed = 0;
+		unsigned long long events = recorded_events(run, cpu);
 		unsigned long long lost = stat_value(s, "overrun") +
 			stat_value(s, "commit overrun") + stat_value(s, "dropped events");
 		struct stat st = { 0 };
@@ -713,8 +741,6 @@ static void print_stats(struct record_run *run)
 			continue;
 		}
 		fstat(run->tmp_fds[cpu], &st);
-		recorder_count_events(run->tmp_fds[cpu], run->page_size, long_size, &events,
-				      &missed);
 		fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost\n",
 			cpu, events, (unsigned long long)st.st_size, lost);
 	}

@@ -58,6 +58,13 @@ test_expect_success 'the tracing directory is left exactly as it was' '
 	diff -r "$FAKE" fake
 '
 
+test_expect_success 'a kernel without "read events" in its stats: the pages are counted' '
+	fresh_fake && sed -i "/^read events:/d" fake/per_cpu/cpu*/stats &&
+	"$TRACE_CMD" record -e sched_switch -o n.dat true 2>err2 &&
+	grep -qx "CPU0: 139 events recorded (8192 bytes), 0 events lost" err2 &&
+	grep -qx "CPU1: 14 events recorded (4096 bytes), 0 events lost" err2
+'
+
 # What each -e form enables, seen by the command while recording.
 enabled_by() {
 	fresh_fake &&
