@@ -11,7 +11,7 @@
 
 #include "trace-cmd.h"
 
-extern const struct command cmd_record, cmd_report, cmd_help;
+extern const struct command cmd_record, cmd_report, cmd_stream, cmd_help;
 extern const struct command cmd_stop, cmd_restart, cmd_reset;
 extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 extern const struct command cmd_start, cmd_set, cmd_extract;
@@ -23,6 +23,7 @@ extern const struct command cmd_dump, cmd_check_events, cmd_split;
 const struct command *const commands[] = {
 	&cmd_record,
 	&cmd_report,
+	&cmd_stream,
 	&cmd_start,
 	&cmd_set,
 	&cmd_stop,

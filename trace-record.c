@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "trace-ftrace-setup.h"
 #include "trace-output.h"
 #include "trace-proc-map.h"
+#include "trace-record.h"
 #include "trace-record-instances.h"
 #include "trace-record-net.h"
 #include "trace-recorder.h"
@@ -104,6 +106,8 @@ static const struct option record_options[] = {
 
 /* What the options asked for. */
 struct record_plan {
+	const struct command *cmd;	/* record, or stream */
+	const struct record_live *live;	/* stream: the reader that replaces the file */
 	const char **events;
 	int nr_events;
 	const char *output;
@@ -144,6 +148,8 @@ struct record_run {
 	char **stats;		/* per_cpu/cpuN/stats after the stop */
 	struct proc_maps *maps;	/* --proc-map: what was read (the command is seized) */
 	struct record_net *net;	/* -N: the listener instead of the output file */
+	int live_open;		/* stream: its reader is open */
+	int live_status;	/* stream: -1 it failed, 1 its output is gone */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -151,6 +157,23 @@ static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+/* The options that only make sense with a file or recorders: stream has neither. */
+static const char *file_option_name(int c)
+{
+	switch (c) {
+	case 'o': return "-o";
+	case 'r': return "-r";
+	case OPT_PIN: return "--pin";
+	case OPT_FILE_VERSION: return "--file-version";
+	case OPT_COMPRESSION: return "--compression";
+	case OPT_TEMP: return "--temp";
+	case OPT_DATE: return "--date";
+	case OPT_PROC_MAP: return "--proc-map";
+	case 'a': return "-a";
+	}
+	return NULL;
 }
 
 static int parse_options(int argc, char **argv, struct record_plan *plan)
@@ -168,11 +191,14 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		/* After -B NAME, its events and their options go to that instance. */
 		ret = rec_instances_option(plan->instances, c, optarg);
 		if (ret < 0) {
-			fputs(record_usage, stderr);
+			fputs(plan->cmd->usage, stderr);
 			return -1;
 		}
 		if (ret)
 			continue;
+		if (plan->live && file_option_name(c))
+			return usage_error(plan->cmd, "%s does not apply: %s writes no file",
+					   file_option_name(c), plan->cmd->name), -1;
 		switch (c) {
 		case 'h':
 			return -2;
@@ -203,7 +229,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case 'b':
 			if (parse_ulong("-b", optarg, 1, 1UL << 30, &plan->buffer_kb) < 0) {
-				fputs(record_usage, stderr);
+				fputs(plan->cmd->usage, stderr);
 				return -1;
 			}
 			break;
@@ -221,18 +247,18 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case 'r':
 			if (parse_ulong("-r", optarg, 1, 99, &val) < 0) {
-				fputs(record_usage, stderr);
+				fputs(plan->cmd->usage, stderr);
 				return -1;
 			}
 			plan->rt_prio = val;
 			break;
 		case OPT_FILE_VERSION:
 			if (parse_ulong("--file-version", optarg, 1, 1000, &val) < 0) {
-				fputs(record_usage, stderr);
+				fputs(plan->cmd->usage, stderr);
 				return -1;
 			}
 			if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
-				return usage_error(&cmd_record,
+				return usage_error(plan->cmd,
 					"file version %lu is not supported: record writes versions %d and %d",
 					val, TRACE_OUTPUT_MIN_VERSION, TRACE_OUTPUT_MAX_VERSION), -1;
 			plan->version = val;
@@ -240,58 +266,64 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		case OPT_COMPRESSION:
 			if (strcmp(optarg, "none") && strcmp(optarg, "zlib") &&
 			    strcmp(optarg, "zstd") && strcmp(optarg, "any"))
-				return usage_error(&cmd_record,
+				return usage_error(plan->cmd,
 					"unknown compression '%s': use none, zlib, zstd or any",
 					optarg), -1;
 			plan->compression = optarg;
 			break;
 		case ':':
-			return usage_error(&cmd_record, "option '%s' needs a value",
+			return usage_error(plan->cmd, "option '%s' needs a value",
 					   argv[optind - 1]), -1;
 		default:
 			ret = ftrace_setup_option(&plan->ftrace, c, optarg, plan->nr_events ?
 						  plan->events[plan->nr_events - 1] : NULL);
 			if (ret < 0) {
-				fputs(record_usage, stderr);
+				fputs(plan->cmd->usage, stderr);
 				return -1;
 			}
 			if (ret)
 				break;
-			return usage_error(&cmd_record, "unknown option '%s'",
+			return usage_error(plan->cmd, "unknown option '%s'",
 					   argv[optind - 1]), -1;
 		}
 	}
+	if (plan->live && rec_instances_count(plan->instances))
+		return usage_error(plan->cmd, "-B does not apply: %s reads the top buffer only",
+				   plan->cmd->name), -1;
 	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
-		return usage_error(&cmd_record, "no events to record: give -e EVENT"), -1;
+		return usage_error(plan->cmd, "no events to record: give -e EVENT"), -1;
 	if (ftrace_setup_check_usage(&plan->ftrace) < 0 ||
 	    rec_instances_check_usage(plan->instances) < 0) {
-		fputs(record_usage, stderr);
+		fputs(plan->cmd->usage, stderr);
 		return -1;
 	}
 	if (record_net_check_opts(&plan->net) < 0) {
-		fputs(record_usage, stderr);
+		fputs(plan->cmd->usage, stderr);
 		return -1;
 	}
+	if (plan->live && plan->net.target)
+		return usage_error(plan->cmd, "-N does not apply: %s prints the events here",
+				   plan->cmd->name), -1;
 	/* The protocol carries one buffer: the listener writes the top one only. */
 	if (plan->net.target && rec_instances_count(plan->instances))
-		return usage_error(&cmd_record, "-B cannot be used with -N: the listener receives the top buffer only"), -1;
+		return usage_error(plan->cmd, "-B cannot be used with -N: the listener receives the top buffer only"), -1;
 	if (plan->net.target && (plan->output || plan->temp_dir))
-		return usage_error(&cmd_record, "%s cannot be used with -N: the trace goes to the listener",
+		return usage_error(plan->cmd, "%s cannot be used with -N: the trace goes to the listener",
 				   plan->output ? "-o" : "--temp"), -1;
 	if (!plan->output)
 		plan->output = "trace.dat";
 	if (!*plan->output)
-		return usage_error(&cmd_record, "-o needs a file name"), -1;
+		return usage_error(plan->cmd, "-o needs a file name"), -1;
 	if (plan->version == 6 && plan->compression && strcmp(plan->compression, "none"))
-		return usage_error(&cmd_record,
+		return usage_error(plan->cmd,
 			"--compression %s needs --file-version 7", plan->compression), -1;
 	plan->argv = optind < argc ? argv + optind : NULL;
 	if (plan->ftrace.follow_command && !plan->argv)
-		return usage_error(&cmd_record, "-F needs a COMMAND to trace"), -1;
+		return usage_error(plan->cmd, "-F needs a COMMAND to trace"), -1;
 	if (plan->ftrace.user && !plan->argv)
-		return usage_error(&cmd_record, "--user needs a COMMAND to run"), -1;
+		return usage_error(plan->cmd, "--user needs a COMMAND to run"), -1;
 	if (plan->proc_map && !plan->argv && !plan->ftrace.nr_pids)
-		return usage_error(&cmd_record, "--proc-map needs a COMMAND or -P PID"), -1;
+		return usage_error(plan->cmd, "--proc-map needs a COMMAND or -P PID"), -1;
 	return 0;
 }
 
@@ -574,6 +606,32 @@ static int start_command(struct record_run *run)
 	return 0;
 }
 
+/*
+ * Sleeps until a signal comes.  For stream the reader runs at each interval
+ * meanwhile; if it fails or its output is gone, the run stops as on SIGTERM.
+ */
+static void pause_run(struct record_run *run, const sigset_t *mask)
+{
+	const struct record_live *live = run->plan->live;
+	struct timespec interval;
+	int ret;
+
+	if (!live) {
+		sigsuspend(mask);
+		return;
+	}
+	interval.tv_sec = live->interval_ms / 1000;
+	interval.tv_nsec = live->interval_ms % 1000 * 1000000L;
+	ppoll(NULL, 0, &interval, mask);
+	if (run->live_status)
+		return;
+	ret = live->poll(live->ctx);
+	if (ret) {
+		run->live_status = ret;
+		stop_signal = SIGTERM;
+	}
+}
+
 static void on_child(int sig)
 {
 	(void)sig;	/* only wakes sigsuspend() */
@@ -607,7 +665,7 @@ static void wait_command(struct record_run *run)
 			kill(run->child, stop_signal);
 			stop_signal = 0;
 		}
-		sigsuspend(&old);
+		pause_run(run, &old);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	sigaction(SIGCHLD, &old_chld, NULL);
@@ -615,7 +673,7 @@ static void wait_command(struct record_run *run)
 }
 
 /* No command: record until a signal sets the flag. */
-static int wait_signal(struct rec_instances *instances)
+static int wait_signal(struct record_run *run, struct rec_instances *instances)
 {
 	sigset_t block, old;
 
@@ -629,7 +687,7 @@ static int wait_signal(struct rec_instances *instances)
 	}
 	fprintf(stderr, "Hit Ctrl^C to stop recording\n");
 	while (!stop_signal)
-		sigsuspend(&old);
+		pause_run(run, &old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }
@@ -884,6 +942,8 @@ static int finish(struct record_run *run, int status)
 		tfs_write_file("tracing_on", "0");
 	if (stop_recorders(run) < 0 && status == EXIT_OK)
 		status = EXIT_FAILED;
+	if (run->live_open)
+		run->plan->live->close(run->plan->live->ctx, 0);
 	/* -k: a complete recording leaves its settings for the next one. */
 	if (run->plan->keep && run->out_written) {
 		warning("tracefs settings kept (-k): 'trace-cmd reset' undoes them");
@@ -920,16 +980,16 @@ static int command_status(struct record_run *run)
 {
 	int st = run->child_status;
 
-	if (!run->plan->argv)
+	if (!run->plan->argv || run->live_status > 0)
 		return EXIT_OK;
 	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "trace-cmd record: '%s' was killed by signal %d\n",
-			run->plan->argv[0], WTERMSIG(st));
+		fprintf(stderr, "trace-cmd %s: '%s' was killed by signal %d\n",
+			run->plan->cmd->name, run->plan->argv[0], WTERMSIG(st));
 		return 128 + WTERMSIG(st);
 	}
 	if (WEXITSTATUS(st))
-		fprintf(stderr, "trace-cmd record: '%s' exited with status %d\n",
-			run->plan->argv[0], WEXITSTATUS(st));
+		fprintf(stderr, "trace-cmd %s: '%s' exited with status %d\n",
+			run->plan->cmd->name, run->plan->argv[0], WEXITSTATUS(st));
 	return WEXITSTATUS(st);
 }
 
@@ -943,7 +1003,7 @@ static int setup(struct record_run *run)
 	/* Nothing touches tracefs until every check that can fail has passed. */
 	if (plan->argv && !(run->cmd_path = find_command_path(plan->argv[0])))
 		return error("cannot run '%s': command not found", plan->argv[0]);
-	if ((!plan->net.target && open_output(run) < 0) || !tfs_dir())
+	if ((!plan->net.target && !plan->live && open_output(run) < 0) || !tfs_dir())
 		return -1;
 	run->events = ftrace_select_events(&plan->ftrace, plan->events, plan->nr_events);
 	if (!run->events)
@@ -956,7 +1016,7 @@ static int setup(struct record_run *run)
 	run->page_size = kernel_page_size();
 	if (plan->net.target ? !(run->net = record_net_connect(&plan->net, run->nr_cpus,
 							       run->page_size)) :
-	    open_temp_files(run) < 0)
+	    (!plan->live && open_temp_files(run) < 0))
 		return -1;
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
@@ -970,15 +1030,36 @@ static int setup(struct record_run *run)
 	ret = rec_instances_setup(plan->instances, &plan->ftrace, run->saved, run->nr_cpus,
 				  plan->buffer_kb, prefix);
 	free(prefix);
-	if (ret < 0 || (run->net && send_net_header(run) < 0) || start_recorders(run) < 0)
+	if (ret < 0 || (run->net && send_net_header(run) < 0))
 		return -1;
+	if (plan->live) {
+		if (plan->live->open(plan->live->ctx, run->nr_cpus, run->page_size, plan->quiet) < 0)
+			return -1;
+		run->live_open = 1;
+	} else if (start_recorders(run) < 0) {
+		return -1;
+	}
 	/* Every recorder, the instances' too, is left out of every buffer. */
-	pids = rec_instances_all_pids(plan->instances, run->recorders, run->nr_cpus, &nr_pids);
+	pids = rec_instances_all_pids(plan->instances, run->recorders,
+				      run->recorders ? run->nr_cpus : 0, &nr_pids);
 	ret = ftrace_setup_exclude(&plan->ftrace, run->saved, pids, nr_pids);
 	if (ret == 0)
 		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
 	free(pids);
 	return ret;
+}
+
+/* stream: tracing is off; the reader prints what is left. */
+static int live_end(struct record_run *run)
+{
+	const struct record_live *live = run->plan->live;
+	int ret = run->live_status;
+
+	run->live_open = 0;
+	if (live->close(live->ctx, ret == 0) < 0 || ret < 0)
+		return EXIT_FAILED;
+	run->out_written = 1;	/* complete: -k keeps the settings */
+	return command_status(run);
 }
 
 static int record(struct record_plan *plan)
@@ -1002,7 +1083,7 @@ static int record(struct record_plan *plan)
 		run.child_status = stop_signal;
 		warning("interrupted before '%s' started", plan->argv[0]);
 	} else if (!stop_signal && (plan->argv ? start_command(&run) < 0 :
-				    wait_signal(plan->instances) < 0)) {
+				    wait_signal(&run, plan->instances) < 0)) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}
@@ -1010,6 +1091,10 @@ static int record(struct record_plan *plan)
 		wait_command(&run);
 	tfs_write_file("tracing_on", "0");
 	rec_instances_tracing(plan->instances, "0");
+	if (plan->live) {
+		status = finish(&run, live_end(&run));
+		goto out;
+	}
 	if (stop_recorders(&run) < 0 || read_stats(&run) < 0 || end_trace(&run) < 0) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
@@ -1030,15 +1115,16 @@ static void plan_free(struct record_plan *plan)
 	rec_instances_free(plan->instances);
 }
 
-static int run_record(int argc, char **argv)
+int record_main(const struct command *cmd, int argc, char **argv,
+		const struct record_live *live)
 {
-	struct record_plan plan = { 0 };
+	struct record_plan plan = { .cmd = cmd, .live = live };
 	int ret = parse_options(argc, argv, &plan);
 	int status;
 
 	if (ret == -2) {
 		plan_free(&plan);
-		return show_usage(&cmd_record);
+		return show_usage(cmd);
 	}
 	if (ret < 0) {
 		plan_free(&plan);
@@ -1047,6 +1133,11 @@ static int run_record(int argc, char **argv)
 	status = record(&plan);
 	plan_free(&plan);
 	return status;
+}
+
+static int run_record(int argc, char **argv)
+{
+	return record_main(&cmd_record, argc, argv, NULL);
 }
 
 const struct command cmd_record = {

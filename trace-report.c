@@ -24,6 +24,7 @@
 #include "trace-input.h"
 #include "trace-format.h"
 #include "trace-print.h"
+#include "trace-report.h"
 
 extern const struct command cmd_report;
 
@@ -1720,6 +1721,62 @@ static int parse_args(struct report *r, int argc, char **argv)
 				   r->nr_files);
 	r->c = &r->files[0];
 	return 0;
+}
+
+/* ---- the printer stream shares ------------------------------------------ */
+
+struct report_printer {
+	struct report	r;
+	struct file_ctx	f;
+	struct trace_seq s;
+};
+
+struct report_printer *report_printer_new(struct trace_input *in)
+{
+	struct report_printer *p = xcalloc(1, sizeof(*p));
+
+	p->f.in = in;
+	p->f.file = trace_input_file(in);
+	p->f.tep = trace_input_tep(in);
+	p->f.printer = trace_printer_new(in);
+	p->f.events = xcalloc(EVENT_CACHE, sizeof(*p->f.events));
+	p->f.names = xcalloc(EVENT_CACHE, sizeof(*p->f.names));
+	p->f.comms = xcalloc(COMM_CACHE, sizeof(*p->f.comms));
+	p->f.usecs = trace_input_in_usecs(in);
+	p->f.time_fmt = p->f.usecs ? " %6.1000d:" : "%12d:";
+	/*
+	 * No graph events (graph_entry stays NULL): drawing a leaf needs the
+	 * next record on the CPU, which a live reader may not have yet.
+	 */
+	p->r.files = &p->f;
+	p->r.nr_files = 1;
+	p->r.c = &p->f;
+	trace_seq_init(&p->s);
+	return p;
+}
+
+void report_printer_print(struct report_printer *p, struct tep_record *rec)
+{
+	print_record(&p->r, &p->s, rec, 0);
+}
+
+void report_printer_forget_comms(struct report_printer *p)
+{
+	memset(p->f.comms, 0, COMM_CACHE * sizeof(*p->f.comms));
+}
+
+void report_printer_free(struct report_printer *p)
+{
+	if (!p)
+		return;
+	trace_seq_destroy(&p->s);
+	trace_printer_free(p->f.printer);
+	free(p->f.events);
+	for (int id = 0; id < EVENT_CACHE; id++)
+		free(p->f.names[id]);
+	free(p->f.names);
+	free(p->f.comms);
+	free(p);
 }
 
 static int run_report(int argc, char **argv)

@@ -1,0 +1,192 @@
+#!/bin/bash
+# stream: record's options, the events printed live in report's format, and
+# every way it ends (command exit, SIGINT, SIGTERM, stdout closed) leaves
+# tracefs as it was.
+. "$(dirname "$0")/test-lib.sh"
+
+NOWHERE=$TRASH/no-tracing-dir
+
+# check_usage CODE "ARGS" "first line of stderr": checked before tracefs is looked at.
+check_usage() {
+	want=$1 args=$2 msg=$3
+	eval "set -- $args"
+	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" stream "$@" >out 2>err
+	code=$?
+	[ $code = "$want" ] || { echo "stream $args: exit $code, want $want"; cat err; return 1; }
+	[ "$(head -n 1 err)" = "$msg" ] || { echo "stream $args: '$(head -n 1 err)'"; return 1; }
+	grep -q "^usage: trace-cmd stream" err || { echo "no stream usage after the error"; return 1; }
+	test ! -s out
+}
+
+test_expect_success 'stream -h prints its usage to stdout and exits 0' '
+	"$TRACE_CMD" stream -h >out 2>err &&
+	grep -q "^usage: trace-cmd stream -e EVENT" out && test ! -s err &&
+	"$TRACE_CMD" help stream >help && test_cmp out help
+'
+
+test_expect_success 'usage errors exit 2 with one line and stream'"'"'s usage' '
+	check_usage 2 "" "trace-cmd stream: no events to record: give -e EVENT" &&
+	check_usage 2 "-x -e sched" "trace-cmd stream: unknown option '"'"'-x'"'"'" &&
+	check_usage 2 "-e" "trace-cmd stream: option '"'"'-e'"'"' needs a value" &&
+	check_usage 2 "-e sched -b abc" "trace-cmd stream: invalid -b value '"'"'abc'"'"': not a number" &&
+	check_usage 2 "-f x" "trace-cmd stream: -f must follow an -e" &&
+	check_usage 2 "-e sched -F" "trace-cmd stream: -F needs a COMMAND to trace"
+'
+
+test_expect_success 'record'"'"'s file and recorder options are refused by name' '
+	check_usage 2 "-e sched -o x.dat" "trace-cmd stream: -o does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --file-version 6" \
+		"trace-cmd stream: --file-version does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --compression zstd" \
+		"trace-cmd stream: --compression does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --temp /tmp" "trace-cmd stream: --temp does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --date" "trace-cmd stream: --date does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --pin" "trace-cmd stream: --pin does not apply: stream writes no file" &&
+	check_usage 2 "-e sched -r 10" "trace-cmd stream: -r does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --proc-map true" \
+		"trace-cmd stream: --proc-map does not apply: stream writes no file" &&
+	check_usage 2 "-e sched -B foo -e sched" \
+		"trace-cmd stream: -B does not apply: stream reads the top buffer only" &&
+	test ! -e x.dat
+'
+
+test_lock_tracefs
+. "$TEST_DIR/lib-tracefs.sh"
+
+# An event that fires for nothing here, so the output holds only the markers.
+QUIET_EVENT='-e sched_process_exec -f "pid < 0"'
+
+# Streams with tracefs compared before and after; leaves stdout and stderr.
+stream_checked() {
+	tracefs_state >state.before &&
+	timeout 60 "$TRACE_CMD" stream "$@" >stdout 2>stderr 9>&-
+	code=$?
+	tracefs_state >state.after &&
+	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
+	return $code
+}
+
+# The lines' pid and timestamp digits replaced, widths kept by the rest.
+normalize() {
+	sed -E 's/-[0-9]+ *\[[0-9]{3}\] +[0-9]+\.[0-9]{6}:/-PID [CPU] TIME:/; s/pid=[0-9]+/pid=N/g' "$@"
+}
+
+test_expect_success TRACEFS 'the markers a command writes are printed, exactly and in order' '
+	eval "stream_checked -q $QUIET_EVENT sh -c \"
+		for i in 1 2 3 4 5; do echo tc-stream-\\\$i >$T/trace_marker; done\"" &&
+	sed "s/.*tracing_mark_write: //" stdout >markers &&
+	printf "tc-stream-%s\n" 1 2 3 4 5 >expect &&
+	test_cmp expect markers &&
+	grep -Ec "^ +sh-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: print: {16}tracing_mark_write: tc-stream-[1-5]$" stdout >n &&
+	echo 5 >five && test_cmp five n &&
+	test ! -s stderr
+'
+
+test_expect_success TRACEFS 'its lines are those record + report print for the same events' '
+	cmd="for i in 1 2 3; do echo same-\$i >$T/trace_marker; done; /bin/true; :" &&
+	stream_checked -q -e sched_process_exec -F -c sh -c "$cmd" &&
+	"$TRACE_CMD" record -q -o r.dat -e sched_process_exec -F -c sh -c "$cmd" >/dev/null 2>&1 9>&- &&
+	"$TRACE_CMD" report -i r.dat >report &&
+	sed "0,/^cpus=/d" report | normalize >expect &&
+	normalize stdout >actual &&
+	grep -q "tracing_mark_write: same-3" actual &&
+	grep -q "sched_process_exec: *filename=/bin/true" actual &&
+	test_cmp expect actual
+'
+
+test_expect_success TRACEFS 'the CPUs'"'"' events are merged in timestamp order' '
+	eval "stream_checked -q $QUIET_EVENT sh -c \"
+		for i in 1 2 3 4 5 6 7 8; do taskset -c \\\$((i % 2)) sh -c \\\"echo cpu-\\\$i >$T/trace_marker\\\"; done\"" &&
+	sed "s/.*tracing_mark_write: //" stdout >markers &&
+	printf "cpu-%s\n" 1 2 3 4 5 6 7 8 >expect &&
+	test_cmp expect markers &&
+	grep -c "\[000\]" stdout >n0 && grep -c "\[001\]" stdout >n1 &&
+	echo 4 >four && test_cmp four n0 && test_cmp four n1
+'
+
+test_expect_success TRACEFS 'the per-CPU counts go to stderr, none with -q' '
+	eval "stream_checked $QUIET_EVENT sh -c \"echo counted >$T/trace_marker\"" &&
+	grep -c "tracing_mark_write: counted" stdout >n && echo 1 >one && test_cmp one n &&
+	grep -Eq "^CPU0: [0-9]+ events streamed, [0-9]+ events lost$" stderr &&
+	sed -E "s/^CPU[0-9]+: ([0-9]+) events streamed.*/\1/" stderr | paste -sd+ | bc >total &&
+	test_cmp one total
+'
+
+test_expect_success TRACEFS 'the settings are in place while the command runs: -b, -C' '
+	eval "stream_checked -q -b 2048 -C global $QUIET_EVENT sh -c \"
+		cat $T/per_cpu/cpu0/buffer_size_kb >$T/trace_marker; cat $T/trace_clock >$T/trace_marker\"" &&
+	grep -Eq "tracing_mark_write: 20[4-9][0-9]$" stdout &&
+	grep -q "tracing_mark_write: .*\[global\]" stdout
+'
+
+test_expect_success TRACEFS 'the command'"'"'s exit status is stream'"'"'s' '
+	eval "test_expect_code 3 stream_checked -q $QUIET_EVENT sh -c \"exit 3\"" &&
+	grep -q "'"'"'sh'"'"' exited with status 3" stderr
+'
+
+test_expect_success TRACEFS 'a missing event or command fails before anything is changed' '
+	test_expect_code 1 stream_checked -e no_such_event_xyz true &&
+	grep -q "no event matches '"'"'no_such_event_xyz'"'"'" stderr &&
+	test_expect_code 1 stream_checked -e sched_switch no-such-command-xyz &&
+	grep -q "cannot run '"'"'no-such-command-xyz'"'"': command not found" stderr
+'
+
+# Starts stream in the background with no command; waits until it is tracing.
+start_stream() {
+	tracefs_state >state.before &&
+	rm -f live.out live.err live.pid live.code &&
+	# Through sh, so that $pid is stream itself, and its exit code lands in live.code.
+	sh -c '"$@" & echo $! >live.pid; wait $!; echo $? >live.code' sh \
+		"$TRACE_CMD" stream -q "$@" >live.out 2>live.err 9>&- &
+	for i in $(seq 100); do test -s live.pid && break; sleep 0.05; done
+	pid=$(cat live.pid) &&
+	test_when_finished "kill $pid 2>/dev/null; for i in \$(seq 100); do test -s live.code && break; sleep 0.05; done"
+	for i in $(seq 100); do grep -qs "Hit Ctrl" live.err && return 0; sleep 0.05; done
+	echo "stream did not start"; cat live.err; return 1
+}
+
+# Writes a marker and waits until stream has printed it: lines appear live.
+marker_shown() {
+	echo "$1" >$T/trace_marker &&
+	for i in $(seq 100); do grep -q "tracing_mark_write: $1\$" live.out && return 0; sleep 0.05; done
+	echo "'$1' not printed while streaming"; return 1
+}
+
+# Sends signal $1 and waits (10 s at most) for stream to end: exit 0, tracefs as before.
+stopped_by() {
+	kill -$1 $pid &&
+	for i in $(seq 200); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+	kill -0 $pid 2>/dev/null && { kill -KILL $pid; echo "SIG$1 did not end stream"; return 1; }
+	for i in $(seq 100); do test -s live.code && break; sleep 0.05; done
+	code=$(cat live.code)
+	tracefs_state >state.after &&
+	test_cmp state.before state.after &&
+	test $code = 0 || { echo "exit $code"; cat live.err; return 1; }
+}
+
+test_expect_success TRACEFS 'without a command: lines appear live, SIGINT ends it with 0' '
+	eval "start_stream $QUIET_EVENT" &&
+	marker_shown live-one && marker_shown live-two &&
+	stopped_by INT &&
+	sed "s/.*tracing_mark_write: //" live.out >markers &&
+	printf "live-one\nlive-two\n" >expect && test_cmp expect markers
+'
+
+test_expect_success TRACEFS 'stdout closed early (| head) ends it cleanly, exit 0' '
+	tracefs_state >state.before &&
+	{ timeout 30 "$TRACE_CMD" stream -q -e sched_switch 9>&- 2>err; echo $? >code; } | head -n 2 >two &&
+	tracefs_state >state.after &&
+	test_cmp state.before state.after &&
+	echo 0 >zero && test_cmp zero code &&
+	test $(wc -l <two) = 2 && grep -q "sched_switch:" two && ! grep -v "^Hit Ctrl" err
+'
+
+test_expect_success TRACEFS 'a command still running when stdout closes is stopped' '
+	tracefs_state >state.before &&
+	{ timeout 30 "$TRACE_CMD" stream -q -e sched_switch sleep 20 9>&- 2>err; echo $? >code; } | head -n 1 >one &&
+	tracefs_state >state.after &&
+	test_cmp state.before state.after &&
+	echo 0 >zero && test_cmp zero code && test ! -s err
+'
+
+test_done

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record's options, tracefs setup, command handling and restore, shared
+ * with stream: stream runs the same plan with a live reader in place of the
+ * recorders and the file.
+ */
+#ifndef TRACE_RECORD_H
+#define TRACE_RECORD_H
+
+#include <stddef.h>
+
+struct command;
+
+/* What takes the recorders' place for stream.  Each hook gets @ctx. */
+struct record_live {
+	/*
+	 * Tracefs is set up and tracing still off: open the readers of
+	 * @nr_cpus buffers of @page_size pages.  0, or -1 after printing why.
+	 */
+	int (*open)(void *ctx, int nr_cpus, size_t page_size, int quiet);
+	/* Every @interval_ms while tracing: print what the buffers hold. 0, 1: output gone, -1. */
+	int (*poll)(void *ctx);
+	/* Tracing is off: print the rest if @drain, close.  0, or -1 after printing why. */
+	int (*close)(void *ctx, int drain);
+	void *ctx;
+	long interval_ms;
+};
+
+/*
+ * Parses record's options for @cmd (its name and usage in messages) and runs
+ * them: with @live NULL into a file as record does, else through @live.
+ * Options for a file (-o, --file-version, ...) are usage errors with @live.
+ * Returns the exit status.
+ */
+int record_main(const struct command *cmd, int argc, char **argv,
+		const struct record_live *live);
+
+#endif

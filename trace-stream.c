@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-cmd stream: record's options and tracefs setup (trace-record.c), but
+ * instead of recorders and a file, this process reads each CPU's
+ * trace_pipe_raw without blocking at every interval, merges what it got by
+ * timestamp and prints it with report's own printer, as it happens.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+
+#include "trace-cmd.h"
+#include "trace-input.h"
+#include "trace-output.h"
+#include "trace-record.h"
+#include "trace-report.h"
+#include "trace-tracefs.h"
+
+extern const struct command cmd_stream;
+
+static const char stream_usage[] =
+	"usage: trace-cmd stream -e EVENT [-e EVENT]... [-p PLUGIN] [-b KB] [OPTIONS]\n"
+	"                        [COMMAND [ARG]...]\n"
+	"  -e EVENT            stream EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
+	"                      globs as in 'sched:sched_s*' (repeatable)\n"
+	"  -f FILTER           only the events of the -e before it that match FILTER\n"
+	"  -R TRIGGER          set TRIGGER on the events of the -e before it\n"
+	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
+	"  -i                  an -e that matches no event is a warning, not an error\n"
+	"  -p PLUGIN           the tracer to run (from available_tracers), as function\n"
+	"  -l FUNC             trace only functions matching FUNC (set_ftrace_filter)\n"
+	"  -n FUNC             do not trace functions matching FUNC (set_ftrace_notrace)\n"
+	"  -g FUNC             graph only FUNC and what it calls (set_graph_function)\n"
+	"  --module MOD        limit -l to the functions of module MOD (alone: all of them)\n"
+	"  --max-graph-depth N the function_graph tracer's depth limit\n"
+	"  --func-stack        a stack trace at each traced function (-p function)\n"
+	"  -P PID              trace only PID (repeatable; set_event_pid, set_ftrace_pid)\n"
+	"  -F                  trace only COMMAND\n"
+	"  -c                  with -F or -P, trace their children too\n"
+	"  -C CLOCK            the trace clock (from trace_clock) while streaming\n"
+	"  -O OPTION           turn trace option OPTION on, or off as -O noOPTION\n"
+	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
+	"  -T                  a stack trace with each event (options/stacktrace)\n"
+	"  -b KB               ring buffer size per CPU in KB while streaming (restored after)\n"
+	"  --cmdlines-size N   how many command names the kernel keeps (saved_cmdlines_size)\n"
+	"  -d                  keep the function tracer off (options/function-trace)\n"
+	"  -D                  -d and /proc/sys/kernel/ftrace_enabled off as well\n"
+	"  --user USER         run COMMAND as USER\n"
+	"  --no-filter         stream trace-cmd's own events too\n"
+	"  -k                  keep the tracefs settings after streaming (no restore)\n"
+	"  -q                  quiet: no per-CPU event counts at the end\n"
+	"  -h                  show this help\n"
+	"Prints the events as report would, as they happen, until COMMAND exits, or with\n"
+	"no COMMAND until SIGINT (Ctrl-C) or SIGTERM.  record's options for the file and\n"
+	"the recorders are usage errors: stream writes no file.\n";
+
+/* How often the buffers are read: lines appear at most this late. */
+#define STREAM_INTERVAL_MS	50
+/* Pages read from one CPU before they are printed, so memory stays bounded. */
+#define STREAM_BATCH_PAGES	64
+
+/* The ring-buffer page header's commit word (FORMATS.md). */
+#define COMMIT_MASK		((1ULL << 27) - 1)
+
+struct live_cpu {
+	int			fd;		/* per_cpu/cpuN/trace_pipe_raw, or -1 */
+	unsigned char		*pages;		/* this round's pages */
+	size_t			nr_pages;
+	size_t			page;		/* the one loaded in kbuf */
+	struct kbuffer		*kbuf;
+	struct tep_record	rec;
+	int			has_rec;
+	unsigned long long	events;
+};
+
+struct stream {
+	int			nr_cpus;
+	size_t			page_size;
+	int			quiet;
+	struct live_cpu		*cpus;
+	struct trace_input	*in;		/* the metadata: tep, clock */
+	struct tep_handle	*tep;
+	int			long_size;
+	struct report_printer	*printer;
+	int			cmdlines_read;	/* saved_cmdlines read again this round */
+	unsigned char		*seen;		/* bit per pid: its name was looked up */
+	int			out_errno;	/* why writing to stdout failed */
+};
+
+/*
+ * The tep handle, clock and time units report would use: record's metadata
+ * written to a memory file as a trace.dat without data, read back by
+ * trace-input, so the events decode exactly as in a recorded file.
+ */
+static struct trace_input *open_metadata(int nr_cpus, size_t page_size)
+{
+	int fd = memfd_create("trace-cmd-stream", MFD_CLOEXEC);
+	int *no_data = xcalloc(nr_cpus, sizeof(*no_data));
+	struct trace_input *in = NULL;
+	struct trace_output *out;
+	char path[64], *clock;
+	int ret, out_fd;
+
+	if (fd < 0 || (out_fd = dup(fd)) < 0) {
+		error("cannot create a memory file: %s", strerror(errno));
+		goto out;
+	}
+	out = trace_output_fdopen(out_fd, "stream metadata", 6);
+	if (!out)
+		goto out;
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		no_data[cpu] = -1;
+	clock = tfs_current_clock();
+	ret = trace_output_write_metadata(out, page_size, NULL);
+	if (ret == 0)
+		ret = trace_output_add_host_options(out);
+	if (ret == 0)
+		ret = trace_output_write_data(out, nr_cpus, no_data, clock);
+	free(clock);
+	if (trace_output_close(out) < 0 || ret < 0)
+		goto out;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	in = trace_input_open(path, 0);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(no_data);
+	return in;
+}
+
+static int open_cpu(struct live_cpu *c, int cpu, size_t page_size, int long_size)
+{
+	char rel[64], *path;
+
+	c->fd = -1;
+	if (!cpu_is_online(cpu))
+		return 0;
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	path = tfs_path(rel);
+	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (c->fd < 0)
+		return error("cannot open '%s': %s", rel, strerror(errno));
+	c->pages = xmalloc(page_size * STREAM_BATCH_PAGES);
+	c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!c->kbuf)
+		return error("cpu %d: out of memory for the page reader", cpu);
+	return 0;
+}
+
+static int stream_open(void *ctx, int nr_cpus, size_t page_size, int quiet)
+{
+	struct stream *st = ctx;
+
+	st->nr_cpus = nr_cpus;
+	st->page_size = page_size;
+	st->quiet = quiet;
+	st->in = open_metadata(nr_cpus, page_size);
+	if (!st->in)
+		return -1;
+	st->tep = trace_input_tep(st->in);
+	st->long_size = trace_input_kernel_long_size(st->in);
+	st->printer = report_printer_new(st->in);
+	st->cpus = xcalloc(nr_cpus, sizeof(*st->cpus));
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		st->cpus[cpu].fd = -1;
+	for (int cpu = 0; cpu < nr_cpus; cpu++)
+		if (open_cpu(&st->cpus[cpu], cpu, page_size, st->long_size) < 0)
+			return -1;
+	return 0;
+}
+
+/* Up to a batch of pages from @c's buffer: 1 if the batch is full, 0, or -1. */
+static int read_pages(struct live_cpu *c, int cpu, size_t page_size)
+{
+	c->nr_pages = 0;
+	while (c->fd >= 0 && c->nr_pages < STREAM_BATCH_PAGES) {
+		unsigned char *page = c->pages + c->nr_pages * page_size;
+		ssize_t n = read(c->fd, page, page_size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0)
+			return error("cannot read 'per_cpu/cpu%d/trace_pipe_raw': %s", cpu,
+				     strerror(errno));
+		if (n == 0)
+			return 0;
+		memset(page + n, 0, page_size - n);
+		c->nr_pages++;
+	}
+	return c->nr_pages == STREAM_BATCH_PAGES;
+}
+
+/* A page whose header claims more data than the page holds is skipped. */
+static int page_usable(struct stream *st, const unsigned char *page)
+{
+	size_t hdr = 8 + st->long_size;
+	uint64_t commit;
+
+	if (st->long_size == 8) {
+		memcpy(&commit, page + 8, 8);
+	} else {
+		uint32_t c32;
+
+		memcpy(&c32, page + 8, 4);
+		commit = c32;
+	}
+	return (commit & COMMIT_MASK) <= st->page_size - hdr;
+}
+
+/* The record at @data in the loaded page, filled as trace-input fills its records. */
+static void fill_record(struct live_cpu *c, int cpu, void *data, unsigned long long ts,
+			int first)
+{
+	memset(&c->rec, 0, sizeof(c->rec));
+	c->rec.ts = ts;
+	c->rec.size = kbuffer_event_size(c->kbuf);
+	c->rec.record_size = kbuffer_curr_size(c->kbuf);
+	c->rec.offset = kbuffer_curr_offset(c->kbuf);	/* in its page */
+	c->rec.data = data;
+	c->rec.cpu = cpu;
+	c->rec.ref_count = 1;
+	c->rec.missed_events = first ? kbuffer_missed_events(c->kbuf) : 0;
+	c->has_rec = 1;
+}
+
+/* Moves @c to its next record in this round's pages: 1, or 0 when they are done. */
+static int next_record(struct stream *st, struct live_cpu *c, int cpu)
+{
+	unsigned long long ts;
+	void *data;
+
+	if (c->has_rec) {
+		data = kbuffer_next_event(c->kbuf, &ts);
+		if (data) {
+			fill_record(c, cpu, data, ts, 0);
+			return 1;
+		}
+		c->page++;
+	}
+	c->has_rec = 0;
+	for (; c->page < c->nr_pages; c->page++) {
+		unsigned char *page = c->pages + c->page * st->page_size;
+
+		if (!page_usable(st, page) || kbuffer_load_subbuffer(c->kbuf, page) < 0)
+			continue;
+		data = kbuffer_read_event(c->kbuf, &ts);
+		if (data) {
+			fill_record(c, cpu, data, ts, 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Pids above this are looked up each time. */
+#define STREAM_MAX_PID	(1 << 22)
+
+/*
+ * The first time a pid shows up, saved_cmdlines is read again (once a
+ * round): a task that started after the metadata was read would show as
+ * "<...>", or by the name of an older task with its pid.  Report reads the
+ * names when the recording ends; this is as close as a live reader gets.
+ */
+static void learn_comm(struct stream *st, int pid)
+{
+	char *text, *line, *save = NULL;
+
+	if (pid <= 0)
+		return;
+	if (pid < STREAM_MAX_PID) {
+		if (!st->seen)
+			st->seen = xcalloc(STREAM_MAX_PID / 8, 1);
+		if (st->seen[pid / 8] & (1 << pid % 8))
+			return;
+		st->seen[pid / 8] |= 1 << pid % 8;
+	}
+	if (st->cmdlines_read)
+		return;
+	st->cmdlines_read = 1;
+	if (tfs_read_file("saved_cmdlines", &text, NULL) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *comm;
+		int p = strtol(line, &comm, 10);
+
+		while (*comm == ' ')
+			comm++;
+		if (p > 0 && *comm)
+			tep_override_comm(st->tep, comm, p);
+	}
+	free(text);
+	report_printer_forget_comms(st->printer);
+}
+
+/* Prints this round's records of every CPU, merged in timestamp order. */
+static void print_round(struct stream *st)
+{
+	for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
+		st->cpus[cpu].page = 0;
+		st->cpus[cpu].has_rec = 0;
+		next_record(st, &st->cpus[cpu], cpu);
+	}
+	for (;;) {
+		struct live_cpu *min = NULL;
+		int min_cpu = 0;
+
+		for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
+			struct live_cpu *c = &st->cpus[cpu];
+
+			if (c->has_rec && (!min || c->rec.ts < min->rec.ts)) {
+				min = c;
+				min_cpu = cpu;
+			}
+		}
+		if (!min)
+			break;
+		learn_comm(st, tep_data_pid(st->tep, &min->rec));
+		report_printer_print(st->printer, &min->rec);
+		/* A full stdio buffer is written out inside the print: its errno is here. */
+		if (ferror(stdout)) {
+			st->out_errno = errno;
+			return;
+		}
+		min->events++;
+		next_record(st, min, min_cpu);
+	}
+}
+
+/* Flushes what was printed: 0, 1 if the reader of stdout is gone, -1 on another error. */
+static int flush_output(struct stream *st)
+{
+	if (!st->out_errno && fflush(stdout) != 0)
+		st->out_errno = errno;
+	if (!st->out_errno)
+		return 0;
+	/* main() reports a real write error once, at the end. */
+	return st->out_errno == EPIPE ? 1 : -1;
+}
+
+/* Reads and prints until the buffers hold no more than a partial batch. */
+static int stream_poll(void *ctx)
+{
+	struct stream *st = ctx;
+	int more, ret;
+
+	do {
+		more = 0;
+		st->cmdlines_read = 0;
+		for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
+			ret = read_pages(&st->cpus[cpu], cpu, st->page_size);
+			if (ret < 0)
+				return -1;
+			more |= ret;
+		}
+		print_round(st);
+		ret = flush_output(st);
+		if (ret)
+			return ret;
+	} while (more);
+	return 0;
+}
+
+static unsigned long long stat_value(const char *stats, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, name, len) && p[len] == ':')
+			return strtoull(p + len + 1, NULL, 10);
+	return 0;
+}
+
+/* Without -q: per CPU, the events printed and those the kernel lost. */
+static void print_counts(struct stream *st)
+{
+	for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
+		char rel[64], *stats = NULL;
+		unsigned long long lost = 0;
+
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		if (tfs_read_file(rel, &stats, NULL) == 0)
+			lost = stat_value(stats, "overrun") + stat_value(stats, "commit overrun") +
+			       stat_value(stats, "dropped events");
+		free(stats);
+		fprintf(stderr, "CPU%d: %llu events streamed, %llu events lost\n", cpu,
+			st->cpus[cpu].events, lost);
+	}
+}
+
+static int stream_close(void *ctx, int drain)
+{
+	struct stream *st = ctx;
+	int ret = 0;
+
+	if (drain && st->cpus) {
+		ret = stream_poll(st) < 0 ? -1 : 0;
+		if (!st->quiet)
+			print_counts(st);
+	}
+	for (int cpu = 0; st->cpus && cpu < st->nr_cpus; cpu++) {
+		struct live_cpu *c = &st->cpus[cpu];
+
+		if (c->fd >= 0)
+			close(c->fd);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+		free(c->pages);
+	}
+	free(st->cpus);
+	st->cpus = NULL;
+	report_printer_free(st->printer);
+	st->printer = NULL;
+	trace_input_close(st->in);
+	st->in = NULL;
+	free(st->seen);
+	st->seen = NULL;
+	return ret;
+}
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;	/* a handler, not SIG_IGN: the traced command gets the default back */
+}
+
+static int run_stream(int argc, char **argv)
+{
+	struct stream st = { 0 };
+	struct record_live live = {
+		.open = stream_open,
+		.poll = stream_poll,
+		.close = stream_close,
+		.ctx = &st,
+		.interval_ms = STREAM_INTERVAL_MS,
+	};
+	struct sigaction sa = { .sa_handler = on_sigpipe }, old;
+	int status;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, &old);
+	status = record_main(&cmd_stream, argc, argv, &live);
+	sigaction(SIGPIPE, &old, NULL);
+	/* main()'s final stdout check reads errno: a closed pipe is not a failure. */
+	if (st.out_errno == EPIPE)
+		errno = EPIPE;
+	return status;
+}
+
+const struct command cmd_stream = {
+	.name = "stream",
+	.run = run_stream,
+	.usage = stream_usage,
+	.summary = "trace and print the events live, as report would",
+};
