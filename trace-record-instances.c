@@ -327,7 +327,12 @@ int rec_instances_stop(struct rec_instances *ri)
 
 	for (int i = 0; i < ri->nr; i++) {
 		for (int cpu = 0; ri->inst[i].recorders && cpu < ri->nr_cpus; cpu++) {
-			if (recorder_stop(ri->inst[i].recorders[cpu]) < 0)
+			int r = recorder_stop(ri->inst[i].recorders[cpu]);
+
+			if (r > 0)
+				error("instance %s, cpu %d: the recorder died of signal %d: its data is cut short",
+				      ri->inst[i].name, cpu, r);
+			if (r != 0)
 				ret = -1;
 			ri->inst[i].recorders[cpu] = 0;
 		}

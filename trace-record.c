@@ -142,6 +142,7 @@ struct record_run {
 	char **tmp_paths;
 	int *tmp_fds;
 	pid_t *recorders;
+	int recorder_died;	/* a recorder was killed: the file has a gap, exit 1 */
 	char *cmd_path;
 	pid_t child;
 	int child_status;
@@ -509,6 +510,25 @@ static int set_buffer_size(struct record_run *run)
 	return 0;
 }
 
+/*
+ * A recorder killed from outside (SIGKILL) lost only what it held in its
+ * pipe: keep the whole pages it wrote, drain what the CPU's buffer still
+ * holds into the same file, and say which CPU's data has a gap.
+ */
+static int recover_cpu(struct record_run *run, int cpu, int sig)
+{
+	int fd = run->tmp_fds[cpu];
+	struct stat st;
+
+	error("cpu %d: the recorder died of signal %d: what it had read but not written is missing",
+	      cpu, sig);
+	run->recorder_died = 1;
+	if (fstat(fd, &st) < 0 || ftruncate(fd, st.st_size - st.st_size % run->page_size) < 0 ||
+	    lseek(fd, 0, SEEK_END) < 0)
+		return error("cannot write '%s': %s", run->tmp_paths[cpu], strerror(errno));
+	return recorder_drain(cpu, fd, run->page_size);
+}
+
 static int stop_recorders(struct record_run *run)
 {
 	int ret = rec_instances_stop(run->plan->instances), peer_closed = 0;
@@ -517,6 +537,10 @@ static int stop_recorders(struct record_run *run)
 		int r = recorder_stop(run->recorders[cpu]);
 
 		peer_closed |= r == RECORDER_PEER_CLOSED;
+		/* -N has no local file to patch: a killed recorder is just named. */
+		if (r > 0)
+			r = run->net ? error("cpu %d: the recorder died of signal %d", cpu, r) :
+				       recover_cpu(run, cpu, r);
 		if (r < 0)
 			ret = -1;
 		run->recorders[cpu] = 0;
@@ -1101,7 +1125,10 @@ static int record(struct record_plan *plan)
 	}
 	if (!plan->quiet)
 		print_stats(&run);
-	status = finish(&run, command_status(&run));
+	status = command_status(&run);
+	if (run.recorder_died && status == EXIT_OK)
+		status = EXIT_FAILED;
+	status = finish(&run, status);
 out:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

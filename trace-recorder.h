@@ -31,8 +31,8 @@ pid_t recorder_start(int cpu, int out_fd, size_t page_size,
 
 /*
  * Tells the recorder @pid to drain and exit, and waits for it.  Returns 0 if
- * it finished cleanly, RECORDER_PEER_CLOSED, or -1 if it failed (it printed
- * why) or died.
+ * it finished cleanly, RECORDER_PEER_CLOSED, the signal's number if it died
+ * of one (nothing printed), or -1 if it failed (it printed why).
  */
 int recorder_stop(pid_t pid);
 
