@@ -27,3 +27,14 @@ tracefs_state() {
 	grep -lv '^#' "$d"/events/*/*/trigger 2>/dev/null | sed "s|^$d/|trigger: |"
 	ls "$d/instances" 2>/dev/null | sed 's/^/instance: /'
 }
+
+# Runs our record with tracefs compared before and after: its exit code, or
+# 1 if tracefs changed; leaves stdout and stderr.
+record_checked() {
+	tracefs_state >state.before &&
+	"$TRACE_CMD" record "$@" >stdout 2>stderr
+	code=$?
+	tracefs_state >state.after &&
+	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
+	return $code
+}

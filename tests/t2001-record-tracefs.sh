@@ -9,16 +9,6 @@ test_lock_tracefs
 # The event lines of a report, without the header (version, CPU N is empty, cpus=).
 events_of() { sed '0,/^cpus=/d' "$1"; }
 
-# Records with tracefs compared before and after; leaves out.dat, stdout, stderr.
-record_checked() {
-	tracefs_state >state.before &&
-	"$TRACE_CMD" record "$@" >stdout 2>stderr
-	code=$?
-	tracefs_state >state.after &&
-	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
-	return $code
-}
-
 # Only the files a test expects, no FILE.cpuN left behind.
 no_temp_files() { ! ls | grep -q '\.cpu[0-9]*$'; }
 

@@ -73,15 +73,6 @@ remove_instances() {
 }
 test_when_finished remove_instances 2>/dev/null
 
-record_checked() {
-	tracefs_state >state.before &&
-	"$TRACE_CMD" record "$@" >stdout 2>stderr
-	code=$?
-	tracefs_state >state.after &&
-	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
-	return $code
-}
-
 events_of() { sed '0,/^cpus=/d' "$1"; }
 
 for v in 6 7; do

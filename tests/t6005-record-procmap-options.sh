@@ -108,15 +108,6 @@ test_expect_success PYTHON '--proc-map on a fake directory: the command maps at 
 
 test_lock_tracefs
 
-record_checked() {
-	tracefs_state >state.before &&
-	"$TRACE_CMD" record "$@" >stdout 2>stderr
-	code=$?
-	tracefs_state >state.after &&
-	test_cmp state.before state.after || { echo "tracefs changed"; return 1; }
-	return $code
-}
-
 test_expect_success TRACEFS,UPSTREAM '--proc-map: upstream dump shows the command and each -P process' '
 	sleep 30 9>&- &
 	sleeper=$! &&
