@@ -96,18 +96,26 @@ const struct command cmd_help = {
 /* Like git: a full disk or a closed pipe must not exit 0 with output lost. */
 static int finish_stdout(int status)
 {
-	int failed = fflush(stdout) != 0 || ferror(stdout);
-	int saved = errno;
+	int failed, saved;
 
+	/*
+	 * errno is only meaningful if this flush or close fails: an error
+	 * flag set by an earlier write leaves whatever errno came since.
+	 */
+	errno = 0;
+	failed = fflush(stdout) != 0 || ferror(stdout);
+	saved = errno;
 	if (fclose(stdout) != 0 && !failed) {
 		failed = 1;
 		saved = errno;
 	}
-	if (failed && saved != EPIPE) {
+	if (!failed || saved == EPIPE)
+		return status;
+	if (saved)
 		error("write error on standard output: %s", strerror(saved));
-		return status ? status : EXIT_FAILED;
-	}
-	return status;
+	else
+		error("write error on standard output");
+	return status ? status : EXIT_FAILED;
 }
 
 int main(int argc, char **argv)
