@@ -387,22 +387,20 @@ static void normalise(const char *rel, char *val)
 		strcpy(val, "0");
 }
 
-int tfs_save(struct tfs_saved *saved, const char *rel)
+static int is_saved(const struct tfs_saved *saved, const char *full)
+{
+	for (size_t i = 0; i < saved->nr; i++) {
+		if (!strcmp(saved->files[i].rel, full))
+			return 1;
+	}
+	return 0;
+}
+
+/* Keeps VAL (already normalised, now owned by SAVED) as REL's old value. */
+static void add_saved(struct tfs_saved *saved, char *full, char *val)
 {
 	struct saved_file *f;
-	char *val, *full = top_rel(rel);
 
-	for (size_t i = 0; i < saved->nr; i++) {
-		if (!strcmp(saved->files[i].rel, full)) {
-			free(full);
-			return 0;
-		}
-	}
-	if (tfs_read_file(rel, &val, NULL) < 0) {
-		free(full);
-		return -1;
-	}
-	normalise(rel, val);
 	if (saved->nr == saved->alloc) {
 		saved->alloc = saved->alloc ? saved->alloc * 2 : 16;
 		saved->files = xrealloc(saved->files, saved->alloc * sizeof(*saved->files));
@@ -410,7 +408,42 @@ int tfs_save(struct tfs_saved *saved, const char *rel)
 	f = &saved->files[saved->nr++];
 	f->rel = full;	/* from the top, so restore needs no current buffer */
 	f->val = val;
+}
+
+int tfs_save(struct tfs_saved *saved, const char *rel)
+{
+	char *val, *full = top_rel(rel);
+
+	if (is_saved(saved, full)) {
+		free(full);
+		return 0;
+	}
+	if (tfs_read_file(rel, &val, NULL) < 0) {
+		free(full);
+		return -1;
+	}
+	normalise(rel, val);
+	add_saved(saved, full, val);
 	return 0;
+}
+
+/*
+ * tfs_set() for a caller that has just read REL as OLD: enabling all of
+ * -e all's systems and events reads each enable file once, not twice.
+ */
+static int set_read(struct tfs_saved *saved, const char *rel, char *old,
+		    const char *val)
+{
+	char *full = top_rel(rel);
+
+	if (is_saved(saved, full)) {
+		free(full);
+		free(old);
+	} else {
+		normalise(rel, old);
+		add_saved(saved, full, old);
+	}
+	return tfs_write_file(rel, val);
 }
 
 int tfs_set(struct tfs_saved *saved, const char *rel, const char *val)
@@ -661,10 +694,11 @@ static int enable_system(const struct tfs_events *ev, size_t first,
 	if (!tfs_exists(rel) || tfs_read_file(rel, &cur, NULL) < 0)
 		return 0;
 	all_off = cur[0] == '0';
-	free(cur);
-	if (!all_off)
+	if (!all_off) {
+		free(cur);
 		return 0;
-	return tfs_set(saved, rel, "1") < 0 ? -1 : (int)nr;
+	}
+	return set_read(saved, rel, cur, "1") < 0 ? -1 : (int)nr;
 }
 
 int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved)
@@ -687,11 +721,10 @@ int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved)
 		if (tfs_read_file(rel, &cur, NULL) < 0)
 			return -1;
 		/* Already on: leave it, and leave it on afterwards. */
-		if (cur[0] != '1' && tfs_set(saved, rel, "1") < 0) {
+		if (cur[0] == '1')
 			free(cur);
+		else if (set_read(saved, rel, cur, "1") < 0)
 			return -1;
-		}
-		free(cur);
 	}
 	return 0;
 }
