@@ -4,8 +4,11 @@
  * at level 9 in a zlib-wrapped stream, and zstd without a content-size field,
  * as upstream writes them.  "any" picks zstd, the lightest weight.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -52,20 +55,24 @@ static int compress_zlib(const void *src, size_t len, void **dst, size_t *dlen)
 	return 0;
 }
 
-static int compress_zstd(const void *src, size_t len, void **dst, size_t *dlen)
+static ZSTD_CCtx *new_zstd_ctx(void)
 {
-	static ZSTD_CCtx *ctx;
+	ZSTD_CCtx *ctx = ZSTD_createCCtx();
+
+	if (ctx)
+		ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 0);
+	else
+		error("zstd compression failed: out of memory");
+	return ctx;
+}
+
+static int compress_zstd(ZSTD_CCtx *ctx, const void *src, size_t len, void **dst,
+			 size_t *dlen)
+{
 	size_t bound = ZSTD_compressBound(len);
 	void *buf;
 	size_t ret;
 
-	/* One context for the whole run: chunks are compressed one at a time. */
-	if (!ctx) {
-		ctx = ZSTD_createCCtx();
-		if (!ctx)
-			return error("zstd compression failed: out of memory");
-		ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 0);
-	}
 	buf = xmalloc(bound);
 	ret = ZSTD_compress2(ctx, buf, bound, src, len);
 	if (ZSTD_isError(ret)) {
@@ -77,15 +84,92 @@ static int compress_zstd(const void *src, size_t len, void **dst, size_t *dlen)
 	return 0;
 }
 
-int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dlen)
+static int compress_with(int comp, ZSTD_CCtx *ctx, const void *src, size_t len,
+			 void **dst, size_t *dlen)
 {
 	if (comp == TRACE_COMP_ZLIB)
 		return compress_zlib(src, len, dst, dlen);
 	if (comp == TRACE_COMP_ZSTD)
-		return compress_zstd(src, len, dst, dlen);
+		return compress_zstd(ctx, src, len, dst, dlen);
 	*dst = xmalloc(len ? len : 1);
 	memcpy(*dst, src, len);
 	*dlen = len;
+	return 0;
+}
+
+int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dlen)
+{
+	/* One context for the whole run: these calls come one at a time. */
+	static ZSTD_CCtx *ctx;
+
+	if (comp == TRACE_COMP_ZSTD && !ctx && !(ctx = new_zstd_ctx()))
+		return -1;
+	return compress_with(comp, ctx, src, len, dst, dlen);
+}
+
+/* --- many chunks at once ------------------------------------------------- */
+
+struct batch {
+	int comp;
+	struct compress_job *jobs;
+	size_t nr;
+	atomic_size_t next;
+};
+
+/* Takes jobs until none are left; each thread has its own zstd context. */
+static void *compress_worker(void *arg)
+{
+	struct batch *b = arg;
+	ZSTD_CCtx *ctx = NULL;
+	size_t i;
+
+	if (b->comp == TRACE_COMP_ZSTD && !(ctx = new_zstd_ctx()))
+		return NULL;	/* the jobs it would have taken fall to the others */
+	while ((i = atomic_fetch_add(&b->next, 1)) < b->nr) {
+		struct compress_job *j = &b->jobs[i];
+
+		j->failed = compress_with(b->comp, ctx, j->src, j->len, &j->dst, &j->dlen) < 0;
+	}
+	ZSTD_freeCCtx(ctx);
+	return NULL;
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_COMPRESS_THREADS ? MAX_COMPRESS_THREADS : (int)n;
+}
+
+/*
+ * Compressing is most of the time between a traced command's exit and a
+ * complete v7 trace.dat, and the recorders are gone by then: spread the
+ * chunks over the CPUs.  The calling thread works too.
+ */
+int trace_compress_jobs(int comp, struct compress_job *jobs, size_t nr)
+{
+	struct batch b = { .comp = comp, .jobs = jobs, .nr = nr };
+	pthread_t threads[MAX_COMPRESS_THREADS];
+	int nthreads = online_cpus() - 1, started = 0;
+
+	if (!nr)
+		return 0;
+	for (size_t i = 0; i < nr; i++) {
+		jobs[i].dst = NULL;
+		jobs[i].failed = 1;
+	}
+	if ((size_t)nthreads > nr - 1)
+		nthreads = nr - 1;
+	while (started < nthreads &&
+	       pthread_create(&threads[started], NULL, compress_worker, &b) == 0)
+		started++;
+	compress_worker(&b);
+	for (int t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	for (size_t i = 0; i < nr; i++) {
+		if (jobs[i].failed)
+			return -1;
+	}
 	return 0;
 }
 

@@ -282,44 +282,77 @@ static int read_at(int fd, char *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/* One CPU's data: raw, or u32 chunk count + chunks of at most 10 pages. */
+/* Chunks read and compressed together: enough to keep every CPU busy. */
+#define CHUNKS_IN_BATCH 32
+
+static int put_raw_cpu_data(struct trace_output *out, int fd, uint64_t size, size_t chunk)
+{
+	char *buf = xmalloc(chunk);
+	int ret = 0;
+
+	for (uint64_t off = 0; ret == 0 && off < size; off += chunk) {
+		size_t n = size - off < chunk ? size - off : chunk;
+
+		ret = read_at(fd, buf, n, off);
+		if (ret == 0)
+			ret = trace_output_write_raw(out, buf, n);
+	}
+	free(buf);
+	return ret;
+}
+
+/* Writes each job as its sizes (compressed, raw) and its bytes, in order. */
+static int put_chunks(struct trace_output *out, struct compress_job *jobs, size_t nr)
+{
+	int ret = 0;
+
+	for (size_t i = 0; ret == 0 && i < nr; i++) {
+		uint32_t sizes[2] = { jobs[i].dlen, jobs[i].len };
+
+		ret = trace_output_write_raw(out, sizes, 8);
+		if (ret == 0)
+			ret = trace_output_write_raw(out, jobs[i].dst, jobs[i].dlen);
+	}
+	return ret;
+}
+
+/*
+ * One CPU's data: raw, or u32 chunk count + chunks of at most 10 pages,
+ * compressed a batch at a time.
+ */
 static int put_cpu_data(struct trace_output *out, struct v7_writer *w, int fd, uint64_t size)
 {
 	size_t chunk = (size_t)trace_output_page_size(out) * PAGES_IN_CHUNK;
-	char *buf = xmalloc(chunk);
+	struct compress_job jobs[CHUNKS_IN_BATCH];
 	uint64_t count_at = trace_output_offset(out);
 	uint32_t count = 0;
-	int ret = 0;
+	char *buf;
+	int ret;
 
-	if (w->comp != TRACE_COMP_NONE)
-		ret = trace_output_write_raw(out, &count, 4);
-	for (uint64_t off = 0; ret == 0 && off < size; off += chunk) {
-		size_t n = size - off < chunk ? size - off : chunk;
-		uint32_t sizes[2];
-		size_t zlen;
-		void *z;
+	if (w->comp == TRACE_COMP_NONE)
+		return put_raw_cpu_data(out, fd, size, chunk);
+	buf = xmalloc(chunk * CHUNKS_IN_BATCH);
+	ret = trace_output_write_raw(out, &count, 4);
+	for (uint64_t off = 0; ret == 0 && off < size;) {
+		uint64_t start = off;
+		size_t nr = 0;
 
-		ret = read_at(fd, buf, n, off);
-		if (ret < 0)
-			break;
-		if (w->comp == TRACE_COMP_NONE) {
-			ret = trace_output_write_raw(out, buf, n);
-			continue;
+		for (; nr < CHUNKS_IN_BATCH && off < size; nr++) {
+			jobs[nr].src = buf + nr * chunk;
+			jobs[nr].len = size - off < chunk ? size - off : chunk;
+			off += jobs[nr].len;
 		}
-		if (trace_compress(w->comp, buf, n, &z, &zlen) < 0) {
-			ret = -1;
-			break;
-		}
-		sizes[0] = zlen;
-		sizes[1] = n;
-		ret = trace_output_write_raw(out, sizes, 8);
+		ret = read_at(fd, buf, off - start, start);
 		if (ret == 0)
-			ret = trace_output_write_raw(out, z, zlen);
-		free(z);
-		count++;
+			ret = trace_compress_jobs(w->comp, jobs, nr);
+		if (ret == 0)
+			ret = put_chunks(out, jobs, nr);
+		for (size_t i = 0; i < nr; i++)
+			free(jobs[i].dst);
+		count += nr;
 	}
 	free(buf);
-	if (ret == 0 && w->comp != TRACE_COMP_NONE)
+	if (ret == 0)
 		ret = patch_u32(out, count_at, count);
 	return ret;
 }

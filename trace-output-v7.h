@@ -32,6 +32,19 @@ const char *trace_compress_name(int comp);
 const char *trace_compress_version(int comp);
 /* Compresses @len bytes of @src into a malloc'd buffer; -1 on failure (printed). */
 int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dlen);
+
+/* One chunk for trace_compress_jobs(): @dst/@dlen are filled in (free @dst). */
+struct compress_job {
+	const void *src;
+	size_t len;
+	void *dst;
+	size_t dlen;
+	int failed;
+};
+
+#define MAX_COMPRESS_THREADS 8
+/* Compresses every job, on up to one thread per online CPU; -1 if any failed. */
+int trace_compress_jobs(int comp, struct compress_job *jobs, size_t nr);
 /* Decompresses @len bytes into exactly @dlen bytes at @dst; -1 if damaged (printed). */
 int trace_decompress(const char *name, const void *src, size_t len, void *dst, size_t dlen);
 
