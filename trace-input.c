@@ -137,6 +137,9 @@ struct trace_input {
 	int			nr_formats;
 	const char		*header_page, *header_event;
 	size_t			header_page_len, header_event_len;
+	/* kallsyms stays in the map or its section until asked for as text. */
+	const char		*kallsyms_at;
+	size_t			kallsyms_len;
 	char			*kallsyms, *printk, *cmdlines;
 	int			traceclock_seen;
 	char			*clock;
@@ -297,7 +300,15 @@ static int parse_text32(struct cursor *c, char **out, const char *what)
 
 static int parse_kallsyms(struct trace_input *in, struct cursor *c)
 {
-	return parse_text32(c, &in->kallsyms, "kallsyms");
+	uint32_t size;
+	const void *p;
+
+	if (cur_u32(c, &size, "kallsyms") < 0 || cur_bytes(c, size, &p, "kallsyms") < 0)
+		return -1;
+	/* As the copy would end: at the first NUL. */
+	in->kallsyms_at = p;
+	in->kallsyms_len = strnlen(p, size);
+	return 0;
 }
 
 static int parse_printk(struct trace_input *in, struct cursor *c)
@@ -1189,15 +1200,19 @@ void trace_input_load_functions(struct trace_input *in)
 	if (in->funcs_loaded || !in->tep)
 		return;
 	in->funcs_loaded = 1;
-	if (!in->kallsyms || !*in->kallsyms)
+	if (!in->kallsyms_len)
 		return;
 	if (in->format_done && !in->all_parsed) {
-		in->ksyms = kallsyms_parse(in->kallsyms);
+		in->ksyms = kallsyms_parse(in->kallsyms_at, in->kallsyms_len);
 		if (in->ksyms)
 			kallsyms_attach(in->ksyms, in->tep);
 		return;
 	}
-	parse_kallsyms_fast(in->tep, in->kallsyms);
+	/* It cuts the text into names: a copy of its own. */
+	char *text = strndup_x(in->kallsyms_at, in->kallsyms_len);
+
+	parse_kallsyms_fast(in->tep, text);
+	free(text);
 }
 
 void trace_input_register_symbol(struct trace_input *in, const char *name)
@@ -1378,7 +1393,14 @@ int trace_input_in_usecs(const struct trace_input *in) { return in->in_usecs; }
 int trace_input_clock_known(const struct trace_input *in) { return in->clock != NULL; }
 int trace_input_nr_buffers(const struct trace_input *in) { return in->nr_buffers; }
 int trace_input_nr_formats(const struct trace_input *in) { return in->nr_formats; }
-const char *trace_input_kallsyms(const struct trace_input *in) { return in->kallsyms; }
+const char *trace_input_kallsyms(const struct trace_input *in)
+{
+	struct trace_input *mut = (struct trace_input *)in;	/* a cache, made once */
+
+	if (!in->kallsyms && in->kallsyms_at)
+		mut->kallsyms = strndup_x(in->kallsyms_at, in->kallsyms_len);
+	return in->kallsyms;
+}
 const char *trace_input_printk(const struct trace_input *in) { return in->printk; }
 const char *trace_input_cmdlines(const struct trace_input *in) { return in->cmdlines; }
 

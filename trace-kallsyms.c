@@ -12,6 +12,7 @@
  * only by equality).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,50 +21,54 @@
 #include "trace-cmd.h"
 #include "trace-kallsyms.h"
 
+/* A line's symbol: its name is found in the text only when asked for. */
 struct sym {
 	unsigned long long	addr;
-	char			*name;
-	char			*mod;
-	int			line;
+	uint32_t		name_off;	/* into the text */
+	uint32_t		line;
 };
 
 struct kallsyms {
-	char		*text;		/* a copy, cut into the names */
+	const char	*text;		/* the file's text, not ours, not cut */
+	size_t		len;
 	struct sym	*syms;		/* sorted, then an entry of address 0 */
 	int		nr;
+	/* Per sorted entry, its name and module as strings, made when first asked. */
+	char		**name_str, **mod_str;
 	char		**names;	/* registered by name already */
 	int		nr_names;
 };
 
-/* One line into @s; 0 when it is no function. */
-static int parse_line(char *line, struct sym *s)
+static int hex_value(int c)
 {
-	char *q, *name, *mod = NULL;
+	return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* One line [@line, @end) into @s; 0 when it is no function. */
+static int parse_line(const char *text, const char *line, const char *end, struct sym *s)
+{
+	const char *q;
+	char buf[64];
 
 	s->addr = 0;
-	for (q = line; q - line < 16 && isxdigit((unsigned char)*q); q++)
-		s->addr = s->addr << 4 | (unsigned int)(*q <= '9' ? *q - '0' : (*q | 0x20) - 'a' + 10);
+	for (q = line; q < end && q - line < 16 && isxdigit((unsigned char)*q); q++)
+		s->addr = s->addr << 4 | (unsigned int)hex_value(*q);
 	/* More than 16 digits, a 0x, spaces or a sign: strtoull()'s rules, as before. */
-	if (isxdigit((unsigned char)*q) || q == line || (line[0] == '0' && (line[1] | 0x20) == 'x'))
-		s->addr = strtoull(line, &q, 16);
-	if (q == line || *q != ' ' || !q[1] || q[2] != ' ' || !q[3])
+	if (q == line || (q < end && isxdigit((unsigned char)*q)) ||
+	    (line[0] == '0' && end - line > 1 && (line[1] | 0x20) == 'x')) {
+		size_t n = end - line < (long)sizeof(buf) ? (size_t)(end - line) : sizeof(buf) - 1;
+		char *stop;
+
+		memcpy(buf, line, n);
+		buf[n] = 0;
+		s->addr = strtoull(buf, &stop, 16);
+		q = line + (stop - buf);
+	}
+	if (q == line || end - q < 4 || *q != ' ' || q[2] != ' ')
 		return 0;
 	if (q[1] == 'A' || q[1] == 'a')
 		return 0;
-	name = q + 3;
-	q = strchr(name, '\t');
-	if (q) {
-		*q = 0;
-		if (q[1] == '[') {
-			mod = q + 2;
-			q = strchr(mod, ']');
-			if (q)
-				*q = 0;
-		}
-	}
-	name[strcspn(name, " ")] = 0;
-	s->name = name;
-	s->mod = mod;
+	s->name_off = q + 3 - text;
 	return 1;
 }
 
@@ -101,39 +106,64 @@ static void sort_syms(struct sym *syms, int nr)
 	free(tmp);
 }
 
-struct kallsyms *kallsyms_parse(const char *text)
+/* A list in address order already: only its runs of equal addresses turn round. */
+static void reverse_equal_runs(struct sym *syms, int nr)
+{
+	for (int i = 0; i < nr;) {
+		int j = i + 1;
+
+		while (j < nr && syms[j].addr == syms[i].addr)
+			j++;
+		for (int a = i, b = j - 1; a < b; a++, b--) {
+			struct sym t = syms[a];
+
+			syms[a] = syms[b];
+			syms[b] = t;
+		}
+		i = j;
+	}
+}
+
+struct kallsyms *kallsyms_parse(const char *text, size_t len)
 {
 	struct kallsyms *ks = xcalloc(1, sizeof(*ks));
-	size_t lines = 1;
+	const char *p = text, *stop = text + len;
+	size_t cap = len / 24 + 16;	/* a line is about 40 bytes: seldom grown */
 	int sorted = 1;
-	char *p;
 
-	ks->text = xstrdup(text);
-	for (p = ks->text; (p = strchr(p, '\n')); p++)
-		lines++;
-	ks->syms = xcalloc(lines + 1, sizeof(*ks->syms));
-	for (p = ks->text; *p;) {
-		char *end = strchr(p, '\n');
+	ks->text = text;
+	ks->len = len;
+	ks->syms = xmalloc(sizeof(*ks->syms) * (cap + 1));
+	while (p < stop) {
+		const char *end = memchr(p, '\n', stop - p);
 		struct sym *s = &ks->syms[ks->nr];
 
-		if (end)
-			*end = 0;
-		if (parse_line(p, s)) {
+		if (!end)
+			end = stop;
+		if (parse_line(text, p, end, s)) {
 			s->line = ks->nr;
-			if (ks->nr && s->addr <= s[-1].addr)
+			if (ks->nr && s->addr < s[-1].addr)
 				sorted = 0;
-			ks->nr++;
+			if ((size_t)++ks->nr == cap) {
+				cap *= 2;
+				ks->syms = xrealloc(ks->syms, sizeof(*ks->syms) * (cap + 1));
+			}
 		}
-		p = end ? end + 1 : p + strlen(p);
+		p = end + 1;
 	}
 	if (!ks->nr) {
 		kallsyms_free(ks);
 		return NULL;
 	}
-	/* Kernel lists are mostly in address order already. */
-	if (!sorted)
+	/* Kernel lists are in address order already, but for aliases. */
+	if (sorted)
+		reverse_equal_runs(ks->syms, ks->nr);
+	else
 		sort_syms(ks->syms, ks->nr);
 	memset(&ks->syms[ks->nr], 0, sizeof(ks->syms[0]));
+	/* Big and zeroed: untouched pages cost nothing. */
+	ks->name_str = xcalloc(ks->nr, sizeof(*ks->name_str));
+	ks->mod_str = xcalloc(ks->nr, sizeof(*ks->mod_str));
 	return ks;
 }
 
@@ -143,10 +173,76 @@ void kallsyms_free(struct kallsyms *ks)
 		return;
 	for (int i = 0; i < ks->nr_names; i++)
 		free(ks->names[i]);
+	for (int i = 0; ks->name_str && i < ks->nr; i++) {
+		free(ks->name_str[i]);
+		free(ks->mod_str[i]);
+	}
+	free(ks->name_str);
+	free(ks->mod_str);
 	free(ks->names);
 	free(ks->syms);
-	free(ks->text);
 	free(ks);
+}
+
+static char *cut(const char *p, size_t n)
+{
+	char *str = xmalloc(n + 1);
+
+	memcpy(str, p, n);
+	str[n] = 0;
+	return str;
+}
+
+/*
+ * The rest of a symbol's line: the name runs to a tab or the line's end and
+ * stops at a space; a "\t[" starts the module, which runs to ']' or the end.
+ */
+static size_t name_len(const struct kallsyms *ks, const struct sym *s, const char **mod,
+		       size_t *mod_len)
+{
+	const char *name = ks->text + s->name_off, *stop = ks->text + ks->len;
+	const char *end = memchr(name, '\n', stop - name);
+	const char *tab, *close;
+	size_t n = 0;
+
+	if (!end)
+		end = stop;
+	tab = memchr(name, '\t', end - name);
+	while (name + n < (tab ? tab : end) && name[n] != ' ')
+		n++;
+	*mod = NULL;
+	if (tab && tab + 1 < end && tab[1] == '[') {
+		*mod = tab + 2;
+		close = memchr(*mod, ']', end - *mod);
+		*mod_len = (close ? close : end) - *mod;
+	}
+	return n;
+}
+
+static char *name_of(struct kallsyms *ks, struct sym *s)
+{
+	char **str = &ks->name_str[s - ks->syms];
+	const char *mod;
+	size_t mod_len;
+
+	if (!*str)
+		*str = cut(ks->text + s->name_off, name_len(ks, s, &mod, &mod_len));
+	return *str;
+}
+
+static char *mod_of(struct kallsyms *ks, struct sym *s)
+{
+	char **str = &ks->mod_str[s - ks->syms];
+	const char *mod;
+	size_t mod_len;
+
+	if (!*str) {
+		name_len(ks, s, &mod, &mod_len);
+		if (!mod)
+			return NULL;
+		*str = cut(mod, mod_len);
+	}
+	return *str;
 }
 
 /* glibc's bsearch() with libtraceevent's func_bcmp(). */
@@ -170,13 +266,14 @@ static struct sym *find(struct kallsyms *ks, unsigned long long addr)
 
 static char *resolve(void *priv, unsigned long long *addr, char **mod)
 {
-	struct sym *s = find(priv, *addr);
+	struct kallsyms *ks = priv;
+	struct sym *s = find(ks, *addr);
 
 	if (!s)
 		return NULL;
 	*addr = s->addr;
-	*mod = s->mod;
-	return s->name;
+	*mod = mod_of(ks, s);
+	return name_of(ks, s);
 }
 
 void kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep)
@@ -187,6 +284,7 @@ void kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep)
 void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const char *name)
 {
 	struct sym **match = NULL;
+	size_t len = strlen(name);
 	int n = 0;
 
 	for (int i = 0; i < ks->nr_names; i++)
@@ -195,7 +293,12 @@ void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const c
 	ks->names = xrealloc(ks->names, sizeof(*ks->names) * (ks->nr_names + 1));
 	ks->names[ks->nr_names++] = xstrdup(name);
 	for (int i = 0; i < ks->nr; i++) {
-		if (strcmp(ks->syms[i].name, name))
+		const char *at = ks->text + ks->syms[i].name_off;
+		const char *m;
+		size_t ml;
+
+		/* Most names differ in their first bytes: look at the line only then. */
+		if (ks->len - ks->syms[i].name_off < len || strncmp(at, name, len) || name_len(ks, &ks->syms[i], &m, &ml) != len)
 			continue;
 		match = xrealloc(match, sizeof(*match) * (n + 1));
 		match[n++] = &ks->syms[i];
@@ -212,7 +315,7 @@ void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const c
 				first = t;
 			}
 		match[i] = first;
-		tep_register_function(tep, first->name, first->addr, first->mod);
+		tep_register_function(tep, name_of(ks, first), first->addr, mod_of(ks, first));
 	}
 	free(match);
 }

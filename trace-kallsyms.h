@@ -6,11 +6,16 @@
 #ifndef TRACE_KALLSYMS_H
 #define TRACE_KALLSYMS_H
 
+#include <stddef.h>
+
 struct kallsyms;
 struct tep_handle;
 
-/* Parses @text ("ADDR TYPE NAME\t[MODULE]" lines); NULL when it holds no symbol. */
-struct kallsyms *kallsyms_parse(const char *text);
+/*
+ * Parses the @len bytes at @text ("ADDR TYPE NAME\t[MODULE]" lines), which
+ * must outlive the table; NULL when they hold no symbol.
+ */
+struct kallsyms *kallsyms_parse(const char *text, size_t len);
 void kallsyms_free(struct kallsyms *ks);
 
 /* Makes @tep look functions up in @ks (which must outlive it). */
