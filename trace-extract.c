@@ -208,143 +208,12 @@ static int add_instance_stats(struct trace_output *out, struct tracefs_instance 
 	return 0;
 }
 
-static uint64_t fd_size(int fd)
-{
-	struct stat st;
-
-	return fd >= 0 && fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-static int pad_to(struct trace_output *out, uint64_t offset)
-{
-	static const char zeros[4096];
-
-	while (trace_output_offset(out) < offset) {
-		uint64_t n = offset - trace_output_offset(out);
-
-		if (trace_output_write_raw(out, zeros, n < sizeof(zeros) ? n : sizeof(zeros)) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int copy_fd(struct trace_output *out, int fd, uint64_t len)
-{
-	char buf[65536];
-	off_t off = 0;
-
-	while (len) {
-		ssize_t n = pread(fd, buf, len < sizeof(buf) ? len : sizeof(buf), off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return error("cannot read back the extracted data: %s",
-				     n < 0 ? strerror(errno) : "it shrank");
-		if (trace_output_write_raw(out, buf, n) < 0)
-			return -1;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-/*
- * An instance's part (FORMATS.md 3.2 item 13): "flyrecord\0", the per-CPU
- * offsets and sizes, the clock trailer, then each CPU's pages page-aligned.
- */
-static int write_instance_data(struct trace_output *out, const struct extract *x,
-			       const int *fds, const char *clock)
-{
-	char trailer[128];
-	uint64_t off, *offs = xcalloc(x->nr_cpus, sizeof(*offs));
-	uint64_t u;
-	int ret = -1;
-
-	snprintf(trailer, sizeof(trailer), "[%s]", clock);
-	if (trace_output_write_raw(out, FLYRECORD_TAG, sizeof(FLYRECORD_TAG)) < 0)
-		goto out;
-	off = trace_output_offset(out) + x->nr_cpus * 16 + 8 + strlen(trailer);
-	for (int cpu = 0; cpu < x->nr_cpus; cpu++) {
-		off = (off + x->page_size - 1) / x->page_size * x->page_size;
-		offs[cpu] = off;
-		off += fd_size(fds[cpu]);
-	}
-	for (int cpu = 0; cpu < x->nr_cpus; cpu++) {
-		u = offs[cpu];
-		if (trace_output_write_raw(out, &u, 8) < 0)
-			goto out;
-		u = fd_size(fds[cpu]);
-		if (trace_output_write_raw(out, &u, 8) < 0)
-			goto out;
-	}
-	u = strlen(trailer);
-	if (trace_output_write_raw(out, &u, 8) < 0 ||
-	    trace_output_write_raw(out, trailer, strlen(trailer)) < 0)
-		goto out;
-	for (int cpu = 0; cpu < x->nr_cpus; cpu++) {
-		if (pad_to(out, offs[cpu]) < 0 ||
-		    copy_fd(out, fds[cpu], fd_size(fds[cpu])) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	free(offs);
-	return ret;
-}
-
-/*
- * The BUFFER options were written with offset 0, as upstream does: walk the
- * options block that starts at @opts_at and put each instance's offset in.
- */
-static int patch_buffer_offsets(const char *path, uint64_t opts_at, struct buffers *b,
-				const uint64_t *offsets)
-{
-	int fd = open(path, O_RDWR | O_CLOEXEC);
-	char tag[10], name[256];
-	uint64_t pos = opts_at + 4 + sizeof(tag);
-	uint16_t id;
-	uint32_t size;
-	int ret = -1;
-
-	if (fd < 0)
-		return error("cannot reopen '%s': %s", path, strerror(errno));
-	if (pread(fd, tag, sizeof(tag), opts_at + 4) != sizeof(tag) ||
-	    memcmp(tag, OPTIONS_TAG, sizeof(tag))) {
-		error("'%s': no options block where the writer put it", path);
-		goto out;
-	}
-	while (pread(fd, &id, 2, pos) == 2 && id != TRACE_OPT_DONE) {
-		if (pread(fd, &size, 4, pos + 2) != 4)
-			break;
-		if (id == TRACE_OPT_BUFFER && size > 8 && size - 8 < sizeof(name) &&
-		    pread(fd, name, size - 8, pos + 6 + 8) == (ssize_t)(size - 8)) {
-			name[size - 9] = '\0';
-			for (int i = 0; i < buffers_count(b); i++) {
-				if (buffers_is_top(b, i) || strcmp(buffers_name(b, i), name))
-					continue;
-				if (pwrite(fd, &offsets[i], 8, pos + 6) != 8) {
-					error("cannot write '%s': %s", path, strerror(errno));
-					goto out;
-				}
-			}
-		}
-		pos += 6 + size;
-	}
-	ret = 0;
-out:
-	if (close(fd) < 0 && !ret)
-		ret = error("cannot write '%s': %s", path, strerror(errno));
-	return ret;
-}
-
 /* Writes version 6 to @path (the output, or a file to convert). */
 static int write_v6(struct extract *x, struct buffers *b, const char *path)
 {
 	struct trace_output *out = trace_output_create(path, 6);
 	int *top = xcalloc(x->nr_cpus, sizeof(int));
-	uint64_t *offsets = xcalloc(buffers_count(b), sizeof(*offsets)), opts_at, zero = 0;
-	char *clock = NULL, *payload;
+	char *clock = NULL;
 	bool have_top = false;
 	int ret = -1;
 
@@ -363,18 +232,10 @@ static int write_v6(struct extract *x, struct buffers *b, const char *path)
 				goto out;
 			continue;
 		}
-		if (add_instance_stats(out, buffers_instance(b, i), name, x->nr_cpus) < 0)
+		if (add_instance_stats(out, buffers_instance(b, i), name, x->nr_cpus) < 0 ||
+		    trace_output_add_buffer(out, name) < 0)
 			goto out;
-		payload = xmalloc(8 + strlen(name) + 1);
-		memcpy(payload, &zero, 8);
-		strcpy(payload + 8, name);
-		ret = trace_output_add_option(out, TRACE_OPT_BUFFER, payload, 8 + strlen(name) + 1);
-		free(payload);
-		if (ret < 0)
-			goto out;
-		ret = -1;
 	}
-	opts_at = trace_output_offset(out);
 	clock = have_top ? tfs_current_clock() : NULL;
 	if (trace_output_write_data(out, x->nr_cpus, top, clock ? clock : "local") < 0)
 		goto out;
@@ -383,9 +244,9 @@ static int write_v6(struct extract *x, struct buffers *b, const char *path)
 
 		if (buffers_is_top(b, i))
 			continue;
-		offsets[i] = trace_output_offset(out);
 		iclock = buffer_clock(buffers_instance(b, i));
-		ret = write_instance_data(out, x, x->fds[i], iclock);
+		ret = trace_output_write_buffer(out, buffers_name(b, i), x->nr_cpus, x->fds[i],
+						iclock);
 		free(iclock);
 		if (ret < 0)
 			goto out;
@@ -393,14 +254,11 @@ static int write_v6(struct extract *x, struct buffers *b, const char *path)
 	}
 	ret = trace_output_close(out);
 	out = NULL;
-	if (!ret)
-		ret = patch_buffer_offsets(path, opts_at, b, offsets);
 out:
 	if (out)
 		trace_output_close(out);
 	free(clock);
 	free(top);
-	free(offsets);
 	return ret;
 }
 
