@@ -220,7 +220,25 @@ int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top
 	return ret;
 }
 
+/* CPU @cpu's recorder of @in: -m gives it a spare file next to its own. */
+static pid_t start_recorder(struct rec_instances *ri, struct rec_instance *in, int cpu,
+			    size_t page_size, const struct recorder_opts *opts)
+{
+	struct recorder_opts own = *opts;
+	pid_t pid;
+
+	own.spare_fd = -1;
+	if (own.max_bytes && (own.spare_fd = recorder_open_spare(in->tmp_paths[cpu])) < 0)
+		return -1;
+	pid = recorder_start_opts(cpu, in->tmp_fds[cpu], page_size, &own, ri->all_fds,
+				  ri->nr_fds);
+	if (own.spare_fd >= 0)
+		close(own.spare_fd);
+	return pid;
+}
+
 int rec_instances_start(struct rec_instances *ri, size_t page_size,
+			const struct recorder_opts *opts,
 			int (*tune)(void *arg, int cpu, pid_t pid), void *arg)
 {
 	int ret = 0;
@@ -234,8 +252,7 @@ int rec_instances_start(struct rec_instances *ri, size_t page_size,
 		for (int cpu = 0; ret == 0 && cpu < ri->nr_cpus; cpu++) {
 			if (!cpu_is_online(cpu))
 				continue;
-			in->recorders[cpu] = recorder_start(cpu, in->tmp_fds[cpu], page_size,
-							    ri->all_fds, ri->nr_fds);
+			in->recorders[cpu] = start_recorder(ri, in, cpu, page_size, opts);
 			if (in->recorders[cpu] < 0) {
 				in->recorders[cpu] = 0;
 				ret = -1;

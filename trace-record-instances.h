@@ -16,6 +16,7 @@ struct tfs_events;
 struct tfs_saved;
 struct trace_output;
 struct rec_instances;
+struct recorder_opts;
 
 /* Room for @argc options (each could be one). */
 struct rec_instances *rec_instances_new(int argc);
@@ -42,10 +43,12 @@ int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top
 			struct tfs_saved *saved, int nr_cpus, unsigned long buffer_kb,
 			const char *prefix);
 /*
- * One recorder per online CPU and instance; @tune (may be NULL) is called
- * for each as record's --pin and -r need.
+ * One recorder per online CPU and instance, waiting and keeping as @opts
+ * says (-s, --poll, -m); @tune (may be NULL) is called for each as record's
+ * --pin and -r need.
  */
 int rec_instances_start(struct rec_instances *ri, size_t page_size,
+			const struct recorder_opts *opts,
 			int (*tune)(void *arg, int cpu, pid_t pid), void *arg);
 /*
  * The instances' recorders added to @pids (@nr of them, record's own):

@@ -75,6 +75,11 @@ static const char record_usage[] =
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
+	"  -s USECS            recorders wake every USECS to take what the buffers hold,\n"
+	"                      instead of sleeping until the kernel wakes them (0: that)\n"
+	"  --poll              recorders never wait on the kernel: no wake-up IPIs, but\n"
+	"                      they busy-poll (a CPU each) unless -s spaces the checks\n"
+	"  -m KB               keep only the newest KB/2 to KB of data per CPU\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
@@ -84,7 +89,7 @@ static const char record_usage[] =
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
-enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1 };	/* after the module options (trace-ftrace-setup.h) */
+enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -100,6 +105,7 @@ static const struct option record_options[] = {
 	{ "no-filter", no_argument, NULL, FTRACE_OPT_NO_FILTER },
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "v1", no_argument, NULL, OPT_NET_V1 },
+	{ "poll", no_argument, NULL, OPT_POLL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -124,6 +130,7 @@ struct record_plan {
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
+	struct recorder_opts recorder;	/* -s, --poll, -m (max_bytes) */
 	char **argv;		/* the command and its arguments, or NULL */
 	struct record_net_opts net;	/* -N, -t, --v1 */
 };
@@ -172,6 +179,7 @@ static const char *file_option_name(int c)
 	case OPT_TEMP: return "--temp";
 	case OPT_DATE: return "--date";
 	case OPT_PROC_MAP: return "--proc-map";
+	case 'm': return "-m";
 	case 'a': return "-a";
 	}
 	return NULL;
@@ -188,7 +196,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	plan->instances = rec_instances_new(argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:t", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
 		/* After -B NAME, its events and their options go to that instance. */
 		ret = rec_instances_option(plan->instances, c, optarg);
 		if (ret < 0) {
@@ -245,6 +253,22 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			break;
 		case OPT_NET_V1:
 			plan->net.v1 = 1;
+			break;
+		case 's':
+			if (parse_ulong("-s", optarg, 0, 10000000, &plan->recorder.sleep_usecs) < 0) {
+				fputs(plan->cmd->usage, stderr);
+				return -1;
+			}
+			break;
+		case OPT_POLL:
+			plan->recorder.busy_poll = 1;
+			break;
+		case 'm':
+			if (parse_ulong("-m", optarg, 1, 1UL << 30, &val) < 0) {
+				fputs(plan->cmd->usage, stderr);
+				return -1;
+			}
+			plan->recorder.max_bytes = val * 1024ULL;
 			break;
 		case 'r':
 			if (parse_ulong("-r", optarg, 1, 99, &val) < 0) {
@@ -308,6 +332,11 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	/* The protocol carries one buffer: the listener writes the top one only. */
 	if (plan->net.target && rec_instances_count(plan->instances))
 		return usage_error(plan->cmd, "-B cannot be used with -N: the listener receives the top buffer only"), -1;
+	if (plan->net.target && plan->recorder.max_bytes)
+		return usage_error(plan->cmd, "-m cannot be used with -N: the listener writes the file, so it keeps all of it"), -1;
+	if (plan->live && plan->recorder.busy_poll)
+		return usage_error(plan->cmd, "--poll does not apply: %s never waits on the kernel, it reads the buffers every -s interval",
+				   plan->cmd->name), -1;
 	if (plan->net.target && (plan->output || plan->temp_dir))
 		return usage_error(plan->cmd, "%s cannot be used with -N: the trace goes to the listener",
 				   plan->output ? "-o" : "--temp"), -1;
@@ -473,17 +502,23 @@ static int tune_instance_recorder(void *run, int cpu, pid_t pid)
 static int start_recorders(struct record_run *run)
 {
 	run->recorders = xcalloc(run->nr_cpus, sizeof(*run->recorders));
-	if (rec_instances_start(run->plan->instances, run->page_size, tune_instance_recorder,
-				run) < 0)
+	if (rec_instances_start(run->plan->instances, run->page_size, &run->plan->recorder,
+				tune_instance_recorder, run) < 0)
 		return -1;
 	for (int cpu = 0; top_used(run->plan) && cpu < run->nr_cpus; cpu++) {
+		const int *out = run->net ? record_net_data_fds(run->net) : run->tmp_fds;
+		struct recorder_opts opts = run->plan->recorder;
+
 		/* An offline CPU's buffer stays empty: its data is written with size 0. */
 		if (!cpu_is_online(cpu))
 			continue;
-		const int *out = run->net ? record_net_data_fds(run->net) : run->tmp_fds;
-
-		run->recorders[cpu] = recorder_start(cpu, out[cpu], run->page_size, out,
-						     run->nr_cpus);
+		opts.spare_fd = -1;
+		if (opts.max_bytes && (opts.spare_fd = recorder_open_spare(run->tmp_paths[cpu])) < 0)
+			return -1;
+		run->recorders[cpu] = recorder_start_opts(cpu, out[cpu], run->page_size, &opts, out,
+							  run->nr_cpus);
+		if (opts.spare_fd >= 0)
+			close(opts.spare_fd);
 		if (run->recorders[cpu] < 0) {
 			run->recorders[cpu] = 0;
 			return -1;
@@ -644,8 +679,14 @@ static void pause_run(struct record_run *run, const sigset_t *mask)
 		sigsuspend(mask);
 		return;
 	}
-	interval.tv_sec = live->interval_ms / 1000;
-	interval.tv_nsec = live->interval_ms % 1000 * 1000000L;
+	/* -s USECS: stream reads at that interval instead of its own. */
+	if (run->plan->recorder.sleep_usecs) {
+		interval.tv_sec = run->plan->recorder.sleep_usecs / 1000000;
+		interval.tv_nsec = run->plan->recorder.sleep_usecs % 1000000 * 1000L;
+	} else {
+		interval.tv_sec = live->interval_ms / 1000;
+		interval.tv_nsec = live->interval_ms % 1000 * 1000000L;
+	}
 	ppoll(NULL, 0, &interval, mask);
 	if (run->live_status)
 		return;
@@ -782,14 +823,16 @@ static unsigned long long stat_value(const char *stats, const char *name)
 /*
  * The events in CPU @cpu's file.  The kernel counts what its reader took
  * ("read events", zeroed when setup cleared the buffers), which is what the
- * recorder wrote, so the summary costs nothing however big the file.  Only
- * a kernel without that count makes us count the file's pages.
+ * recorder wrote, so the summary costs nothing however big the file.  A
+ * kernel without that count, or -m, which drops older pages (and bounds the
+ * file), makes us count the file's pages.
  */
 static unsigned long long recorded_events(struct record_run *run, int cpu)
 {
 	unsigned long long events = 0, missed;
 
-	if (stat_find(run->stats[cpu], "read events", &events) == 0)
+	if (!run->plan->recorder.max_bytes &&
+	    stat_find(run->stats[cpu], "read events", &events) == 0)
 		return events;
 	recorder_count_events(run->tmp_fds[cpu], run->page_size, kernel_long_size(), &events,
 			      &missed);
@@ -815,6 +858,7 @@ static void print_stats(struct record_run *run)
 		unsigned long long events = recorded_events(run, cpu);
 		unsigned long long lost = stat_value(s, "overrun") +
 			stat_value(s, "commit overrun") + stat_value(s, "dropped events");
+		unsigned long long taken;
 		struct stat st = { 0 };
 
 		if (run->net) {
@@ -823,8 +867,14 @@ static void print_stats(struct record_run *run)
 			continue;
 		}
 		fstat(run->tmp_fds[cpu], &st);
-		fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost\n",
+
+		fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost",
 			cpu, events, (unsigned long long)st.st_size, lost);
+		/* -m: what the recorder took but left out for newer pages. */
+		if (run->plan->recorder.max_bytes && stat_find(s, "read events", &taken) == 0 &&
+		    taken > events)
+			fprintf(stderr, ", %llu older events dropped (-m)", taken - events);
+		fputc('\n', stderr);
 	}
 	rec_instances_print_stats(run->plan->instances, run->page_size, long_size);
 }

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The per-CPU recorder child.  It sleeps in ppoll() until the kernel says the
- * CPU's buffer holds data (buffer_percent), splices whole pages through a pipe
- * into its output without copying them (a UDP socket gets one page per
- * datagram, by read), and at the stop signal drains the rest, including the
- * last partial page that only read() hands out.
+ * CPU's buffer holds data (buffer_percent), or on a timer with -s, or not at
+ * all with --poll; splices whole pages through a pipe into its output without
+ * copying them (a UDP socket gets one page per datagram, by read); and at the
+ * stop signal drains the rest, including the last partial page that only
+ * read() hands out.  With -m it alternates between two files of half the
+ * limit and joins them, older half first, at the end.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,10 +44,96 @@
 
 static volatile sig_atomic_t recorder_stopping;
 
+/*
+ * Where the pages go.  Without -m, fd[0] only.  With -m, the current half
+ * fills up to @half bytes, then the other one is emptied and takes over, so
+ * the older half always holds the pages just before the current one's.
+ */
+struct recorder_out {
+	int fd[2];
+	int cur;		/* the half being written */
+	uint64_t written;	/* bytes in fd[cur] */
+	uint64_t half;		/* 0: no limit */
+	unsigned long switches;
+};
+
 static void on_stop(int sig)
 {
 	(void)sig;
 	recorder_stopping = 1;
+}
+
+/* -m: the other half, emptied, becomes the current one. */
+static int out_switch(struct recorder_out *out)
+{
+	int next = !out->cur;
+
+	if (ftruncate(out->fd[next], 0) < 0 || lseek(out->fd[next], 0, SEEK_SET) < 0)
+		return -1;
+	out->cur = next;
+	out->written = 0;
+	out->switches++;
+	return 0;
+}
+
+/* How many of @len bytes (whole pages) may go in next: what fits in a half. */
+static size_t out_room(const struct recorder_out *out, size_t len)
+{
+	uint64_t left = out->written >= out->half ? out->half : out->half - out->written;
+
+	return out->half && left < len ? left : len;
+}
+
+/*
+ * Before writing bytes already taken from the buffer: a full half makes the
+ * other one current.  Only then, so an idle end never empties the older half.
+ */
+static int out_ready(struct recorder_out *out)
+{
+	if (out->half && out->written >= out->half)
+		return out_switch(out);
+	return 0;
+}
+
+/* Appends the whole of @from to the end of @to (both regular files). */
+static int append_file(int from, int to)
+{
+	char buf[65536];
+	loff_t off = 0;
+	ssize_t n;
+
+	if (lseek(to, 0, SEEK_END) < 0)
+		return -1;
+	while ((n = copy_file_range(from, &off, to, NULL, 1 << 30, 0)) > 0 ||
+	       (n < 0 && errno == EINTR))
+		;
+	if (n == 0)
+		return 0;
+	if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+		return -1;
+	/* A file system that cannot copy in the kernel: through user space. */
+	while ((n = pread(from, buf, sizeof(buf), off)) > 0) {
+		if (write_all(to, buf, n) < 0)
+			return -1;
+		off += n;
+	}
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * -m at the end: fd[0] (the file the parent reads) gets the older half, then
+ * the newer.  Both are at most half the limit, so this copy is bounded too.
+ */
+static int out_join(struct recorder_out *out)
+{
+	if (!out->switches)
+		return 0;
+	if (out->cur == 1)		/* fd[0] is the older half */
+		return append_file(out->fd[1], out->fd[0]);
+	/* fd[1] is older: older + newer into fd[1], then all of it into fd[0]. */
+	if (append_file(out->fd[0], out->fd[1]) < 0 || ftruncate(out->fd[0], 0) < 0)
+		return -1;
+	return append_file(out->fd[1], out->fd[0]);
 }
 
 /* Moves everything in the pipe to @out_fd. */
@@ -70,12 +159,12 @@ static int pipe_to_out(int pipe_rd, int out_fd, size_t len)
  * Splices whole pages until the kernel has none ready.  Returns the bytes
  * moved, or -1 with errno set (EIO: the output side failed).
  */
-static ssize_t splice_ready(int in_fd, int pipe_fds[2], int out_fd, size_t chunk)
+static ssize_t splice_ready(int in_fd, int pipe_fds[2], struct recorder_out *out, size_t chunk)
 {
 	ssize_t total = 0;
 
 	for (;;) {
-		ssize_t n = splice(in_fd, NULL, pipe_fds[1], NULL, chunk,
+		ssize_t n = splice(in_fd, NULL, pipe_fds[1], NULL, out_room(out, chunk),
 				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
 		if (n < 0 && errno == EINTR)
@@ -86,8 +175,9 @@ static ssize_t splice_ready(int in_fd, int pipe_fds[2], int out_fd, size_t chunk
 			return -1;
 		if (n == 0)
 			return total;
-		if (pipe_to_out(pipe_fds[0], out_fd, n) < 0)
+		if (out_ready(out) < 0 || pipe_to_out(pipe_fds[0], out->fd[out->cur], n) < 0)
 			return -1;
+		out->written += n;
 		total += n;
 	}
 }
@@ -98,7 +188,7 @@ static ssize_t splice_ready(int in_fd, int pipe_fds[2], int out_fd, size_t chunk
  * a datagram socket, which gets one page per datagram.  Returns the pages
  * moved, or -1 with errno set.
  */
-static ssize_t read_pages(int in_fd, int out_fd, size_t page_size)
+static ssize_t read_pages(int in_fd, struct recorder_out *out, size_t page_size)
 {
 	char *page = xmalloc(page_size);
 	ssize_t pages = 0;
@@ -114,10 +204,11 @@ static ssize_t read_pages(int in_fd, int out_fd, size_t page_size)
 			break;
 		}
 		memset(page + n, 0, page_size - n);
-		if (write_all(out_fd, page, page_size) < 0) {
+		if (out_ready(out) < 0 || write_all(out->fd[out->cur], page, page_size) < 0) {
 			pages = -1;
 			break;
 		}
+		out->written += page_size;
 		pages++;
 	}
 	free(page);
@@ -134,12 +225,12 @@ static int is_datagram(int fd)
 }
 
 /* Whole pages ready now: by splice, or one datagram each by read. */
-static ssize_t move_ready(int in_fd, int pipe_fds[2], int out_fd, size_t page_size,
-			  size_t chunk, int datagram)
+static ssize_t move_ready(int in_fd, int pipe_fds[2], struct recorder_out *out,
+			  size_t page_size, size_t chunk, int datagram)
 {
 	if (datagram)
-		return read_pages(in_fd, out_fd, page_size);
-	return splice_ready(in_fd, pipe_fds, out_fd, chunk);
+		return read_pages(in_fd, out, page_size);
+	return splice_ready(in_fd, pipe_fds, out, chunk);
 }
 
 /*
@@ -166,42 +257,76 @@ static int record_failed(int cpu, int out_fd, const char *doing)
 }
 
 /* Everything the buffer holds now, whole pages by splice, the rest by read. */
-static int drain(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t page_size, size_t chunk)
+static int drain(int cpu, int in_fd, int pipe_fds[2], struct recorder_out *out,
+		 size_t page_size, size_t chunk)
 {
-	if ((!is_datagram(out_fd) && splice_ready(in_fd, pipe_fds, out_fd, chunk) < 0) ||
-	    read_pages(in_fd, out_fd, page_size) < 0)
+	int out_fd = out->fd[0];
+
+	if ((!is_datagram(out_fd) && splice_ready(in_fd, pipe_fds, out, chunk) < 0) ||
+	    read_pages(in_fd, out, page_size) < 0 || out_join(out) < 0)
 		return record_failed(cpu, out_fd, "drain the buffer");
 	return 0;
 }
 
-static int record_loop(int cpu, int in_fd, int pipe_fds[2], int out_fd, size_t page_size,
+/*
+ * Waits for more data.  By default until the kernel wakes us (readable at
+ * buffer_percent), or a little while if it says readable without a whole
+ * page (buffer_percent 0) so we do not spin.  -s: a timer instead, and
+ * --poll: no wait at all; neither makes the kernel send wake-ups.  The stop
+ * signal is only unblocked inside ppoll, so it can never slip in between the
+ * check and the sleep.  Returns whether the kernel said readable.
+ */
+static int wait_data(struct pollfd *pfd, const struct recorder_opts *opts, int idle,
+		     const sigset_t *wait_mask)
+{
+	struct timespec ts = { 0, RECORDER_IDLE_NSEC };
+
+	if (opts->sleep_usecs || opts->busy_poll) {
+		ts.tv_sec = opts->sleep_usecs / 1000000;
+		ts.tv_nsec = opts->sleep_usecs % 1000000 * 1000;
+		ppoll(NULL, 0, &ts, wait_mask);
+		return 0;
+	}
+	if (idle) {
+		ppoll(NULL, 0, &ts, wait_mask);
+		return 0;
+	}
+	return ppoll(pfd, 1, NULL, wait_mask) > 0;
+}
+
+static int record_loop(int cpu, int in_fd, int pipe_fds[2], struct recorder_out *out,
+		       size_t page_size, const struct recorder_opts *opts,
 		       const sigset_t *wait_mask)
 {
-	struct timespec idle = { 0, RECORDER_IDLE_NSEC };
 	struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
 	size_t chunk = page_size * 16;
 	int pipe_size = fcntl(pipe_fds[1], F_GETPIPE_SZ);
-	int idle_wait = 0, datagram = is_datagram(out_fd);
+	int readable = 0, datagram = is_datagram(out->fd[0]);
 
 	if (pipe_size > 0 && (size_t)pipe_size > chunk)
 		chunk = pipe_size - pipe_size % page_size;
 	while (!recorder_stopping) {
-		ssize_t n = move_ready(in_fd, pipe_fds, out_fd, page_size, chunk, datagram);
+		ssize_t n = move_ready(in_fd, pipe_fds, out, page_size, chunk, datagram);
 
 		if (n < 0)
-			return record_failed(cpu, out_fd, "record");
-		/*
-		 * Readable without a whole page (buffer_percent 0): sleep a
-		 * little instead of spinning.  Else sleep until the kernel wakes us.
-		 * Either way the stop signal is only unblocked inside ppoll, so
-		 * it can never slip in between the check and the sleep.
-		 */
-		if (idle_wait && n == 0)
-			ppoll(NULL, 0, &idle, wait_mask);
-		else
-			idle_wait = ppoll(&pfd, 1, NULL, wait_mask) > 0;
+			return record_failed(cpu, out->fd[0], "record");
+		readable = wait_data(&pfd, opts, readable && n == 0, wait_mask);
 	}
-	return drain(cpu, in_fd, pipe_fds, out_fd, page_size, chunk);
+	return drain(cpu, in_fd, pipe_fds, out, page_size, chunk);
+}
+
+/* The output of @opts: @out_fd, and with -m its spare, each half whole pages. */
+static void out_init(struct recorder_out *out, int out_fd, size_t page_size,
+		     const struct recorder_opts *opts)
+{
+	memset(out, 0, sizeof(*out));
+	out->fd[0] = out_fd;
+	out->fd[1] = opts->spare_fd;
+	if (opts->max_bytes && opts->spare_fd >= 0) {
+		out->half = opts->max_bytes / 2 / page_size * page_size;
+		if (out->half < page_size)
+			out->half = page_size;
+	}
 }
 
 /* Opens CPU @cpu's trace_pipe_raw and a pipe for splicing from it. */
@@ -232,35 +357,59 @@ static void close_cpu(int in_fd, int pipe_fds[2])
 	close(in_fd);
 }
 
+static const struct recorder_opts default_opts = { .spare_fd = -1 };
+
+int recorder_open_spare(const char *out_path)
+{
+	char *path = xmalloc(strlen(out_path) + sizeof(".half"));
+	int fd;
+
+	sprintf(path, "%s.half", out_path);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		error("cannot create '%s': %s", path, strerror(errno));
+	else
+		unlink(path);
+	free(path);
+	return fd;
+}
+
 int recorder_drain(int cpu, int out_fd, size_t page_size)
 {
+	struct recorder_out out;
 	int pipe_fds[2];
 	int in_fd, ret;
 
 	if (open_cpu(cpu, &in_fd, pipe_fds) < 0)
 		return -1;
-	ret = drain(cpu, in_fd, pipe_fds, out_fd, page_size, page_size * 16);
+	out_init(&out, out_fd, page_size, &default_opts);
+	ret = drain(cpu, in_fd, pipe_fds, &out, page_size, page_size * 16);
 	close_cpu(in_fd, pipe_fds);
 	return ret;
 }
 
-int recorder_run(int cpu, int out_fd, size_t page_size)
+int recorder_run(int cpu, int out_fd, size_t page_size, const struct recorder_opts *opts)
 {
+	struct recorder_out out;
 	sigset_t wait_mask;
 	int pipe_fds[2];
 	int in_fd, ret;
 
+	if (!opts)
+		opts = &default_opts;
 	if (open_cpu(cpu, &in_fd, pipe_fds) < 0)
 		return -1;
+	out_init(&out, out_fd, page_size, opts);
 	sigprocmask(SIG_BLOCK, NULL, &wait_mask);
 	sigdelset(&wait_mask, RECORDER_STOP_SIGNAL);
-	ret = record_loop(cpu, in_fd, pipe_fds, out_fd, page_size, &wait_mask);
+	ret = record_loop(cpu, in_fd, pipe_fds, &out, page_size, opts, &wait_mask);
 	close_cpu(in_fd, pipe_fds);
 	return ret;
 }
 
 /* In the child: signals as the recorder needs them, then record. */
-static void child_main(int cpu, int out_fd, size_t page_size, pid_t parent)
+static void child_main(int cpu, int out_fd, size_t page_size, const struct recorder_opts *opts,
+		       pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
 
@@ -278,7 +427,7 @@ static void child_main(int cpu, int out_fd, size_t page_size, pid_t parent)
 	/* Without CAP_SYS_NICE this fails, and the recorder runs at the default. */
 	setpriority(PRIO_PROCESS, 0, RECORDER_NICE);
 	fflush(NULL);
-	switch (recorder_run(cpu, out_fd, page_size)) {
+	switch (recorder_run(cpu, out_fd, page_size, opts)) {
 	case 0:
 		_exit(0);
 	case RECORDER_PEER_CLOSED:
@@ -289,6 +438,12 @@ static void child_main(int cpu, int out_fd, size_t page_size, pid_t parent)
 
 pid_t recorder_start(int cpu, int out_fd, size_t page_size,
 		     const int *close_fds, int nr_close)
+{
+	return recorder_start_opts(cpu, out_fd, page_size, &default_opts, close_fds, nr_close);
+}
+
+pid_t recorder_start_opts(int cpu, int out_fd, size_t page_size,
+			  const struct recorder_opts *opts, const int *close_fds, int nr_close)
 {
 	sigset_t block, old;
 	pid_t parent = getpid();
@@ -302,9 +457,9 @@ pid_t recorder_start(int cpu, int out_fd, size_t page_size,
 	pid = fork();
 	if (pid == 0) {
 		for (int i = 0; i < nr_close; i++)
-			if (close_fds[i] != out_fd)
+			if (close_fds[i] != out_fd && close_fds[i] != opts->spare_fd)
 				close(close_fds[i]);
-		child_main(cpu, out_fd, page_size, parent);
+		child_main(cpu, out_fd, page_size, opts, parent);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0)

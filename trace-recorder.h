@@ -14,6 +14,27 @@
 #define RECORDER_STOP_SIGNAL SIGUSR1
 
 /*
+ * How a recorder waits and how much it keeps (record -s, --poll, -m).  All
+ * zero: it sleeps until the kernel signals data and keeps everything.
+ */
+struct recorder_opts {
+	unsigned long sleep_usecs;	/* -s: wake every USECS instead of waiting on the kernel */
+	int busy_poll;		/* --poll: never wait on the kernel (sleeps -s between checks) */
+	unsigned long long max_bytes;	/* -m: keep the newest max/2 to max bytes (0: all) */
+	int spare_fd;		/* -m: a second file for the other half (unlinked) */
+};
+
+/*
+ * -m: the recorder's other half, '@out_path.half', created and unlinked at
+ * once so only the recorder's fd holds it.  The fd, or -1 after printing why.
+ */
+int recorder_open_spare(const char *out_path);
+
+/* recorder_start() with the way to wait and the size limit of @opts. */
+pid_t recorder_start_opts(int cpu, int out_fd, size_t page_size,
+			  const struct recorder_opts *opts, const int *close_fds, int nr_close);
+
+/*
  * Forks a recorder for CPU @cpu of the tracing directory (tfs_dir()) that
  * writes raw pages of @page_size bytes to @out_fd (a file, a pipe or a
  * socket).  @close_fds (count @nr_close) are closed in the child so it holds
@@ -42,7 +63,7 @@ int recorder_stop(pid_t pid);
  * 0, RECORDER_PEER_CLOSED, or -1 after printing why.  The signal must be
  * blocked on entry.
  */
-int recorder_run(int cpu, int out_fd, size_t page_size);
+int recorder_run(int cpu, int out_fd, size_t page_size, const struct recorder_opts *opts);
 
 /*
  * Moves what CPU @cpu's buffer holds right now to @out_fd and returns, in

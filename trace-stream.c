@@ -50,6 +50,7 @@ static const char stream_usage[] =
 	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
 	"  -T                  a stack trace with each event (options/stacktrace)\n"
 	"  -b KB               ring buffer size per CPU in KB while streaming (restored after)\n"
+	"  -s USECS            read the buffers every USECS microseconds (default 50000)\n"
 	"  --cmdlines-size N   how many command names the kernel keeps (saved_cmdlines_size)\n"
 	"  -d                  keep the function tracer off (options/function-trace)\n"
 	"  -D                  -d and /proc/sys/kernel/ftrace_enabled off as well\n"

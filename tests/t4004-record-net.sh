@@ -82,6 +82,15 @@ for mode in "ours v3 udp" "ours v3 tcp" "ours v1 udp" "ours v1 tcp" \
 	'
 done
 
+test_expect_success TRACEFS 'record -N -s 200000: the recorders sleep on a timer, the markers arrive' '
+	fresh_dir && start_listen && mkdir client &&
+	(cd client && "$TRACE_CMD" record -q -N localhost:$LPORT -s 200000 -e initcall sh -c \
+		"sh $HELPERS/recorder-waits.sh \$PPID >../waits; echo net-s >$T/trace_marker") &&
+	wait_served &&
+	for c in $T/per_cpu/cpu*; do echo timer; done >expect && test_cmp expect waits &&
+	"$TRACE_CMD" report -i trace.localhost:*.dat | grep -q "tracing_mark_write: net-s$"
+'
+
 # The same pairings without tracefs, from the fake tracing directory: each
 # received file reports (in ours and in upstream's report) exactly like a
 # local recording of the same directory.

@@ -47,6 +47,11 @@ test_expect_success 'record'"'"'s file and recorder options are refused by name'
 		"trace-cmd stream: --proc-map does not apply: stream writes no file" &&
 	check_usage 2 "-e sched -B foo -e sched" \
 		"trace-cmd stream: -B does not apply: stream reads the top buffer only" &&
+	check_usage 2 "-e sched -m 100" "trace-cmd stream: -m does not apply: stream writes no file" &&
+	check_usage 2 "-e sched --poll" \
+		"trace-cmd stream: --poll does not apply: stream never waits on the kernel, it reads the buffers every -s interval" &&
+	check_usage 2 "-e sched -s 10000001" \
+		"trace-cmd stream: invalid -s value '"'"'10000001'"'"': out of range (0 to 10000000)" &&
 	test ! -e x.dat
 '
 
@@ -133,8 +138,10 @@ test_expect_success TRACEFS 'a missing event or command fails before anything is
 
 # Starts stream in the background with no command; waits until it is tracing.
 start_stream() {
-	tracefs_state >state.before &&
-	rm -f live.out live.err live.pid live.code &&
+	# Not in one and-list with the "&" below, which would put it all in the
+	# background and leave the last run's live.pid to be read.
+	tracefs_state >state.before
+	rm -f live.out live.err live.pid live.code
 	# Through sh, so that $pid is stream itself, and its exit code lands in live.code.
 	sh -c '"$@" & echo $! >live.pid; wait $!; echo $? >live.code' sh \
 		"$TRACE_CMD" stream -q "$@" >live.out 2>live.err 9>&- &
@@ -170,6 +177,27 @@ test_expect_success TRACEFS 'without a command: lines appear live, SIGINT ends i
 	stopped_by INT &&
 	sed "s/.*tracing_mark_write: //" live.out >markers &&
 	printf "live-one\nlive-two\n" >expect && test_cmp expect markers
+'
+
+# The timeout of the ppoll stream $pid sleeps in, as "SECONDS NANOSECONDS".
+stream_sleep() {
+	for i in $(seq 50); do
+		set -- $(cat /proc/$pid/syscall)
+		[ "$1" = 271 ] && [ "$2" = 0x0 ] && break
+		sleep 0.01
+	done
+	[ "$1" = 271 ] || { echo "stream not in ppoll: $*"; return 1; }
+	dd if=/proc/$pid/mem bs=16 count=1 iflag=skip_bytes skip=$(($4)) 2>/dev/null |
+		od -An -t d8 | tr -s " " | sed "s/^ //"
+}
+
+test_expect_success TRACEFS 'stream reads every 50 ms, and every -s USECS with -s' '
+	eval "start_stream $QUIET_EVENT" &&
+	stream_sleep >sleep.default && marker_shown s-default && stopped_by INT &&
+	echo "0 50000000" >expect && test_cmp expect sleep.default &&
+	eval "start_stream -s 1500 $QUIET_EVENT" &&
+	stream_sleep >sleep.s && marker_shown s-1500 && stopped_by INT &&
+	echo "0 1500000" >expect && test_cmp expect sleep.s
 '
 
 test_expect_success TRACEFS 'stdout closed early (| head) ends it cleanly, exit 0' '
