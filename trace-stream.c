@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -452,9 +453,15 @@ static int run_stream(int argc, char **argv)
 	sigaction(SIGPIPE, &sa, &old);
 	status = record_main(&cmd_stream, argc, argv, &live);
 	sigaction(SIGPIPE, &old, NULL);
-	/* main()'s final stdout check reads errno: a closed pipe is not a failure. */
-	if (st.out_errno == EPIPE)
-		errno = EPIPE;
+	/*
+	 * A reader that went away is how stream is meant to end (| head), not
+	 * a write error: what it could not take is dropped, so main()'s final
+	 * stdout check neither fails nor dies writing it with SIGPIPE back.
+	 */
+	if (st.out_errno == EPIPE) {
+		__fpurge(stdout);
+		clearerr(stdout);
+	}
 	return status;
 }
 
