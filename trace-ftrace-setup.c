@@ -690,6 +690,12 @@ int ftrace_setup_child(const struct ftrace_setup *fs)
 {
 	char pid[32];
 
+	/*
+	 * With options/event-fork on, the fork made this child one of the
+	 * excluded pids: writing the same list again takes it out.
+	 */
+	if (fs->excluded && tfs_write_file("set_event_notrace_pid", fs->excluded) < 0)
+		return -1;
 	if (!fs->follow_command)
 		return 0;
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
@@ -715,7 +721,8 @@ int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_saved *saved,
 		if (pids[i] > 0)	/* 0: no recorder (offline CPU), not the idle task */
 			sprintf(val + strlen(val), " %d", (int)pids[i]);
 	ret = tfs_set(saved, "set_event_notrace_pid", val);
-	free(val);
+	free(fs->excluded);
+	fs->excluded = val;
 	return ret;
 }
 
@@ -821,6 +828,7 @@ void ftrace_setup_free(struct ftrace_setup *fs)
 	}
 	free(fs->restore_rel);
 	free(fs->restore_val);
+	free(fs->excluded);
 	free(fs->filters);
 	free(fs->notrace);
 	free(fs->graph);

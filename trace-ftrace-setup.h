@@ -59,6 +59,7 @@ struct ftrace_setup {
 	int negate_next;		/* -v seen: the next -e takes events out */
 	char *negated;			/* per -e index: it came after a -v */
 	int no_filter;			/* --no-filter: trace record's own processes too */
+	char *excluded;			/* what ftrace_setup_exclude() wrote, or NULL */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	char **restore_rel;
 	char **restore_val;

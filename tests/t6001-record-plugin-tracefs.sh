@@ -131,4 +131,17 @@ test_expect_success TRACEFS 'record leaves its own processes out, --no-filter ke
 	test ! -s during && state >after && test_cmp before after
 '
 
+test_expect_success TRACEFS 'with options/event-fork on, the command is traced though record leaves itself out' '
+	old=$(cat $T/options/event-fork) &&
+	test_when_finished "echo $old >$T/options/event-fork" &&
+	echo 1 >$T/options/event-fork &&
+	state >before &&
+	"$TRACE_CMD" record -q -e sched_process_exec -o f.dat \
+		sh -c "/bin/true; /bin/true; grep -c . $T/set_event_notrace_pid" >during 2>err &&
+	"$TRACE_CMD" report f.dat >out &&
+	test $(grep -c "sched_process_exec:.*filename=/bin/true" out) = 2 &&
+	test "$(cat during)" = $(( $(ls -d $T/per_cpu/cpu* | wc -l) + 1 )) &&
+	state >after && test_cmp before after
+'
+
 test_done
