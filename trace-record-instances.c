@@ -117,6 +117,11 @@ int rec_instances_count(const struct rec_instances *ri)
 	return ri ? ri->nr : 0;
 }
 
+const char *rec_instances_name(const struct rec_instances *ri, int i)
+{
+	return ri->inst[i].name;
+}
+
 /* The settings that are record's, not a buffer's, hold in every instance. */
 static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top)
 {
@@ -211,7 +216,7 @@ int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top
 		struct rec_instance *in = &ri->inst[i];
 
 		copy_globals(&in->ftrace, top);
-		if (create_instance(in) < 0 || open_temp_files(ri, in, prefix) < 0)
+		if (create_instance(in) < 0 || (prefix && open_temp_files(ri, in, prefix) < 0))
 			return -1;
 		tfs_set_instance(in->name);
 		ret = setup_instance(in, saved, nr_cpus, buffer_kb);

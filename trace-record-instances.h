@@ -32,12 +32,14 @@ int rec_instances_option(struct rec_instances *ri, int opt, const char *arg);
 /* Each instance has something to record, and no -v is left dangling. */
 int rec_instances_check_usage(const struct rec_instances *ri);
 int rec_instances_count(const struct rec_instances *ri);
+/* The name of instance @i (0 to count - 1), in the order of the -B options. */
+const char *rec_instances_name(const struct rec_instances *ri, int i);
 
 /*
  * Creates the missing instances and sets each up as @top's global options
  * (-i, -P, -F, -c, --no-filter) and its own ask, with -b @buffer_kb (0:
  * kept) and its buffer cleared.  Everything changed is saved in @saved; the
- * recorders' files are @prefix.NAME.cpuN.
+ * recorders' files are @prefix.NAME.cpuN (none with @prefix NULL: stream).
  */
 int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top,
 			struct tfs_saved *saved, int nr_cpus, unsigned long buffer_kb,

@@ -312,9 +312,6 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 					   argv[optind - 1]), -1;
 		}
 	}
-	if (plan->live && rec_instances_count(plan->instances))
-		return usage_error(plan->cmd, "-B does not apply: %s reads the top buffer only",
-				   plan->cmd->name), -1;
 	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
 		return usage_error(plan->cmd, "no events to record: give -e EVENT"), -1;
 	if (ftrace_setup_check_usage(&plan->ftrace) < 0 ||
@@ -1067,6 +1064,27 @@ static int command_status(struct record_run *run)
 	return WEXITSTATUS(st);
 }
 
+/* stream: its readers of the top buffer (if traced) and every -B instance. */
+static int open_live(struct record_run *run)
+{
+	struct record_plan *plan = run->plan;
+	struct record_live_buffers b = {
+		.nr_cpus = run->nr_cpus,
+		.page_size = run->page_size,
+		.quiet = plan->quiet,
+		.top = top_used(plan),
+		.nr_instances = rec_instances_count(plan->instances),
+	};
+	int ret;
+
+	b.instances = xcalloc(b.nr_instances + 1, sizeof(*b.instances));
+	for (int i = 0; i < b.nr_instances; i++)
+		b.instances[i] = rec_instances_name(plan->instances, i);
+	ret = plan->live->open(plan->live->ctx, &b);
+	free(b.instances);
+	return ret;
+}
+
 static int setup(struct record_run *run)
 {
 	struct record_plan *plan = run->plan;
@@ -1100,14 +1118,15 @@ static int setup(struct record_run *run)
 	if (ftrace_setup_apply(&plan->ftrace, run->saved) < 0 ||
 	    tfs_events_enable(run->events, run->saved) < 0)
 		return -1;
-	prefix = temp_prefix(plan);
+	/* stream's instances have no recorders' files. */
+	prefix = plan->live ? NULL : temp_prefix(plan);
 	ret = rec_instances_setup(plan->instances, &plan->ftrace, run->saved, run->nr_cpus,
 				  plan->buffer_kb, prefix);
 	free(prefix);
 	if (ret < 0 || (run->net && send_net_header(run) < 0))
 		return -1;
 	if (plan->live) {
-		if (plan->live->open(plan->live->ctx, run->nr_cpus, run->page_size, plan->quiet) < 0)
+		if (open_live(run) < 0)
 			return -1;
 		run->live_open = 1;
 	} else if (start_recorders(run) < 0) {

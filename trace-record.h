@@ -11,13 +11,23 @@
 
 struct command;
 
+/* The ring buffers stream reads: each of @nr_cpus CPUs, pages of @page_size. */
+struct record_live_buffers {
+	int nr_cpus;
+	size_t page_size;
+	int quiet;		/* -q */
+	int top;		/* the top buffer is traced (events or a tracer) */
+	const char **instances;	/* -B NAME, in their order */
+	int nr_instances;
+};
+
 /* What takes the recorders' place for stream.  Each hook gets @ctx. */
 struct record_live {
 	/*
-	 * Tracefs is set up and tracing still off: open the readers of
-	 * @nr_cpus buffers of @page_size pages.  0, or -1 after printing why.
+	 * Tracefs is set up and tracing still off: open the readers of the
+	 * buffers @b names.  0, or -1 after printing why.
 	 */
-	int (*open)(void *ctx, int nr_cpus, size_t page_size, int quiet);
+	int (*open)(void *ctx, const struct record_live_buffers *b);
 	/* Every @interval_ms while tracing: print what the buffers hold. 0, 1: output gone, -1. */
 	int (*poll)(void *ctx);
 	/* Tracing is off: print the rest if @drain, close.  0, or -1 after printing why. */

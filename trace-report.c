@@ -170,6 +170,7 @@ struct file_ctx {
 	struct tep_event **events;	/* by id: tep_find_event() searches each time */
 	char		**names;	/* by id: " name: " as printed */
 	struct comm_slot *comms;
+	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
 	struct trace_printer *printer;	/* each event's print fmt, compiled */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
@@ -1038,6 +1039,14 @@ static void wakeup_summary(struct report *r)
 	}
 }
 
+/* Buffer @buffer's name: "" for the top one. */
+static const char *buffer_name(const struct file_ctx *f, int buffer)
+{
+	if (f->buffer_names)
+		return f->buffer_names[buffer];
+	return trace_input_buffer_name(f->in, buffer);
+}
+
 static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
 			 int buffer)
 {
@@ -1046,11 +1055,11 @@ static void print_record(struct report *r, struct trace_seq *s, struct tep_recor
 
 	trace_seq_reset(s);
 	if (r->nr_files > 1) {
-		const char *name = trace_input_buffer_name(r->c->in, buffer);
+		const char *name = buffer_name(r->c, buffer);
 
 		trace_seq_printf(s, "%*s: ", r->label_width, *name ? name : r->c->label);
 	} else if (r->c->multi_buffer) {
-		const char *name = trace_input_buffer_name(r->c->in, buffer);
+		const char *name = buffer_name(r->c, buffer);
 
 		if (*name)
 			trace_seq_printf(s, "%*s: ", r->c->name_width, name);
@@ -1755,9 +1764,19 @@ struct report_printer *report_printer_new(struct trace_input *in)
 	return p;
 }
 
-void report_printer_print(struct report_printer *p, struct tep_record *rec)
+void report_printer_set_buffers(struct report_printer *p, const char **names, int nr)
 {
-	print_record(&p->r, &p->s, rec, 0);
+	p->f.buffer_names = names;
+	p->f.multi_buffer = nr > 1;
+	p->f.name_width = 0;
+	for (int b = 0; nr > 1 && b < nr; b++)
+		if ((int)strlen(names[b]) > p->f.name_width)
+			p->f.name_width = strlen(names[b]);
+}
+
+void report_printer_print(struct report_printer *p, struct tep_record *rec, int buffer)
+{
+	print_record(&p->r, &p->s, rec, buffer);
 }
 
 void report_printer_forget_comms(struct report_printer *p)

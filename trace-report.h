@@ -16,8 +16,17 @@ struct report_printer;
  * units of @in (which it does not own).  Lines go to stdout.
  */
 struct report_printer *report_printer_new(struct trace_input *in);
-/* Prints @rec (its cpu, ts and data set as trace_input_next() sets them). */
-void report_printer_print(struct report_printer *p, struct tep_record *rec);
+/*
+ * The buffers the records come from, as a file with them would name them:
+ * @names[0] is the top buffer's, "" (@names is kept, not copied).  With
+ * more than one, lines get report's "NAME: " prefix.
+ */
+void report_printer_set_buffers(struct report_printer *p, const char **names, int nr);
+/*
+ * Prints @rec (its cpu, ts and data set as trace_input_next() sets them),
+ * of buffer @buffer (0 unless report_printer_set_buffers said more).
+ */
+void report_printer_print(struct report_printer *p, struct tep_record *rec, int buffer);
 /* The task names learnt so far are looked up again (new saved cmdlines). */
 void report_printer_forget_comms(struct report_printer *p);
 void report_printer_free(struct report_printer *p);

@@ -2,11 +2,13 @@
 /*
  * trace-cmd stream: record's options and tracefs setup (trace-record.c), but
  * instead of recorders and a file, this process reads each CPU's
- * trace_pipe_raw without blocking at every interval, merges what it got by
- * timestamp and prints it with report's own printer, as it happens.
+ * trace_pipe_raw (of the top buffer and each -B instance) without blocking
+ * at every interval, merges what it got by timestamp and prints it with
+ * report's own printer, as it happens.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -32,6 +34,8 @@ static const char stream_usage[] =
 	"                        [COMMAND [ARG]...]\n"
 	"  -e EVENT            stream EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
+	"  -B NAME             stream the instance NAME too (created if missing, removed\n"
+	"                      after); -e -f -R -v -p -C -O -T after it apply to it\n"
 	"  -f FILTER           only the events of the -e before it that match FILTER\n"
 	"  -R TRIGGER          set TRIGGER on the events of the -e before it\n"
 	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
@@ -87,7 +91,14 @@ struct stream {
 	int			nr_cpus;
 	size_t			page_size;
 	int			quiet;
+	/*
+	 * Buffer b's CPU c is cpus[b * nr_cpus + c]; buffer 0 is the top one
+	 * (its fds -1 when only instances are traced), then each -B NAME.
+	 */
 	struct live_cpu		*cpus;
+	int			nr_bufs;
+	const char		**names;	/* "" for the top buffer */
+	int			top;		/* the top buffer is read */
 	struct trace_input	*in;		/* the metadata: tep, clock */
 	struct tep_handle	*tep;
 	int			long_size;
@@ -138,14 +149,24 @@ out:
 	return in;
 }
 
-static int open_cpu(struct live_cpu *c, int cpu, size_t page_size, int long_size)
+/* "per_cpu/cpuN/FILE" of buffer @name ("" the top one), as messages name it. */
+static void buffer_file(char *rel, size_t size, const char *name, int cpu, const char *file)
 {
-	char rel[64], *path;
+	if (*name)
+		snprintf(rel, size, "instances/%s/per_cpu/cpu%d/%s", name, cpu, file);
+	else
+		snprintf(rel, size, "per_cpu/cpu%d/%s", cpu, file);
+}
+
+static int open_cpu(struct live_cpu *c, const char *name, int cpu, size_t page_size,
+		    int long_size)
+{
+	char rel[PATH_MAX], *path;
 
 	c->fd = -1;
 	if (!cpu_is_online(cpu))
 		return 0;
-	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	buffer_file(rel, sizeof(rel), name, cpu, "trace_pipe_raw");
 	path = tfs_path(rel);
 	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	free(path);
@@ -159,31 +180,42 @@ static int open_cpu(struct live_cpu *c, int cpu, size_t page_size, int long_size
 	return 0;
 }
 
-static int stream_open(void *ctx, int nr_cpus, size_t page_size, int quiet)
+static int stream_open(void *ctx, const struct record_live_buffers *b)
 {
 	struct stream *st = ctx;
+	int nr;
 
-	st->nr_cpus = nr_cpus;
-	st->page_size = page_size;
-	st->quiet = quiet;
-	st->in = open_metadata(nr_cpus, page_size);
+	st->nr_cpus = b->nr_cpus;
+	st->page_size = b->page_size;
+	st->quiet = b->quiet;
+	st->top = b->top;
+	st->nr_bufs = 1 + b->nr_instances;
+	st->names = xcalloc(st->nr_bufs, sizeof(*st->names));
+	st->names[0] = "";
+	memcpy(st->names + 1, b->instances, b->nr_instances * sizeof(*st->names));
+	st->in = open_metadata(st->nr_cpus, st->page_size);
 	if (!st->in)
 		return -1;
 	st->tep = trace_input_tep(st->in);
 	st->long_size = trace_input_kernel_long_size(st->in);
 	st->printer = report_printer_new(st->in);
-	st->cpus = xcalloc(nr_cpus, sizeof(*st->cpus));
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		st->cpus[cpu].fd = -1;
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
-		if (open_cpu(&st->cpus[cpu], cpu, page_size, st->long_size) < 0)
+	report_printer_set_buffers(st->printer, st->names, st->nr_bufs);
+	nr = st->nr_bufs * st->nr_cpus;
+	st->cpus = xcalloc(nr, sizeof(*st->cpus));
+	for (int i = 0; i < nr; i++)
+		st->cpus[i].fd = -1;
+	for (int i = b->top ? 0 : st->nr_cpus; i < nr; i++)
+		if (open_cpu(&st->cpus[i], st->names[i / st->nr_cpus], i % st->nr_cpus,
+			     st->page_size, st->long_size) < 0)
 			return -1;
 	return 0;
 }
 
 /* Up to a batch of pages from @c's buffer: 1 if the batch is full, 0, or -1. */
-static int read_pages(struct live_cpu *c, int cpu, size_t page_size)
+static int read_pages(struct live_cpu *c, const char *name, int cpu, size_t page_size)
 {
+	char rel[PATH_MAX];
+
 	c->nr_pages = 0;
 	while (c->fd >= 0 && c->nr_pages < STREAM_BATCH_PAGES) {
 		unsigned char *page = c->pages + c->nr_pages * page_size;
@@ -193,9 +225,12 @@ static int read_pages(struct live_cpu *c, int cpu, size_t page_size)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			return 0;
-		if (n < 0)
-			return error("cannot read 'per_cpu/cpu%d/trace_pipe_raw': %s", cpu,
-				     strerror(errno));
+		if (n < 0) {
+			int err = errno;
+
+			buffer_file(rel, sizeof(rel), name, cpu, "trace_pipe_raw");
+			return error("cannot read '%s': %s", rel, strerror(err));
+		}
 		if (n == 0)
 			return 0;
 		memset(page + n, 0, page_size - n);
@@ -306,37 +341,39 @@ static void learn_comm(struct stream *st, int pid)
 	report_printer_forget_comms(st->printer);
 }
 
-/* Prints this round's records of every CPU, merged in timestamp order. */
+/* Prints this round's records of every buffer and CPU, merged in timestamp order. */
 static void print_round(struct stream *st)
 {
-	for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
-		st->cpus[cpu].page = 0;
-		st->cpus[cpu].has_rec = 0;
-		next_record(st, &st->cpus[cpu], cpu);
+	int nr = st->nr_bufs * st->nr_cpus;
+
+	for (int i = 0; i < nr; i++) {
+		st->cpus[i].page = 0;
+		st->cpus[i].has_rec = 0;
+		next_record(st, &st->cpus[i], i % st->nr_cpus);
 	}
 	for (;;) {
 		struct live_cpu *min = NULL;
-		int min_cpu = 0;
+		int min_i = 0;
 
-		for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
-			struct live_cpu *c = &st->cpus[cpu];
+		for (int i = 0; i < nr; i++) {
+			struct live_cpu *c = &st->cpus[i];
 
 			if (c->has_rec && (!min || c->rec.ts < min->rec.ts)) {
 				min = c;
-				min_cpu = cpu;
+				min_i = i;
 			}
 		}
 		if (!min)
 			break;
 		learn_comm(st, tep_data_pid(st->tep, &min->rec));
-		report_printer_print(st->printer, &min->rec);
+		report_printer_print(st->printer, &min->rec, min_i / st->nr_cpus);
 		/* A full stdio buffer is written out inside the print: its errno is here. */
 		if (ferror(stdout)) {
 			st->out_errno = errno;
 			return;
 		}
 		min->events++;
-		next_record(st, min, min_cpu);
+		next_record(st, min, min_i % st->nr_cpus);
 	}
 }
 
@@ -360,8 +397,9 @@ static int stream_poll(void *ctx)
 	do {
 		more = 0;
 		st->cmdlines_read = 0;
-		for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
-			ret = read_pages(&st->cpus[cpu], cpu, st->page_size);
+		for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++) {
+			ret = read_pages(&st->cpus[i], st->names[i / st->nr_cpus], i % st->nr_cpus,
+					 st->page_size);
 			if (ret < 0)
 				return -1;
 			more |= ret;
@@ -384,20 +422,30 @@ static unsigned long long stat_value(const char *stats, const char *name)
 	return 0;
 }
 
-/* Without -q: per CPU, the events printed and those the kernel lost. */
+/*
+ * Without -q: per CPU, the events printed and those the kernel lost; each
+ * instance's after a "Buffer: NAME" line, as record prints them.
+ */
 static void print_counts(struct stream *st)
 {
-	for (int cpu = 0; cpu < st->nr_cpus; cpu++) {
-		char rel[64], *stats = NULL;
+	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++) {
+		const char *name = st->names[i / st->nr_cpus];
+		int cpu = i % st->nr_cpus;
+		char rel[PATH_MAX], *stats = NULL;
 		unsigned long long lost = 0;
 
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
+		/* The top buffer when only instances are traced: nothing to say. */
+		if (!*name && !st->top)
+			continue;
+		if (*name && cpu == 0)
+			fprintf(stderr, "\nBuffer: %s\n", name);
+		buffer_file(rel, sizeof(rel), name, cpu, "stats");
 		if (tfs_read_file(rel, &stats, NULL) == 0)
 			lost = stat_value(stats, "overrun") + stat_value(stats, "commit overrun") +
 			       stat_value(stats, "dropped events");
 		free(stats);
 		fprintf(stderr, "CPU%d: %llu events streamed, %llu events lost\n", cpu,
-			st->cpus[cpu].events, lost);
+			st->cpus[i].events, lost);
 	}
 }
 
@@ -411,8 +459,8 @@ static int stream_close(void *ctx, int drain)
 		if (!st->quiet)
 			print_counts(st);
 	}
-	for (int cpu = 0; st->cpus && cpu < st->nr_cpus; cpu++) {
-		struct live_cpu *c = &st->cpus[cpu];
+	for (int i = 0; st->cpus && i < st->nr_bufs * st->nr_cpus; i++) {
+		struct live_cpu *c = &st->cpus[i];
 
 		if (c->fd >= 0)
 			close(c->fd);
@@ -422,6 +470,8 @@ static int stream_close(void *ctx, int drain)
 	}
 	free(st->cpus);
 	st->cpus = NULL;
+	free(st->names);
+	st->names = NULL;
 	report_printer_free(st->printer);
 	st->printer = NULL;
 	trace_input_close(st->in);

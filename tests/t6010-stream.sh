@@ -45,8 +45,7 @@ test_expect_success 'record'"'"'s file and recorder options are refused by name'
 	check_usage 2 "-e sched -r 10" "trace-cmd stream: -r does not apply: stream writes no file" &&
 	check_usage 2 "-e sched --proc-map true" \
 		"trace-cmd stream: --proc-map does not apply: stream writes no file" &&
-	check_usage 2 "-e sched -B foo -e sched" \
-		"trace-cmd stream: -B does not apply: stream reads the top buffer only" &&
+	check_usage 2 "-e sched -B foo" "trace-cmd stream: -B foo has nothing to record: give -e EVENT after it" &&
 	check_usage 2 "-e sched -m 100" "trace-cmd stream: -m does not apply: stream writes no file" &&
 	check_usage 2 "-e sched --poll" \
 		"trace-cmd stream: --poll does not apply: stream never waits on the kernel, it reads the buffers every -s interval" &&
@@ -134,6 +133,34 @@ test_expect_success TRACEFS 'a missing event or command fails before anything is
 	grep -q "no event matches '"'"'no_such_event_xyz'"'"'" stderr &&
 	test_expect_code 1 stream_checked -e sched_switch no-such-command-xyz &&
 	grep -q "cannot run '"'"'no-such-command-xyz'"'"': command not found" stderr
+'
+
+I=tc-stream-$$
+test_when_finished "rmdir $T/instances/$I 2>/dev/null; :"
+
+test_expect_success TRACEFS '-B NAME: the markers written into the instance are printed in order, named' '
+	eval "stream_checked -B $I $QUIET_EVENT sh -c \"
+		for i in 1 2 3 4 5; do echo tc-inst-\\\$i >$T/instances/$I/trace_marker; done\"" &&
+	sed "s/.*tracing_mark_write: //" stdout >markers &&
+	printf "tc-inst-%s\n" 1 2 3 4 5 >expect &&
+	test_cmp expect markers &&
+	grep -c "^$I: \+sh-[0-9]\+ \+\[[0-9]\{3\}\] [0-9.]\+: print: \+tracing_mark_write: tc-inst-[1-5]$" stdout >n &&
+	echo 5 >five && test_cmp five n &&
+	test ! -d $T/instances/$I &&
+	grep -qx "Buffer: $I" stderr && grep -Eq "^CPU0: [0-9]+ events streamed, [0-9]+ events lost$" stderr
+'
+
+test_expect_success TRACEFS '-B NAME with the top buffer: lines as record + report print the same' '
+	cmd="echo top-1 >$T/trace_marker; echo inst-1 >$T/instances/$I/trace_marker; /bin/true" &&
+	stream_checked -q -e sched_process_exec -F -c -B $I -e sched_process_exec sh -c "$cmd" &&
+	"$TRACE_CMD" record -q -o rb.dat -e sched_process_exec -F -c -B $I -e sched_process_exec \
+		sh -c "$cmd" >/dev/null 2>&1 9>&- &&
+	"$TRACE_CMD" report -i rb.dat >report &&
+	sed "0,/^cpus=/d" report | normalize >expect &&
+	normalize stdout >actual &&
+	grep -q "^$I: .*tracing_mark_write: inst-1" actual &&
+	grep -q "^ \{${#I}\}  .*tracing_mark_write: top-1" actual &&
+	test_cmp expect actual
 '
 
 # Starts stream in the background with no command; waits until it is tracing.
