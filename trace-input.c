@@ -1003,7 +1003,7 @@ static int parse_fatal(enum tep_errno err)
  * string it copies for a shorter one and past the text for a line with no
  * colon, so a damaged section loses those lines, with a warning.
  */
-static char *usable_printk(struct trace_input *in)
+static char *usable_printk(struct trace_input *in, int quiet)
 {
 	/* + 2: a last line without its newline gets one. */
 	char *out = xmalloc(strlen(in->printk) + 2), *o = out;
@@ -1026,10 +1026,15 @@ static char *usable_printk(struct trace_input *in)
 		line += len + (line[len] == '\n');
 	}
 	*o = 0;
-	if (dropped)
+	if (dropped && !quiet)
 		warning("'%s': ignoring %d malformed printk format line%s", in->file, dropped,
 			dropped > 1 ? "s" : "");
 	return out;
+}
+
+char *trace_input_usable_printk(struct trace_input *in)
+{
+	return in->printk && *in->printk ? usable_printk(in, 1) : NULL;
 }
 
 /*
@@ -1266,7 +1271,7 @@ static int build_tep(struct trace_input *in)
 		trace_input_load_functions(in);
 	}
 	if (in->printk && *in->printk) {
-		char *printk = usable_printk(in);
+		char *printk = usable_printk(in, 0);
 
 		tep_parse_printk_formats(tep, printk);
 		free(printk);

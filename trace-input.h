@@ -91,6 +91,8 @@ const char *trace_input_header_event(const struct trace_input *in, size_t *len);
 /* kallsyms, printk formats and saved cmdlines texts (NUL-terminated). */
 const char *trace_input_kallsyms(const struct trace_input *in);
 const char *trace_input_printk(const struct trace_input *in);
+/* The printk lines libtraceevent was given (malformed ones left out), malloc'd; NULL: none. */
+char *trace_input_usable_printk(struct trace_input *in);
 const char *trace_input_cmdlines(const struct trace_input *in);
 
 /* The @nth option with @id (in file order), or NULL; *len is its payload size. */

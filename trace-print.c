@@ -9,6 +9,7 @@
  * libtraceevent warn (a field past the record's end), is left to it.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "trace-cmd.h"
 #include "trace-input.h"
 #include "trace-print.h"
+#include "trace-printk.h"
 
 #define PRINTER_IDS	65536	/* event ids with a cached program */
 #define COMPILE_TRIES	8	/* compiles of an event whose symbols are not yet resolved */
@@ -116,7 +118,7 @@ struct expr {
 	struct expr	*a, *b, *c;	/* operands; X_INDEX: a is the index */
 };
 
-enum str_kind { S_CONST, S_ARRAY, S_DYN, S_COND, S_SYMBOL, S_FLAGS };
+enum str_kind { S_CONST, S_ARRAY, S_DYN, S_COND, S_SYMBOL, S_FLAGS, S_PRINTK };
 
 struct sym {
 	long long	val;
@@ -127,7 +129,7 @@ struct sym {
 struct str {
 	enum str_kind	kind;
 	const char	*text;		/* S_CONST; S_FLAGS: the delimiter or NULL */
-	int		offset, size;	/* S_ARRAY: size 0 is the rest of the record; S_DYN */
+	int		offset, size;	/* S_ARRAY: size 0 is the rest of the record; S_DYN; S_PRINTK */
 	int		relative;	/* S_DYN: __rel_loc */
 	struct expr	*e;		/* S_COND, S_SYMBOL, S_FLAGS */
 	struct str	*yes, *no;	/* S_COND */
@@ -135,7 +137,7 @@ struct str {
 	int		nr_syms;
 };
 
-enum item_kind { I_TEXT, I_NUM, I_STR, I_PTR, I_FUNC };
+enum item_kind { I_TEXT, I_NUM, I_STR, I_PTR, I_FUNC, I_CALL_SITE };
 
 struct spec {
 	char		fmt[32];	/* as libtraceevent passes it to printf */
@@ -150,7 +152,7 @@ struct item {
 	struct spec	sp;
 	const char	*text;		/* I_TEXT */
 	size_t		len;
-	struct expr	*e;		/* I_NUM, I_PTR, I_FUNC */
+	struct expr	*e;		/* I_NUM, I_PTR, I_FUNC, I_CALL_SITE */
 	struct str	*s;		/* I_STR */
 	int		offset_too;	/* I_FUNC: %pS/%pF add +0xOFF */
 };
@@ -185,6 +187,7 @@ struct trace_printer {
 	const unsigned char	*data;
 	int			size;
 	int			bail;		/* this record needs libtraceevent */
+	struct printk_table	*printk;	/* made when a program first needs it */
 };
 
 static void *own(struct trace_printer *p, void *mem)
@@ -428,10 +431,21 @@ static struct str *compile_str(struct trace_printer *p, struct tep_event *ev,
 		return s->text ? s : NULL;
 	case TEP_PRINT_FIELD:
 		f = arg_field(ev, arg);
-		/* A long-sized scalar is a pointer to a printk string: not done here. */
-		if (!f || (!(f->flags & TEP_FIELD_IS_ARRAY) &&
-			   f->size == tep_get_long_size(ev->tep)))
+		if (!f)
 			return NULL;
+		/* A long-sized scalar is a pointer to a printk string. */
+		if (!(f->flags & TEP_FIELD_IS_ARRAY) && f->size == tep_get_long_size(ev->tep)) {
+			if (!p->printk) {
+				char *text = trace_input_usable_printk(p->in);
+
+				p->printk = printk_table_parse(text ? text : "");
+				free(text);
+			}
+			s->kind = S_PRINTK;
+			s->offset = f->offset;
+			s->size = f->size == 8 ? 8 : 4;
+			return s;
+		}
 		s->kind = S_ARRAY;
 		s->offset = f->offset;
 		s->size = f->size;
@@ -608,6 +622,63 @@ static int compile_conv(struct trace_printer *p, struct program *prog, struct te
 	return len;
 }
 
+/* ---- plugins' handlers ---------------------------------------------------- */
+
+/*
+ * Handlers whose output is reproduced here, known by the plugin that
+ * registered them (dladdr() names the file the function lies in) and the
+ * event: one from another plugin, or a user's own, stays with libtraceevent.
+ */
+enum handler { H_NONE, H_KMEM, H_OTHER };
+
+static const char *plugin_file(tep_event_handler_func fn)
+{
+	Dl_info info;
+	const char *slash;
+
+	if (!dladdr((void *)fn, &info) || !info.dli_fname)
+		return "";
+	slash = strrchr(info.dli_fname, '/');
+	return slash ? slash + 1 : info.dli_fname;
+}
+
+static enum handler handler_of(const struct tep_event *ev)
+{
+	static const char *const kmem_events[] = {
+		"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
+		"kmem_cache_free",
+	};
+
+	if (!ev->handler || (ev->flags & TEP_EVENT_FL_NOHANDLE))
+		return H_NONE;
+	if (!ev->system || strcmp(ev->system, "kmem") || strcmp(plugin_file(ev->handler), "plugin_kmem.so"))
+		return H_OTHER;
+	for (size_t i = 0; i < ARRAY_SIZE(kmem_events); i++)
+		if (!strcmp(ev->name, kmem_events[i]))
+			return H_KMEM;
+	return H_OTHER;
+}
+
+/*
+ * plugin_kmem's call_site_handler(): "(FUNC+0xOFF) " before the event's own
+ * text when the call_site field (found by tep_find_field, read by its size)
+ * names a function; nothing when it does not.
+ */
+static void compile_call_site(struct trace_printer *p, struct program *prog, struct tep_event *ev)
+{
+	struct tep_format_field *f = tep_find_field(ev, "call_site");
+	struct item *it;
+
+	if (!f || !number_size(f->size))
+		return;
+	it = add_item(p, prog, I_CALL_SITE);
+	it->e = alloc(p, sizeof(*it->e));
+	it->e->kind = X_FIELD;
+	it->e->offset = f->offset;
+	it->e->size = f->size;
+	prog->needs_functions = 1;
+}
+
 static void free_program(struct program *prog)
 {
 	if (prog)
@@ -623,6 +694,8 @@ static struct program *compile(struct trace_printer *p, struct tep_event *ev)
 
 	if (!fmt)
 		goto fail;
+	if (handler_of(ev) == H_KMEM)
+		compile_call_site(p, prog, ev);
 	while (*fmt) {
 		int n = *fmt == '%' && fmt[1] != '%' ? compile_conv(p, prog, ev, fmt, &arg) :
 			compile_text(p, prog, fmt);
@@ -761,6 +834,39 @@ static void put_hex_value(struct trace_printer *p, unsigned long long v)
 	put(p, tmp, n);
 }
 
+/*
+ * print_str_arg() reads the pointer in the host's byte order and prints the
+ * string whole, or the address in hex, either way without the %s's width.
+ */
+static void run_printk(struct trace_printer *p, const struct str *s)
+{
+	const char *str;
+	uint32_t v4;
+	uint64_t addr;
+	char tmp[24];
+
+	if (s->offset + s->size > p->size) {
+		p->bail = 1;
+		return;
+	}
+	if (s->size == 8) {
+		memcpy(&addr, p->data + s->offset, 8);
+	} else {
+		memcpy(&v4, p->data + s->offset, 4);
+		addr = v4;
+	}
+	switch (printk_table_find(p->printk, addr, &str)) {
+	case 1:
+		put(p, str, strlen(str));
+		return;
+	case 0:
+		put(p, tmp, snprintf(tmp, sizeof(tmp), "%llx", (unsigned long long)addr));
+		return;
+	default:
+		p->bail = 1;
+	}
+}
+
 static void run_str(struct trace_printer *p, const struct spec *sp, const struct str *s)
 {
 	unsigned int o, l;
@@ -793,6 +899,9 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 			return;
 		}
 		put_str(p, sp, (const char *)p->data + o, SIZE_MAX);
+		return;
+	case S_PRINTK:
+		run_printk(p, s);
 		return;
 	case S_COND:
 		run_str(p, sp, eval(p, s->e) ? s->yes : s->no);
@@ -925,6 +1034,22 @@ static void run_func(struct trace_printer *p, const struct item *it)
 	}
 }
 
+static void run_call_site(struct trace_printer *p, const struct item *it)
+{
+	uint64_t val = eval(p, it->e);
+	const char *name = tep_find_function(p->tep, val);
+	char tmp[24];
+	int n;
+
+	if (!name)
+		return;
+	put(p, "(", 1);
+	put(p, name, strlen(name));
+	n = snprintf(tmp, sizeof(tmp), "+0x%x) ",
+		     (unsigned int)(int)(val - tep_find_function_address(p->tep, val)));
+	put(p, tmp, n);
+}
+
 static void run_ptr(struct trace_printer *p, uint64_t val)
 {
 	if (!val)
@@ -958,6 +1083,9 @@ static int run(struct trace_printer *p, const struct program *prog, struct tep_r
 			break;
 		case I_FUNC:
 			run_func(p, it);
+			break;
+		case I_CALL_SITE:
+			run_call_site(p, it);
 			break;
 		}
 	}
@@ -995,13 +1123,14 @@ void trace_printer_free(struct trace_printer *p)
 	free(p->owned);
 	free(p->slots);
 	free(p->buf);
+	printk_table_free(p->printk);
 	free(p);
 }
 
 /* Plugins' handlers, trace_printk and failed formats stay with libtraceevent. */
 static int compilable(const struct trace_printer *p, const struct tep_event *ev)
 {
-	return !p->disabled && !ev->handler &&
+	return !p->disabled && handler_of(ev) != H_OTHER &&
 	       !(ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_FAILED | TEP_EVENT_FL_PRINTRAW));
 }
 

@@ -273,6 +273,13 @@ test_expect_success 'ours vs upstream: an event format given as text (softirq_en
 	ours_vs_expected custom
 '
 
+test_expect_success 'ours vs upstream: kmem events with the plugin'"'"'s call_site prefix, printk strings by address (big-endian too)' '
+	# ours vs upstream
+	grep -q "kfree: *(do_IRQ+0x8) call_site=do_IRQ+0x8" "$FIXTURES/synth-plugins.expected" &&
+	grep -q "rcu_utilization: *Start context switch$" "$FIXTURES/synth-plugins.expected" &&
+	ours_vs_expected plugins plugins-be64
+'
+
 test_expect_success 'ours vs upstream: the top buffer and instance foo' '
 	# ours vs upstream
 	ours_vs_expected instances

@@ -145,7 +145,11 @@ def check_raw(jpath, rpath):
                 # prints a u64 that the print fmt casts to (u8) cast (kvm's "e")
                 ok = same_number(v, t) or (SYMBOL.match(t.strip()) is not None and
                                            abs(v) > 0xffff) or \
-                    (t.isdigit() and int(t) < 256 and int(t) == v & 0xff)
+                    (t.isdigit() and int(t) < 256 and int(t) == v & 0xff) or \
+                    (t.strip() == '(nil)' and v == 0) or \
+                    (v > 0xffffffff and t.strip() != '' and not t.strip().isdigit())
+                # (the last two: pointers, which -R shows as (nil), or a
+                # const char * as its printk string or its hex digits)
             elif isinstance(v, list):
                 ok = t.startswith('ARRAY[') or t.strip() == '0' or t.strip().startswith('0x')
                 if ok and t.startswith('ARRAY[') and all(isinstance(x, int) and 0 <= x < 256

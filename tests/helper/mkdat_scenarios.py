@@ -298,6 +298,57 @@ def custom():
 		"records": recs}
 
 
+def kmem_format(name, ident):
+	return ('name: %s\n' % name +
+		'ID: %d\n' % ident +
+		'format:\n'
+	'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+	'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+	'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+	'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n'
+	'\n'
+		'\tfield:unsigned long call_site;\toffset:8;\tsize:8;\tsigned:0;\n'
+		'\tfield:const void * ptr;\toffset:16;\tsize:8;\tsigned:0;\n'
+		'\n'
+		'print fmt: "call_site=%pS ptr=%p", (void *)REC->call_site, REC->ptr\n')
+
+
+RCU_UTILIZATION = (
+	'name: rcu_utilization\n'
+	'ID: 612\n'
+	'format:\n'
+	'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+	'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+	'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+	'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n'
+	'\n'
+	'\tfield:const char * s;\toffset:8;\tsize:8;\tsigned:0;\n'
+	'\n'
+	'print fmt: "%s", REC->s\n'
+)
+
+
+def plugins():
+	"""Events libtraceevent's plugins print (kmem's call_site prefix) and a
+	%s of a pointer to a printk string, known and unknown."""
+	def rec(i, event, fields):
+		return {"cpu": 0, "ts": T0 + 1000 * i, "event": event, "pid": 1234,
+			"fields": fields}
+	recs = [rec(0, "kmem_cache_alloc", {"call_site": "schedule+0x24", "ptr": 0xffff888100001000}),
+		rec(1, "kmem_cache_alloc", {"call_site": 0x1234, "ptr": 0}),
+		rec(2, "kfree", {"call_site": "do_IRQ+0x8", "ptr": 0xffff888100002000}),
+		rec(3, "kmem_cache_free", {"call_site": "try_to_wake_up", "ptr": 0x10}),
+		rec(4, "rcu_utilization", {"s": "Start context switch"}),
+		rec(5, "rcu_utilization", {"s": 0xffffffff82001000}),
+		rec(6, "rcu_utilization", {"s": "End context switch"})]
+	return {"formats": {"kmem": [kmem_format("kmem_cache_alloc", 610), kmem_format("kfree", 611),
+				     kmem_format("kmem_cache_free", 613)],
+			    "rcu": [RCU_UTILIZATION]},
+		"kallsyms": kallsyms(8), "cmdlines": CMDLINES,
+		"printk": printk(8) + '0xffffffff82000100 : "Start context switch"\n'
+			  '0xffffffff82000200 : "End context switch"\n', "records": recs}
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -305,6 +356,8 @@ SCENARIOS = {
 	"sched-be32": lambda: sched("big", 4),
 	"sched-u32k64": lambda: sched("little", 4, 8),
 	"custom": custom,
+	"plugins": plugins,
+	"plugins-be64": lambda: dict(plugins(), endian="big"),
 	"dropped": dropped,
 	"options": options,
 	"pages": pages,
