@@ -770,6 +770,22 @@ static void graph_duration(struct trace_seq *s, unsigned long long ns)
 	trace_seq_printf(s, "%c %s us%*s|", mark, buf, len < 8 ? 8 - len : 1, "");
 }
 
+/*
+ * The indent of a call at DEPTH: two columns a level, as upstream.  The
+ * kernel's return stack holds at most a few hundred calls; a damaged file's
+ * depth of a billion would be gigabytes of blanks (upstream's int cast
+ * prints some of those and drops others), so deeper calls are drawn at the
+ * deepest real level; -O depth still shows the number read.
+ */
+#define GRAPH_MAX_DEPTH 512
+
+static void graph_indent(struct trace_seq *s, unsigned long long depth)
+{
+	if (depth > GRAPH_MAX_DEPTH)
+		depth = GRAPH_MAX_DEPTH;
+	trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
+}
+
 static void graph_func(struct report *r, struct trace_seq *s, unsigned long long addr)
 {
 	const char *name;
@@ -801,7 +817,8 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 	if (ev == r->c->graph_exit) {
 		depth = field_val(r->c->gx_depth, rec);
 		graph_duration(s, field_val(r->c->gx_rettime, rec) - field_val(r->c->gx_calltime, rec));
-		trace_seq_printf(s, "%*s}", (int)(2 + 2 * depth), "");
+		graph_indent(s, depth);
+		trace_seq_putc(s, '}');
 		if (graph_option(0)) {
 			trace_seq_puts(s, " /* ");
 			graph_func(r, s, field_val(r->c->gx_func, rec));
@@ -819,7 +836,7 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 	    field_val(r->c->gx_func, &next) == func) {
 		graph_duration(s, field_val(r->c->gx_rettime, &next) -
 				  field_val(r->c->gx_calltime, &next));
-		trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
+		graph_indent(s, depth);
 		graph_func(r, s, func);
 		trace_seq_puts(s, "();");
 		if (graph_option(1))
@@ -827,7 +844,8 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 		trace_input_skip_next_same_cpu(r->c->in, rec);
 		return 1;
 	}
-	trace_seq_printf(s, "%13s|%*s", "", (int)(2 + 2 * depth), "");
+	trace_seq_printf(s, "%13s|", "");
+	graph_indent(s, depth);
 	graph_func(r, s, func);
 	trace_seq_puts(s, "() {");
 	if (graph_option(1))

@@ -86,6 +86,17 @@ test_expect_success 'a field line without its ; hides the fields after it: the f
 	[ $code = 1 ] && test_cmp want.err err
 '
 
+test_expect_success 'a function graph depth of a billion is drawn at the deepest real indent, not 2 GB of blanks' '
+	report_is tracedat-graph-depth-huge.dat 1 \
+	"trace-cmd report: '\''tracedat-graph-depth-huge.dat'\'': bad data at offset 4184: CPU 0: event (18446744073709551612 bytes) runs past its page" &&
+	grep -q "|  }$" out &&
+	line=$(grep "vfs_write() {$" out) &&
+	# 512 levels of two columns after the timestamp and the duration column.
+	[ ${#line} -lt 1200 ] &&
+	timeout 20 "$TRACE_CMD" report -O fgraph:depth -i tracedat-graph-depth-huge.dat 2>/dev/null |
+		grep -q "vfs_write() { (1110573056)$"
+'
+
 test_expect_success 'event formats with bytes that are not text are ignored with a warning' '
 	cp "$REGRESS/tracedat-non-text-field.dat" . &&
 	timeout 20 "$TRACE_CMD" report -i tracedat-non-text-field.dat >out 2>err
