@@ -275,7 +275,9 @@ pid_t *rec_instances_all_pids(const struct rec_instances *ri, const pid_t *pids,
 {
 	pid_t *all = xcalloc(nr + ri->nr * ri->nr_cpus + 1, sizeof(*all));
 
-	memcpy(all, pids, nr * sizeof(*pids));
+	/* stream has no recorders of its own: pids is NULL then. */
+	if (nr)
+		memcpy(all, pids, nr * sizeof(*pids));
 	*total = nr;
 	for (int i = 0; i < ri->nr; i++)
 		for (int cpu = 0; ri->inst[i].recorders && cpu < ri->nr_cpus; cpu++)

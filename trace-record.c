@@ -153,6 +153,7 @@ struct record_run {
 	char *cmd_path;
 	pid_t child;
 	int child_status;
+	int interrupted_early;	/* a signal came before the command started */
 	char **stats;		/* per_cpu/cpuN/stats after the stop */
 	struct proc_maps *maps;	/* --proc-map: what was read (the command is seized) */
 	struct record_net *net;	/* -N: the listener instead of the output file */
@@ -754,14 +755,14 @@ static int wait_signal(struct record_run *run, struct rec_instances *instances)
 	return 0;
 }
 
-static void install_signals(struct sigaction *old_int, struct sigaction *old_term)
+static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	/* No SA_RESTART: waitpid() must return so the flag is seen. */
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, old_int);
-	sigaction(SIGTERM, &sa, old_term);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* The kernel's "commit" field size in header_page is its long size. */
@@ -1053,6 +1054,9 @@ static int command_status(struct record_run *run)
 
 	if (!run->plan->argv || run->live_status > 0)
 		return EXIT_OK;
+	/* Interrupted before it ran: the warning said so; the status is the signal's. */
+	if (run->interrupted_early)
+		return 128 + WTERMSIG(st);
 	if (WIFSIGNALED(st)) {
 		fprintf(stderr, "trace-cmd %s: '%s' was killed by signal %d\n",
 			run->plan->cmd->name, run->plan->argv[0], WTERMSIG(st));
@@ -1161,11 +1165,10 @@ static int record(struct record_plan *plan)
 
 	if (plan->proc_map)
 		run.maps = proc_maps_new();
-	struct sigaction old_int, old_term;
 	int status;
 
 	stop_signal = 0;
-	install_signals(&old_int, &old_term);
+	install_signals();
 	if (setup(&run) < 0) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
@@ -1174,6 +1177,7 @@ static int record(struct record_plan *plan)
 	if (stop_signal && plan->argv) {
 		/* As if the command had been killed by it, which is what the user meant. */
 		run.child_status = stop_signal;
+		run.interrupted_early = 1;
 		warning("interrupted before '%s' started", plan->argv[0]);
 	} else if (!stop_signal && (plan->argv ? start_command(&run) < 0 :
 				    wait_signal(&run, plan->instances) < 0)) {
@@ -1199,8 +1203,13 @@ static int record(struct record_plan *plan)
 		status = EXIT_FAILED;
 	status = finish(&run, status);
 out:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	/*
+	 * Not the old handlers back: a Ctrl-C from here to exit (where the
+	 * sanitizers' leak check takes a while) would turn the exit status of
+	 * a complete recording into death by SIGINT.
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
 	return status;
 }
 

@@ -13,7 +13,7 @@ fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_D
 
 test_expect_success STRACE '-O with -p is written after the tracer, and put back' '
 	fresh_fake && echo 0 >fake/options/func_stack_trace && cp -r fake fake-before &&
-	strace -f -qq -e trace=openat -o st.log "$TRACE_CMD" record -o o.dat -p function \
+	test_strace -f -qq -e trace=openat -o st.log "$TRACE_CMD" record -o o.dat -p function \
 		-O func_stack_trace -e sched_switch sh -c "awk 1 fake/options/func_stack_trace" \
 		>during 2>err &&
 	echo 1 >expect && test_cmp expect during &&
@@ -40,7 +40,7 @@ test_expect_success '-O without -p: a missing option is an error before anything
 
 test_expect_success STRACE 'start -p -O: the option after the tracer too' '
 	fresh_fake && echo 0 >fake/options/func_stack_trace &&
-	strace -f -qq -e trace=openat -o st.log "$TRACE_CMD" start -p function -O func_stack_trace &&
+	test_strace -f -qq -e trace=openat -o st.log "$TRACE_CMD" start -p function -O func_stack_trace &&
 	grep "O_WRONLY" st.log | grep -o "current_tracer\|options/func_stack_trace" | head -n 2 >order &&
 	printf "%s\n" current_tracer options/func_stack_trace >expect && test_cmp expect order &&
 	test "$(cat fake/options/func_stack_trace)" = 1 &&

@@ -1,6 +1,7 @@
 #!/bin/bash
 # record when things go wrong around it: a recorder killed with SIGKILL,
-# SIGINT while the file is written, a traced command killed
+# SIGINT at start-up (events being set, recorders starting) and while the
+# file is written, a traced command killed
 # by a signal, a disk that fills up while recording or while writing, an
 # output directory it cannot write, and tracefs unmounted where the mount is
 # refused.  Each ends with a file both reports read, or no file and one clear
@@ -12,6 +13,7 @@
 
 test_have_prereq TRACEFS && test_lock_tracefs
 command -v unshare >/dev/null && test_set_prereq UNSHARE
+command -v strace >/dev/null && test_set_prereq STRACE
 command -v taskset >/dev/null && [ "$(ls -d $T/per_cpu/cpu* 2>/dev/null | wc -l)" -ge 2 ] &&
 	grep -qx '0-[1-9][0-9]*' /sys/devices/system/cpu/online && test_set_prereq TWO_CPUS
 
@@ -87,6 +89,45 @@ test_expect_success TRACEFS 'SIGINT during the final write: the file is complete
 	test $code = 0 &&
 	reads_whole fin.dat &&
 	test $(grep -c "tracing_mark_write: final-" fin.dat.report) = 3000 &&
+	no_temp_files
+'
+
+# record of a marker write, with SIGINT delivered by strace when record makes
+# the system call the strace options name (-e inject=SYSCALL:signal=INT):
+# the same point in record every run, where sleep-then-kill would race.
+sigint_at() {
+	test_strace -qq -o /dev/null "$@" "$TRACE_CMD" record -e sched_switch -o int.dat \
+		sh -c "echo ran >$T/trace_marker" >out 2>err
+}
+
+# Interrupted before tracing is on: the command never runs, the file is
+# complete and empty, one warning says why, exit 130 as for Ctrl-C.
+interrupted_early() {
+	test_expect_code 130 sigint_at "$@" &&
+	tracefs_state >after && test_cmp before after &&
+	echo "trace-cmd record: warning: interrupted before 'sh' started" >want &&
+	head -n 1 err >first && test_cmp want first &&
+	! grep -q "killed by signal" err &&
+	reads_whole int.dat && ! grep -q "tracing_mark_write: ran" int.dat.report &&
+	no_temp_files
+}
+
+test_expect_success TRACEFS,STRACE 'SIGINT at start-up, while the events are set: an empty file, one warning, exit 130' '
+	fresh int-setup && tracefs_state >before &&
+	interrupted_early -P $T/events/sched/sched_switch/enable -e inject=openat:signal=INT:when=1
+'
+
+test_expect_success TRACEFS,STRACE 'SIGINT at start-up, as the first recorder starts: the same, no recorder left' '
+	fresh int-recorder && tracefs_state >before &&
+	interrupted_early -e trace=clone -e inject=clone:signal=INT:when=1 &&
+	! pgrep -f "$TRACE_CMD record -e sched_switch -o int.dat"
+'
+
+test_expect_success TRACEFS,STRACE 'SIGINT at every write of the final file: it is complete, exit 0' '
+	fresh int-concat && tracefs_state >before &&
+	sigint_at -P int.dat -e inject=write:signal=INT:when=2+ &&
+	tracefs_state >after && test_cmp before after &&
+	reads_whole int.dat && grep -q "tracing_mark_write: ran" int.dat.report &&
 	no_temp_files
 '
 

@@ -110,6 +110,12 @@ test_stderr_is() {
 	return 1
 }
 
+# strace ARGS...: LeakSanitizer cannot work under ptrace, so a sanitized
+# build runs without its leak check here (its other checks stay on).
+test_strace() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace "$@"
+}
+
 # --- running tests ---------------------------------------------------------
 test_run_() {
 	rm -f "$TRASH/.cleanup"
