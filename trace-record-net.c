@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
@@ -310,22 +312,44 @@ static void close_data_channels(struct record_net *n)
 	}
 }
 
+/*
+ * Upstream's listener copies a v1 control connection into the file until a
+ * read fails, and the exit of the reader of a TCP channel interrupts that
+ * read (SIGCHLD, without SA_RESTART): a read then waiting for more of the
+ * header ends the copy, and the rest is lost (the command lines, or more
+ * while it is still busy with kallsyms).  So the channels close only once the
+ * listener's kernel holds all we sent: our send queue is empty, every byte
+ * acknowledged, and its reads no longer wait for us.
+ */
+static void wait_control_sent(struct record_net *n)
+{
+	for (int waited = 0; waited < NET_TIMEOUT_MS; waited += 5) {
+		int unacked;
+
+		if (ioctl(n->peer.fd, SIOCOUTQ, &unacked) < 0 || unacked <= 0)
+			return;
+		usleep(5000);
+	}
+}
+
 int record_net_finish(struct record_net *n)
 {
-	int ret;
+	int ret = 0;
 
 	watch_listener(n, 0);
 	if (check_listener(n) < 0)
 		return -1;
 	/*
-	 * v1 sends the saved command lines last, so they name the traced tasks,
-	 * but before the data channels end: upstream's listen stops reading the
-	 * control connection once its TCP channels are closed.
+	 * v1 sends the saved command lines last, so they name the traced
+	 * tasks, then its end of the header (EOF), before the channels end.
 	 */
-	if (n->version == 1)
+	if (n->version == 1) {
 		ret = trace_output_write_cmdlines(n->out) < 0 || send_new(n) < 0 ? -1 : 0;
-	else
-		ret = 0;
+		if (ret == 0)
+			shutdown(n->peer.fd, SHUT_WR);
+	}
+	if (ret == 0)
+		wait_control_sent(n);
 	close_data_channels(n);
 	if (ret == 0 && n->version == 3)
 		ret = net_send_msg(&n->peer, NET_CLOSE, NULL, 0, NULL, 0);

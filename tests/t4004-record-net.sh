@@ -52,10 +52,7 @@ check_received() {
 # listener, protocol (v3, v1 forced by record --v1, or fallback: our listen --v1), transport
 for mode in "ours v3 udp" "ours v3 tcp" "ours v1 udp" "ours v1 tcp" \
 	    "ours fallback udp" "ours fallback tcp" \
-	    "upstream v3 udp" "upstream v3 tcp" "upstream v1 udp"; do
-	# "upstream v1 tcp" is left out: upstream's listener stops reading the
-	# control connection when the TCP channels close and loses the saved
-	# command lines now and then (open in issue 4).
+	    "upstream v3 udp" "upstream v3 tcp" "upstream v1 udp" "upstream v1 tcp"; do
 	set -- $mode
 	largs=; [ $2 = fallback ] && largs=--v1
 	rargs=; [ $2 = v1 ] && rargs=--v1
@@ -98,8 +95,7 @@ FAKE=$FIXTURES/fake-tracing
 fake_record() {
 	(cd client && "$TRACE_CMD" record -q "$@" -e sched_switch -e "sched:sched_wak*" true)
 }
-# Upstream's listener is left out here for the same v1/TCP race (issue 4).
-for listener in ours; do
+for listener in ours upstream; do
 	test_expect_success UPSTREAM "fake tracing to $listener listen: v3 and v1, UDP and TCP, each file reports like a local recording" '
 		fresh_dir && mkdir client && cp -r "$FAKE" fake &&
 		export TRACE_CMD_TRACING_DIR=$PWD/fake &&
