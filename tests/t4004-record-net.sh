@@ -131,8 +131,30 @@ test_expect_success TRACEFS 'no listener: one line naming it, exit 1, tracefs as
 	test -z "$(ls -A client)"
 '
 
-# A listener killed mid-recording: record stops with one line and exit 1 by
-# hand; its automated test fails under the suite (cause open, issue 4).
+# Our record of a long command in the background, its pid in $rec.  A
+# function, so that "&" puts only the record in the background: in a body's
+# "a && b && cmd &" the whole list would go, cd and listener with it.
+record_in_background() {
+	(cd client && exec timeout 60 "$TRACE_CMD" record -q -N localhost:$LPORT "$@") 2>err 9>&- &
+	rec=$!
+}
+
+test_expect_success TRACEFS 'a listener that goes away mid-recording stops it: exit 1, one line, tracefs as it was' '
+	fresh_dir && mkdir client && start_listen &&
+	tracefs_state >before &&
+	record_in_background -e sched_switch sleep 20 &&
+	test_when_finished "kill $rec 2>/dev/null || :" &&
+	{ wait_log "^pagesize=" || { cat err; exit 1; }; } &&
+	sleep 0.3 &&
+	kill -9 $(pgrep -P $LPID) $LPID && LPID= &&
+	{ wait $rec; status=$?; } &&
+	{ test $status = 1 || { echo "record exit $status:"; cat err; false; }; } &&
+	tracefs_state >after &&
+	test_cmp before after &&
+	echo "trace-cmd record: '"'"'localhost:$LPORT'"'"': the listener closed the connection during the recording" >want &&
+	test_cmp want err &&
+	test -z "$(ls -A client)"
+'
 
 test_expect_success 'usage: -N needs HOST:PORT; -t and --v1 need -N; -o and --temp do not go with it' '
 	test_expect_code 2 "$TRACE_CMD" record -N localhost -e sched 2>err &&
