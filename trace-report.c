@@ -171,6 +171,7 @@ struct file_ctx {
 	char		**names;	/* by id: " name: " as printed */
 	struct comm_slot *comms;
 	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
+	const struct report_next *next;	/* stream's records, which @in does not read */
 	struct trace_printer *printer;	/* each event's print fmt, compiled */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
@@ -799,6 +800,22 @@ static void graph_func(struct report *r, struct trace_seq *s, unsigned long long
 		trace_seq_printf(s, "0x%llx", addr);
 }
 
+/* The record after @rec on its CPU, if read yet: from @in, or stream's reader. */
+static int peek_next(struct file_ctx *f, struct tep_record *rec, struct tep_record *next)
+{
+	if (f->next)
+		return f->next->peek(f->next->ctx, rec, next);
+	return trace_input_peek_same_cpu(f->in, rec, next);
+}
+
+static void skip_next(struct file_ctx *f, struct tep_record *rec)
+{
+	if (f->next)
+		f->next->skip(f->next->ctx, rec);
+	else
+		trace_input_skip_next_same_cpu(f->in, rec);
+}
+
 /*
  * The function graph as upstream trace-cmd draws it: an entry whose exit is
  * the next record on its CPU is a leaf, "func();" with its duration, and the
@@ -830,7 +847,7 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 	}
 	func = field_val(r->c->ge_func, rec);
 	depth = field_val(r->c->ge_depth, rec);
-	if (!r->fmt && r->c->graph_exit && trace_input_peek_same_cpu(r->c->in, rec, &next) &&
+	if (!r->fmt && r->c->graph_exit && peek_next(r->c, rec, &next) &&
 	    tep_data_type(r->c->tep, &next) == r->c->graph_exit->id &&
 	    tep_data_pid(r->c->tep, &next) == tep_data_pid(r->c->tep, rec) &&
 	    field_val(r->c->gx_func, &next) == func) {
@@ -841,7 +858,7 @@ static int print_graph(struct report *r, struct trace_seq *s, struct tep_record 
 		trace_seq_puts(s, "();");
 		if (graph_option(1))
 			trace_seq_printf(s, " (%llu)", depth);
-		trace_input_skip_next_same_cpu(r->c->in, rec);
+		skip_next(r->c, rec);
 		return 1;
 	}
 	trace_seq_printf(s, "%13s|", "");
@@ -1771,10 +1788,7 @@ struct report_printer *report_printer_new(struct trace_input *in)
 	p->f.comms = xcalloc(COMM_CACHE, sizeof(*p->f.comms));
 	p->f.usecs = trace_input_in_usecs(in);
 	p->f.time_fmt = p->f.usecs ? " %6.1000d:" : "%12d:";
-	/*
-	 * No graph events (graph_entry stays NULL): drawing a leaf needs the
-	 * next record on the CPU, which a live reader may not have yet.
-	 */
+	/* No graph drawing (graph_entry NULL) until report_printer_set_next(). */
 	p->r.files = &p->f;
 	p->r.nr_files = 1;
 	p->r.c = &p->f;
@@ -1790,6 +1804,12 @@ void report_printer_set_buffers(struct report_printer *p, const char **names, in
 	for (int b = 0; nr > 1 && b < nr; b++)
 		if ((int)strlen(names[b]) > p->f.name_width)
 			p->f.name_width = strlen(names[b]);
+}
+
+void report_printer_set_next(struct report_printer *p, const struct report_next *next)
+{
+	p->f.next = next;
+	setup_graph(&p->r);
 }
 
 void report_printer_print(struct report_printer *p, struct tep_record *rec, int buffer)

@@ -29,6 +29,20 @@ void report_printer_set_buffers(struct report_printer *p, const char **names, in
 void report_printer_print(struct report_printer *p, struct tep_record *rec, int buffer);
 /* The task names learnt so far are looked up again (new saved cmdlines). */
 void report_printer_forget_comms(struct report_printer *p);
+
+/*
+ * How the printer sees the record after @rec on its CPU (and buffer), which
+ * a function_graph entry needs: a leaf is an entry whose exit comes next,
+ * drawn as one line with the exit skipped.  @peek copies it to @next and
+ * returns 1, or 0 if there is none yet; @skip drops it.
+ */
+struct report_next {
+	int (*peek)(void *ctx, const struct tep_record *rec, struct tep_record *next);
+	void (*skip)(void *ctx, const struct tep_record *rec);
+	void *ctx;
+};
+/* Draws function_graph entries and exits as report does, through @next (kept). */
+void report_printer_set_next(struct report_printer *p, const struct report_next *next);
 void report_printer_free(struct report_printer *p);
 
 #endif

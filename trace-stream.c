@@ -76,14 +76,31 @@ static const char stream_usage[] =
 /* The ring-buffer page header's commit word (FORMATS.md). */
 #define COMMIT_MASK		((1ULL << 27) - 1)
 
+/* A record decoded from a slot's pages, and the page it is in. */
+struct live_rec {
+	struct tep_record	rec;
+	size_t			page;
+};
+
+/*
+ * One CPU of one buffer.  Its pages are this round's, after any left from
+ * the last round (which stopped before printing them: see print_round).
+ * The kbuffer sits at @ahead when there is one, else at @cur.
+ */
 struct live_cpu {
 	int			fd;		/* per_cpu/cpuN/trace_pipe_raw, or -1 */
-	unsigned char		*pages;		/* this round's pages */
+	unsigned char		*pages;
 	size_t			nr_pages;
 	size_t			page;		/* the one loaded in kbuf */
 	struct kbuffer		*kbuf;
-	struct tep_record	rec;
-	int			has_rec;
+	struct live_rec		cur, ahead;	/* the next to print, and the one after */
+	int			has_cur, has_ahead;
+	int			held;		/* @cur already waited a round for @ahead */
+	/* Where the last round stopped: the first unprinted record, if any. */
+	int			resume;
+	size_t			resume_page;
+	int			resume_offset;
+	int			resume_missed;
 	unsigned long long	events;
 };
 
@@ -99,6 +116,9 @@ struct stream {
 	int			nr_bufs;
 	const char		**names;	/* "" for the top buffer */
 	int			top;		/* the top buffer is read */
+	int			graph_entry;	/* funcgraph_entry's id, -1 if none */
+	int			draining;	/* tracing is off: nothing more will come */
+	struct report_next	next;		/* the printer's view of what follows */
 	struct trace_input	*in;		/* the metadata: tep, clock */
 	struct tep_handle	*tep;
 	int			long_size;
@@ -180,43 +200,21 @@ static int open_cpu(struct live_cpu *c, const char *name, int cpu, size_t page_s
 	return 0;
 }
 
-static int stream_open(void *ctx, const struct record_live_buffers *b)
-{
-	struct stream *st = ctx;
-	int nr;
-
-	st->nr_cpus = b->nr_cpus;
-	st->page_size = b->page_size;
-	st->quiet = b->quiet;
-	st->top = b->top;
-	st->nr_bufs = 1 + b->nr_instances;
-	st->names = xcalloc(st->nr_bufs, sizeof(*st->names));
-	st->names[0] = "";
-	memcpy(st->names + 1, b->instances, b->nr_instances * sizeof(*st->names));
-	st->in = open_metadata(st->nr_cpus, st->page_size);
-	if (!st->in)
-		return -1;
-	st->tep = trace_input_tep(st->in);
-	st->long_size = trace_input_kernel_long_size(st->in);
-	st->printer = report_printer_new(st->in);
-	report_printer_set_buffers(st->printer, st->names, st->nr_bufs);
-	nr = st->nr_bufs * st->nr_cpus;
-	st->cpus = xcalloc(nr, sizeof(*st->cpus));
-	for (int i = 0; i < nr; i++)
-		st->cpus[i].fd = -1;
-	for (int i = b->top ? 0 : st->nr_cpus; i < nr; i++)
-		if (open_cpu(&st->cpus[i], st->names[i / st->nr_cpus], i % st->nr_cpus,
-			     st->page_size, st->long_size) < 0)
-			return -1;
-	return 0;
-}
-
-/* Up to a batch of pages from @c's buffer: 1 if the batch is full, 0, or -1. */
+/*
+ * The pages left from the last round, moved to the front, then up to a
+ * batch of them in all from @c's buffer: 1 if the batch is full, 0, or -1.
+ */
 static int read_pages(struct live_cpu *c, const char *name, int cpu, size_t page_size)
 {
 	char rel[PATH_MAX];
 
-	c->nr_pages = 0;
+	if (c->resume) {
+		c->nr_pages -= c->resume_page;
+		memmove(c->pages, c->pages + c->resume_page * page_size, c->nr_pages * page_size);
+		c->resume_page = 0;
+	} else {
+		c->nr_pages = 0;
+	}
 	while (c->fd >= 0 && c->nr_pages < STREAM_BATCH_PAGES) {
 		unsigned char *page = c->pages + c->nr_pages * page_size;
 		ssize_t n = read(c->fd, page, page_size);
@@ -257,36 +255,29 @@ static int page_usable(struct stream *st, const unsigned char *page)
 }
 
 /* The record at @data in the loaded page, filled as trace-input fills its records. */
-static void fill_record(struct live_cpu *c, int cpu, void *data, unsigned long long ts,
-			int first)
+static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, void *data,
+			unsigned long long ts, int missed)
 {
-	memset(&c->rec, 0, sizeof(c->rec));
-	c->rec.ts = ts;
-	c->rec.size = kbuffer_event_size(c->kbuf);
-	c->rec.record_size = kbuffer_curr_size(c->kbuf);
-	c->rec.offset = kbuffer_curr_offset(c->kbuf);	/* in its page */
-	c->rec.data = data;
-	c->rec.cpu = cpu;
-	c->rec.ref_count = 1;
-	c->rec.missed_events = first ? kbuffer_missed_events(c->kbuf) : 0;
-	c->has_rec = 1;
+	struct tep_record *rec = &lr->rec;
+
+	memset(rec, 0, sizeof(*rec));
+	rec->ts = ts;
+	rec->size = kbuffer_event_size(c->kbuf);
+	rec->record_size = kbuffer_curr_size(c->kbuf);
+	rec->offset = kbuffer_curr_offset(c->kbuf);	/* in its page */
+	rec->data = data;
+	rec->cpu = cpu;
+	rec->ref_count = 1;
+	rec->missed_events = missed;
+	lr->page = c->page;
 }
 
-/* Moves @c to its next record in this round's pages: 1, or 0 when they are done. */
-static int next_record(struct stream *st, struct live_cpu *c, int cpu)
+/* The first record of a usable page from @c->page on into @lr: 1, or 0 if none. */
+static int first_record(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
 {
 	unsigned long long ts;
 	void *data;
 
-	if (c->has_rec) {
-		data = kbuffer_next_event(c->kbuf, &ts);
-		if (data) {
-			fill_record(c, cpu, data, ts, 0);
-			return 1;
-		}
-		c->page++;
-	}
-	c->has_rec = 0;
 	for (; c->page < c->nr_pages; c->page++) {
 		unsigned char *page = c->pages + c->page * st->page_size;
 
@@ -294,10 +285,135 @@ static int next_record(struct stream *st, struct live_cpu *c, int cpu)
 			continue;
 		data = kbuffer_read_event(c->kbuf, &ts);
 		if (data) {
-			fill_record(c, cpu, data, ts, 1);
+			fill_record(c, lr, cpu, data, ts, kbuffer_missed_events(c->kbuf));
 			return 1;
 		}
 	}
+	return 0;
+}
+
+/* The record after the kbuffer's current one into @lr: 1, or 0 at the end of the pages. */
+static int decode_next(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
+{
+	unsigned long long ts;
+	void *data = kbuffer_next_event(c->kbuf, &ts);
+
+	if (data) {
+		fill_record(c, lr, cpu, data, ts, 0);
+		return 1;
+	}
+	c->page++;
+	return first_record(st, c, cpu, lr);
+}
+
+/* The slot's first records this round: where the last one stopped, or its first. */
+static void start_slot(struct stream *st, struct live_cpu *c, int cpu)
+{
+	unsigned long long ts;
+	void *data = NULL;
+
+	c->page = 0;
+	c->has_ahead = 0;
+	if (c->resume && c->nr_pages && kbuffer_load_subbuffer(c->kbuf, c->pages) == 0)
+		data = kbuffer_read_at_offset(c->kbuf, c->resume_offset, &ts);
+	if (data)
+		fill_record(c, &c->cur, cpu, data, ts, c->resume_missed);
+	c->has_cur = data ? 1 : first_record(st, c, cpu, &c->cur);
+	c->resume = 0;
+	if (c->has_cur)
+		c->has_ahead = decode_next(st, c, cpu, &c->ahead);
+}
+
+/* @c's next record becomes the one to print; a new one is read ahead. */
+static void advance(struct stream *st, struct live_cpu *c, int cpu)
+{
+	c->held = 0;
+	c->has_cur = c->has_ahead;
+	c->cur = c->ahead;
+	if (c->has_ahead)
+		c->has_ahead = decode_next(st, c, cpu, &c->ahead);
+}
+
+/* The slot whose record @rec is (the printer gives it back through report_next). */
+static int slot_of(struct stream *st, const struct tep_record *rec)
+{
+	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++)
+		if (st->cpus[i].has_cur && &st->cpus[i].cur.rec == rec)
+			return i;
+	return -1;
+}
+
+/*
+ * The record after @rec on its CPU, if it is also the next of the merge (no
+ * other CPU's comes first), as report's peek: that is when report draws a leaf.
+ */
+static int peek_ahead(void *ctx, const struct tep_record *rec, struct tep_record *next)
+{
+	struct stream *st = ctx;
+	int i = slot_of(st, rec);
+	struct live_cpu *c = i >= 0 ? &st->cpus[i] : NULL;
+
+	if (!c || !c->has_ahead)
+		return 0;
+	for (int o = 0; o < st->nr_bufs * st->nr_cpus; o++) {
+		const struct live_cpu *other = &st->cpus[o];
+
+		if (o == i || !other->has_cur)
+			continue;
+		if (other->cur.rec.ts < c->ahead.rec.ts ||
+		    (other->cur.rec.ts == c->ahead.rec.ts && o < i))
+			return 0;
+	}
+	*next = c->ahead.rec;
+	return 1;
+}
+
+/* The record after @rec was printed with it (a function_graph leaf): drop it. */
+static void skip_ahead(void *ctx, const struct tep_record *rec)
+{
+	struct stream *st = ctx;
+	int i = slot_of(st, rec);
+	struct live_cpu *c = i >= 0 ? &st->cpus[i] : NULL;
+
+	if (c && c->has_ahead) {
+		c->events++;	/* shown, as part of the leaf's line */
+		c->has_ahead = decode_next(st, c, rec->cpu, &c->ahead);
+	}
+}
+
+static int stream_open(void *ctx, const struct record_live_buffers *b)
+{
+	struct stream *st = ctx;
+	struct tep_event *ge;
+	int nr;
+
+	st->nr_cpus = b->nr_cpus;
+	st->page_size = b->page_size;
+	st->quiet = b->quiet;
+	st->top = b->top;
+	st->nr_bufs = 1 + b->nr_instances;
+	st->names = xcalloc(st->nr_bufs, sizeof(*st->names));
+	st->names[0] = "";
+	memcpy(st->names + 1, b->instances, b->nr_instances * sizeof(*st->names));
+	st->in = open_metadata(st->nr_cpus, st->page_size);
+	if (!st->in)
+		return -1;
+	st->tep = trace_input_tep(st->in);
+	st->long_size = trace_input_kernel_long_size(st->in);
+	st->printer = report_printer_new(st->in);
+	report_printer_set_buffers(st->printer, st->names, st->nr_bufs);
+	ge = tep_find_event_by_name(st->tep, "ftrace", "funcgraph_entry");
+	st->graph_entry = ge ? ge->id : -1;
+	st->next = (struct report_next){ .peek = peek_ahead, .skip = skip_ahead, .ctx = st };
+	report_printer_set_next(st->printer, &st->next);
+	nr = st->nr_bufs * st->nr_cpus;
+	st->cpus = xcalloc(nr, sizeof(*st->cpus));
+	for (int i = 0; i < nr; i++)
+		st->cpus[i].fd = -1;
+	for (int i = b->top ? 0 : st->nr_cpus; i < nr; i++)
+		if (open_cpu(&st->cpus[i], st->names[i / st->nr_cpus], i % st->nr_cpus,
+			     st->page_size, st->long_size) < 0)
+			return -1;
 	return 0;
 }
 
@@ -341,16 +457,39 @@ static void learn_comm(struct stream *st, int pid)
 	report_printer_forget_comms(st->printer);
 }
 
+/*
+ * A function_graph entry is drawn as a leaf when its exit is the next record
+ * on its CPU, which may not have been read yet: the round stops before it,
+ * and every CPU's unprinted records wait for the next round's pages.  Once
+ * only, so an exit that does not come (the CPU went idle) blocks nothing.
+ */
+static int wait_for_exit(struct stream *st, struct live_cpu *c)
+{
+	return st->graph_entry >= 0 && !st->draining && !c->has_ahead && !c->held &&
+	       tep_data_type(st->tep, &c->cur.rec) == st->graph_entry;
+}
+
+/* The round stops: each slot resumes at its first unprinted record. */
+static void hold_round(struct stream *st, struct live_cpu *waiting)
+{
+	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++) {
+		struct live_cpu *c = &st->cpus[i];
+
+		c->resume = c->has_cur;
+		c->resume_page = c->cur.page;
+		c->resume_offset = c->cur.rec.offset;
+		c->resume_missed = c->cur.rec.missed_events;
+	}
+	waiting->held = 1;
+}
+
 /* Prints this round's records of every buffer and CPU, merged in timestamp order. */
 static void print_round(struct stream *st)
 {
 	int nr = st->nr_bufs * st->nr_cpus;
 
-	for (int i = 0; i < nr; i++) {
-		st->cpus[i].page = 0;
-		st->cpus[i].has_rec = 0;
-		next_record(st, &st->cpus[i], i % st->nr_cpus);
-	}
+	for (int i = 0; i < nr; i++)
+		start_slot(st, &st->cpus[i], i % st->nr_cpus);
 	for (;;) {
 		struct live_cpu *min = NULL;
 		int min_i = 0;
@@ -358,22 +497,26 @@ static void print_round(struct stream *st)
 		for (int i = 0; i < nr; i++) {
 			struct live_cpu *c = &st->cpus[i];
 
-			if (c->has_rec && (!min || c->rec.ts < min->rec.ts)) {
+			if (c->has_cur && (!min || c->cur.rec.ts < min->cur.rec.ts)) {
 				min = c;
 				min_i = i;
 			}
 		}
 		if (!min)
 			break;
-		learn_comm(st, tep_data_pid(st->tep, &min->rec));
-		report_printer_print(st->printer, &min->rec, min_i / st->nr_cpus);
+		if (wait_for_exit(st, min)) {
+			hold_round(st, min);
+			return;
+		}
+		learn_comm(st, tep_data_pid(st->tep, &min->cur.rec));
+		report_printer_print(st->printer, &min->cur.rec, min_i / st->nr_cpus);
 		/* A full stdio buffer is written out inside the print: its errno is here. */
 		if (ferror(stdout)) {
 			st->out_errno = errno;
 			return;
 		}
 		min->events++;
-		next_record(st, min, min_i % st->nr_cpus);
+		advance(st, min, min_i % st->nr_cpus);
 	}
 }
 
@@ -455,6 +598,7 @@ static int stream_close(void *ctx, int drain)
 	int ret = 0;
 
 	if (drain && st->cpus) {
+		st->draining = 1;
 		ret = stream_poll(st) < 0 ? -1 : 0;
 		if (!st->quiet)
 			print_counts(st);

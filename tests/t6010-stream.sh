@@ -54,6 +54,67 @@ test_expect_success 'record'"'"'s file and recorder options are refused by name'
 	test ! -e x.dat
 '
 
+# A fake tracing directory with function_graph: the events of mkdat's
+# funcgraph-2cpu scenario, CPU 0's cut in two pages between the entry and the
+# exit of a leaf (handle_irq_event), so a live reader sees the exit later.
+FAKE=$FIXTURES/fake-tracing
+python3 - "$HELPERS" <<\EOF || exit 1
+import json, subprocess, sys
+sys.path.insert(0, sys.argv[1])
+import mkdat
+spec = json.loads(subprocess.check_output(
+    [sys.executable, sys.argv[1] + "/mkdat.py", "--dump-spec", "funcgraph-2cpu"]))
+leaf = [i for i, r in enumerate(spec["records"])
+        if r.get("fields", {}).get("func") == "handle_irq_event"][1]
+spec["records"].insert(leaf, {"cpu": 0, "new_page": True})
+json.dump(spec, open("graph.json", "w"))
+for n in ("funcgraph_entry", "funcgraph_exit"):
+    open(n + ".format", "w").write(mkdat.format_text(n, 8))
+EOF
+python3 "$HELPERS/mkdat.py" graph.json graph.dat || exit 1
+fg_fake() {
+	rm -rf $1 && cp -r "$FAKE" $1 && echo "function_graph nop" >$1/available_tracers &&
+	printf "1234 bash\n1300 cat\n45 kworker/1:1\n" >$1/saved_cmdlines &&
+	for n in funcgraph_entry funcgraph_exit; do
+		mkdir -p $1/events/ftrace/$n && cp $n.format $1/events/ftrace/$n/format || return 1
+	done &&
+	set -- $1 $("$HELPERS/dump-header" graph.dat | sed -n "s/^  cpu [01] offset \([0-9]*\) size \([0-9]*\)$/\1 \2/p") &&
+	tail -c +$(($2 + 1)) graph.dat | head -c $3 >cpu0.data && test $3 = 8192 &&
+	tail -c +$(($4 + 1)) graph.dat | head -c $5 >$1/per_cpu/cpu1/trace_pipe_raw &&
+	cp cpu0.data $1/per_cpu/cpu0/trace_pipe_raw
+}
+
+test_expect_success 'stream -p function_graph draws entries and exits as report does (fake directory)' '
+	fg_fake fake-rec &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake-rec "$TRACE_CMD" record -q -p function_graph -e irq \
+		-o graph-rec.dat true 2>err &&
+	"$TRACE_CMD" report -i graph-rec.dat | sed "0,/^cpus=/d" >expect &&
+	grep -q "funcgraph_entry: .*();$" expect && grep -q "funcgraph_exit: .*|    }$" expect &&
+	fg_fake fake-stream &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake-stream "$TRACE_CMD" stream -q -p function_graph -e irq \
+		true >actual 2>err &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a leaf whose exit is read a round later is still one line' '
+	fg_fake fake-fifo && rm fake-fifo/per_cpu/cpu0/trace_pipe_raw &&
+	mkfifo fake-fifo/per_cpu/cpu0/trace_pipe_raw &&
+	head -c 4096 cpu0.data >page1 && tail -c +4097 cpu0.data >page2 && rm -f writer.done ||
+		exit 1
+	# The second page only once stream has printed the first (up to the irq).
+	# (Not in one and-list with the "&", which would put all of it in the background.)
+	timeout 20 sh -c "exec 3>fake-fifo/per_cpu/cpu0/trace_pipe_raw; cat page1 >&3
+		for i in \$(seq 100); do grep -q irq_handler_entry: actual && break; sleep 0.05; done
+		cat page2 >&3; touch writer.done" 9>&- &
+	writer=$! &&
+	test_when_finished "kill $writer 2>/dev/null; :" &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake-fifo timeout 30 "$TRACE_CMD" stream -q -p function_graph \
+		-e irq sh -c "for i in \$(seq 200); do test -e writer.done && exit; sleep 0.05; done" \
+		>actual 2>err 9>&- &&
+	test -e writer.done &&
+	grep -q "# 1500.000 us |      [^ ]*();$" expect && test_cmp expect actual
+'
+
 test_lock_tracefs
 . "$TEST_DIR/lib-tracefs.sh"
 
