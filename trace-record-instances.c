@@ -133,16 +133,44 @@ static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top
 	fs->nr_pids = top->nr_pids;
 }
 
-static int create_instance(struct rec_instance *in)
+static char *instance_rel(const struct rec_instance *in)
 {
 	char *rel = xmalloc(strlen(in->name) + sizeof("instances/"));
+
+	sprintf(rel, "instances/%s", in->name);
+	return rel;
+}
+
+/*
+ * The events, tracer, clock and options of @in checked before any instance
+ * is created, so a typo creates nothing: in the instance if it exists, else
+ * in the top buffer, whose events and tracers a new instance has as well.
+ * What only the kernel can judge (filters, triggers) is found at setup, and
+ * the instances created by then are removed again (rec_instances_finish).
+ */
+static int validate_instance(struct rec_instance *in)
+{
+	char *rel = instance_rel(in);
+	int exists = tfs_exists(rel), ret = 0;
+
+	free(rel);
+	if (!tfs_exists("instances"))
+		return error("this kernel has no instances (no 'instances' in '%s')", tfs_dir());
+	tfs_set_instance(exists ? in->name : NULL);
+	in->selected = ftrace_select_events(&in->ftrace, in->events, in->nr_events);
+	if (!in->selected || ftrace_setup_check(&in->ftrace) < 0)
+		ret = -1;
+	tfs_set_instance(NULL);
+	return ret;
+}
+
+static int create_instance(struct rec_instance *in)
+{
+	char *rel = instance_rel(in);
 	char *path;
 	int ret = 0;
 
-	sprintf(rel, "instances/%s", in->name);
-	if (!tfs_exists("instances"))
-		ret = error("this kernel has no instances (no 'instances' in '%s')", tfs_dir());
-	else if (!tfs_exists(rel)) {
+	if (!tfs_exists(rel)) {
 		path = tfs_path(rel);
 		if (mkdir(path, 0755) < 0)
 			ret = error("cannot create instance '%s': %s", in->name, strerror(errno));
@@ -193,9 +221,6 @@ static int set_buffer_size(struct tfs_saved *saved, int nr_cpus, unsigned long k
 static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int nr_cpus,
 			  unsigned long buffer_kb)
 {
-	in->selected = ftrace_select_events(&in->ftrace, in->events, in->nr_events);
-	if (!in->selected || ftrace_setup_check(&in->ftrace) < 0)
-		return -1;
 	if (tfs_set(saved, "tracing_on", "0") < 0 ||
 	    set_buffer_size(saved, nr_cpus, buffer_kb) < 0 || tfs_write_file("trace", "") < 0)
 		return -1;
@@ -212,10 +237,14 @@ int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top
 
 	ri->nr_cpus = nr_cpus;
 	ri->all_fds = xcalloc(ri->nr * nr_cpus + 1, sizeof(*ri->all_fds));
+	for (int i = 0; i < ri->nr; i++) {
+		copy_globals(&ri->inst[i].ftrace, top);
+		if (validate_instance(&ri->inst[i]) < 0)
+			return -1;
+	}
 	for (int i = 0; ret == 0 && i < ri->nr; i++) {
 		struct rec_instance *in = &ri->inst[i];
 
-		copy_globals(&in->ftrace, top);
 		if (create_instance(in) < 0 || (prefix && open_temp_files(ri, in, prefix) < 0))
 			return -1;
 		tfs_set_instance(in->name);

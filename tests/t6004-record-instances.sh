@@ -60,7 +60,17 @@ test_expect_success 'an existing instance is recorded with its own events and -b
 test_expect_success 'a missing instance on a fake directory is created and removed' '
 	fresh_fake &&
 	test_must_fail "$TRACE_CMD" record -o g.dat -B new -e sched true 2>err &&
-	grep -q "cannot list '"'"'instances/new/events'"'"'" err && diff -r fake-orig fake && test ! -e g.dat
+	grep -q "cannot open '"'"'instances/new/tracing_on'"'"'" err && diff -r fake-orig fake && test ! -e g.dat
+'
+
+# The fake cannot populate a new instance: one created before the check would
+# fail on its missing files, not on the event.
+test_expect_success 'a missing event in any -B is found before an instance is created' '
+	fresh_fake &&
+	test_expect_code 1 "$TRACE_CMD" record -o g.dat -B new1 -e sched -B old -e sched \
+		-B new2 -e no_such_event_xyz true 2>err &&
+	echo "trace-cmd record: no event matches '"'"'no_such_event_xyz'"'"'" >expect &&
+	test_cmp expect err && diff -r fake-orig fake && test ! -e g.dat
 '
 
 test_lock_tracefs
@@ -122,6 +132,26 @@ test_expect_success TRACEFS 'an instance that existed stays, with its settings b
 test_expect_success TRACEFS 'a filter the kernel refuses in an instance: error, tracefs restored' '
 	test_must_fail record_checked -o x.dat -B $I -e sched_switch -f "nosuchfield == 1" true &&
 	grep -q "sched_switch/filter" stderr && test ! -e x.dat && test ! -d $T/instances/$I
+'
+
+test_expect_success TRACEFS 'refused in the last -B: the instances created are removed, one that existed stays as it was' '
+	mkdir $T/instances/$I-old &&
+	test_when_finished "rmdir $T/instances/$I-old" &&
+	echo 1 >$T/instances/$I-old/events/sched/sched_wakeup/enable &&
+	tracefs_state $T/instances/$I-old >old.before &&
+	test_expect_code 1 record_checked -o x.dat -B $I -e sched_switch -B $I-old -e sched_switch \
+		-B $I-2 -e sched_waking -f "nosuchfield == 1" true &&
+	grep -q "sched_waking/filter" stderr && test ! -e x.dat &&
+	test ! -d $T/instances/$I && test ! -d $T/instances/$I-2 &&
+	tracefs_state $T/instances/$I-old >old.after && test_cmp old.before old.after &&
+	grep -qx "enabled: events/sched/sched_wakeup/enable" old.after &&
+	echo 0 >$T/instances/$I-old/events/sched/sched_wakeup/enable
+'
+
+test_expect_success TRACEFS 'a missing event: no instance is created, none is left' '
+	test_expect_code 1 record_checked -o x.dat -B $I -e sched_switch -B $I-2 -e no_such_event_xyz true &&
+	echo "trace-cmd record: no event matches '"'"'no_such_event_xyz'"'"'" >expect &&
+	test_cmp expect stderr && test ! -d $T/instances/$I
 '
 
 test_done
