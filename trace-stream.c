@@ -73,6 +73,9 @@ static const char stream_usage[] =
 /* Pages read from one CPU before they are printed, so memory stays bounded. */
 #define STREAM_BATCH_PAGES	64
 
+/* Rounds a function_graph entry waits for its exit before it is printed open. */
+#define STREAM_HOLD_ROUNDS	10
+
 /* The ring-buffer page header's commit word (FORMATS.md). */
 #define COMMIT_MASK		((1ULL << 27) - 1)
 
@@ -95,7 +98,7 @@ struct live_cpu {
 	struct kbuffer		*kbuf;
 	struct live_rec		cur, ahead;	/* the next to print, and the one after */
 	int			has_cur, has_ahead;
-	int			held;		/* @cur already waited a round for @ahead */
+	int			held;		/* the rounds @cur has waited for @ahead */
 	/* Where the last round stopped: the first unprinted record, if any. */
 	int			resume;
 	size_t			resume_page;
@@ -460,12 +463,14 @@ static void learn_comm(struct stream *st, int pid)
 /*
  * A function_graph entry is drawn as a leaf when its exit is the next record
  * on its CPU, which may not have been read yet: the round stops before it,
- * and every CPU's unprinted records wait for the next round's pages.  Once
- * only, so an exit that does not come (the CPU went idle) blocks nothing.
+ * and every CPU's unprinted records wait for the next round's pages.  For
+ * a few rounds only, so an exit that does not come (the CPU went idle) holds
+ * the output back no longer than that.
  */
 static int wait_for_exit(struct stream *st, struct live_cpu *c)
 {
-	return st->graph_entry >= 0 && !st->draining && !c->has_ahead && !c->held &&
+	return st->graph_entry >= 0 && !st->draining && !c->has_ahead &&
+	       c->held < STREAM_HOLD_ROUNDS &&
 	       tep_data_type(st->tep, &c->cur.rec) == st->graph_entry;
 }
 
@@ -480,7 +485,7 @@ static void hold_round(struct stream *st, struct live_cpu *waiting)
 		c->resume_offset = c->cur.rec.offset;
 		c->resume_missed = c->cur.rec.missed_events;
 	}
-	waiting->held = 1;
+	waiting->held++;
 }
 
 /* Prints this round's records of every buffer and CPU, merged in timestamp order. */

@@ -108,8 +108,9 @@ test_expect_success 'a leaf whose exit is read a round later is still one line' 
 		cat page2 >&3; touch writer.done" 9>&- &
 	writer=$! &&
 	test_when_finished "kill $writer 2>/dev/null; :" &&
-	TRACE_CMD_TRACING_DIR=$PWD/fake-fifo timeout 30 "$TRACE_CMD" stream -q -p function_graph \
-		-e irq sh -c "for i in \$(seq 200); do test -e writer.done && exit; sleep 0.05; done" \
+	# Reads every 0.2 s: the entry waits 2 s at most, the writer 0.05 s.
+	TRACE_CMD_TRACING_DIR=$PWD/fake-fifo timeout 30 "$TRACE_CMD" stream -q -s 200000 \
+		-p function_graph -e irq sh -c "for i in \$(seq 200); do test -e writer.done && exit; sleep 0.05; done" \
 		>actual 2>err 9>&- &&
 	test -e writer.done &&
 	grep -q "# 1500.000 us |      [^ ]*();$" expect && test_cmp expect actual
