@@ -38,6 +38,7 @@ struct trace_output {
 	int version;
 	uint64_t pos;
 	uint32_t page_size;
+	int long_size;		/* the prefix's; 0: this machine's */
 	struct option_rec *opts;
 	size_t nr_opts;
 	struct v7_writer *v7;	/* version 7: sections (trace-output-v7.c) */
@@ -125,6 +126,11 @@ static int put_str(struct trace_output *out, const char *s)
 	return trace_output_write_raw(out, s, strlen(s) + 1);
 }
 
+void trace_output_set_long_size(struct trace_output *out, int long_size)
+{
+	out->long_size = long_size;
+}
+
 int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
 {
 	char version[8];
@@ -136,7 +142,7 @@ int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
 	out->page_size = page_size;
 	snprintf(version, sizeof(version), "%d", out->version);
 	endian_long[0] = *(char *)&one ? 0 : 1;
-	endian_long[1] = sizeof(long);
+	endian_long[1] = out->long_size ? out->long_size : (int)sizeof(long);
 	if (trace_output_write_raw(out, TRACE_MAGIC, 10) < 0 ||
 	    put_str(out, version) < 0 ||
 	    trace_output_write_raw(out, endian_long, 2) < 0)

@@ -93,6 +93,8 @@ int trace_output_end_metadata(struct trace_output *out, int nr_cpus);
  * before the prefix is written.  Version 6 accepts only "none".
  */
 int trace_output_set_compression(struct trace_output *out, const char *name);
+/* The long size the prefix states (a rewritten file keeps its machine's); default this one's. */
+void trace_output_set_long_size(struct trace_output *out, int long_size);
 
 /*
  * After trace_output_write_data: an instance's buffer @name with its CPU
