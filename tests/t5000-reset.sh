@@ -32,6 +32,7 @@ dirty() {
 	echo 'enable_event:sched:sched_switch:3' >"$d/events/irq/irq_handler_entry/trigger" &&
 	echo 'stacktrace if irq == 3' >"$d/events/irq/irq_handler_exit/trigger" &&
 	echo $$ >"$d/set_event_pid" &&
+	echo $$ >"$d/set_event_notrace_pid" &&
 	echo global >"$d/trace_clock" &&
 	echo 1 >"$d/options/sym-addr" &&
 	echo 0 >"$d/options/markers" &&
@@ -60,6 +61,7 @@ items() {
 	echo "filters not none: $(grep -L '^none$' "$d"/events/*/*/filter | wc -l)"
 	echo "triggers set: $(cat "$d"/events/*/*/trigger | grep -vc '^#')"
 	echo "set_event_pid: $(cat "$d/set_event_pid")"
+	echo "set_event_notrace_pid: $(cat "$d/set_event_notrace_pid")"
 	echo "trace_clock: $(grep -o '\[[a-z0-9-]*\]' "$d/trace_clock")"
 	echo "sym-addr markers raw: $(cat "$d/options/sym-addr" "$d/options/markers" "$d/options/raw" | tr '\n' ' ')"
 	echo "entries: $(grep -c hello "$d/trace")"
@@ -72,6 +74,7 @@ set_event:
 filters not none: 0
 triggers set: 0
 set_event_pid: 
+set_event_notrace_pid: 
 trace_clock: [local]
 sym-addr markers raw: 0 1 0 
 entries: 0
@@ -103,6 +106,28 @@ cleanup
 test_expect_success TRACEFS 'after reset, tracefs is as it was found' '
 	tracefs_state >now.state &&
 	test_cmp orig.state now.state
+'
+cleanup
+
+# What record -k and start leave behind, reset takes back: tracing_on, the
+# pid lists (upstream 3.1.6's reset leaves set_event_notrace_pid as it is).
+test_expect_success TRACEFS 'reset after record -k: tracing_on 1, set_event_pid and the events cleared' '
+	"$TRACE_CMD" record -q -k -o k.dat -e sched_switch -P $$ true >/dev/null 2>&1 &&
+	items "$T" >kept.items &&
+	grep -qx "tracing_on: 0" kept.items && grep -qx "set_event_pid: $$" kept.items &&
+	grep -qx "set_event: sched:sched_switch" kept.items &&
+	echo $$ >"$T/set_event_notrace_pid" &&
+	"$TRACE_CMD" reset 2>err &&
+	tracefs_state >now.state && test_cmp orig.state now.state
+'
+cleanup
+
+test_expect_success TRACEFS 'reset after start and stop: the same' '
+	"$TRACE_CMD" start -e sched_switch -C global >/dev/null 2>&1 &&
+	"$TRACE_CMD" stop &&
+	grep -qx "sched:sched_switch" "$T/set_event" && test "$(cat "$T/tracing_on")" = 0 &&
+	"$TRACE_CMD" reset 2>err &&
+	tracefs_state >now.state && test_cmp orig.state now.state
 '
 cleanup
 
