@@ -95,6 +95,27 @@ test_expect_success '-o NAME and -d DIR name and place the file' '
 	! ls trace.* 2>/dev/null
 '
 
+# Any user can run it: as nobody (when nobody can reach the build tree).
+command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$TRACE_CMD" &&
+	test_set_prereq NOBODY
+test_expect_success NOBODY 'not privileged: as nobody it serves a client into a directory of its own' '
+	fresh_dir &&
+	dir=$(mktemp -d /tmp/trace-cmd-nobody.XXXXXX) &&
+	test_when_finished "rm -rf $dir" &&
+	chown nobody "$dir" &&
+	printf "#!/bin/sh\nexec setpriv --reuid=nobody --regid=nogroup --clear-groups \"%s\" \"\$@\"\n" \
+		"$TRACE_CMD" >as-nobody &&
+	chmod +x as-nobody &&
+	LISTENER=$PWD/as-nobody NOLOG=1 start_listen -d "$dir" -l "$dir/listen.log" &&
+	test "$(ps -o user= -p $LPID)" = nobody &&
+	replay "$SCHED" &&
+	for i in $(seq 50); do grep -q "Finished with" "$dir/listen.log" && break; sleep 0.1; done &&
+	f=$(ls "$dir"/trace.localhost:*.dat) &&
+	test "$(stat -c %U "$f")" = nobody &&
+	test_cmp "$SCHED" "$f"
+'
+
 test_expect_success UPSTREAM 'a big-endian 32-bit client: the file keeps its byte order and reads the same' '
 	fresh_dir &&
 	start_listen &&
