@@ -62,6 +62,8 @@ an option it does not know|-1V3\x00766679\0\0\0\0\0\x1e\0\0\0\x01\0\0\0\x0c\0\0\
 an option without its end|-1V3\x00766679\0\0\0\0\0\x1b\0\0\0\x01\0\0\0\x0c\0\0\0\x02\0\0\x10\0\0\0\0\x01tcp|truncated at offset 24 reading TINIT option (need 4 bytes)
 a v1 page size out of range|2\0001000\0000\0|invalid page size 1000 (a power of 2, 1024 to 1048576)
 a v1 option it does not know|2\0004096\0001\0004\0UDP\0|v1 option 'UDP' is not supported
+an absurd v1 option count|2\0004096\0004294967295\0|invalid option count '4294967295'
+a v1 option larger than 4096 bytes|2\0004096\0001\00099999\0|invalid option size '99999'
 EOF
 
 test_expect_success 'a client that sends nothing times out' '
