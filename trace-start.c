@@ -33,7 +33,14 @@ extern const struct command cmd_start, cmd_set;
 	"  -g FUNC    with -p function_graph: graph only FUNC and what it calls\n" \
 	"  --module MOD         limit -l to module MOD (alone: all its functions)\n" \
 	"  --max-graph-depth N  the function_graph depth limit\n" \
-	"  --func-stack         a stack trace at each traced function (-p function)\n"
+	"  --func-stack         a stack trace at each traced function (-p function)\n" \
+	"  -P PID     trace only PID's events (repeatable; set_event_pid, set_ftrace_pid)\n" \
+	"  -c         with -P, their children too (options/event-fork, function-fork)\n" \
+	"  -M CPUMASK trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n" \
+	"  -T         a stack trace with each event (options/stacktrace)\n" \
+	"  -d         keep the function tracer off (options/function-trace)\n" \
+	"  -D         -d and /proc/sys/kernel/ftrace_enabled off as well\n" \
+	"  --cmdlines-size N    how many command names the kernel keeps (saved_cmdlines_size)\n"
 
 static const char start_usage[] =
 	"usage: trace-cmd start [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
@@ -52,6 +59,7 @@ static const struct option start_longopts[] = {
 	{ "module", required_argument, NULL, FTRACE_OPT_MODULE },
 	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
 	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
+	{ "cmdlines-size", required_argument, NULL, FTRACE_OPT_CMDLINES_SIZE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -109,7 +117,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:P:cM:TdD", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
@@ -158,6 +166,19 @@ static int parse(struct start_plan *p, int argc, char **argv)
 				return usage_error(p->cmd,
 					"function filters apply to the top buffer, not -B %s",
 					b->instance);
+			if (ftrace_setup_option(&p->ftrace, c, optarg, NULL) < 0)
+				return bad_value(p);
+			b->used = any = true;
+			break;
+		case 'P': case 'c': case 'M': case 'T': case 'd': case 'D':
+		case FTRACE_OPT_CMDLINES_SIZE:
+			/* Set once, in the top buffer, as for the function filters. */
+			if (b->instance && c == FTRACE_OPT_CMDLINES_SIZE)
+				return usage_error(p->cmd, "--cmdlines-size applies to the whole kernel, not -B %s",
+						   b->instance);
+			if (b->instance)
+				return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s",
+						   c, b->instance);
 			if (ftrace_setup_option(&p->ftrace, c, optarg, NULL) < 0)
 				return bad_value(p);
 			b->used = any = true;

@@ -39,6 +39,26 @@ test_expect_success 'start -p function --module --func-stack, tracing on' '
 	test_cmp expect got
 '
 
+test_expect_success 'start -P -c -M -T -d --cmdlines-size writes each file and keeps it' '
+	fresh_fake && : >fake/set_event_pid && : >fake/set_ftrace_pid &&
+	echo ff >fake/tracing_cpumask && echo 128 >fake/saved_cmdlines_size &&
+	for o in stacktrace event-fork function-fork; do echo 0 >fake/options/$o; done &&
+	echo 1 >fake/options/function-trace &&
+	"$TRACE_CMD" start -e sched_switch -P 12 -P 345 -c -M 3 -T -d --cmdlines-size 1024 &&
+	show set_event_pid tracing_cpumask options/stacktrace options/event-fork \
+		options/function-trace saved_cmdlines_size tracing_on >got &&
+	cat >expect <<-\EOF &&
+	set_event_pid: 12 345
+	tracing_cpumask: 3
+	options/stacktrace: 1
+	options/event-fork: 1
+	options/function-trace: 0
+	saved_cmdlines_size: 1024
+	tracing_on: 1
+	EOF
+	test_cmp expect got
+'
+
 check_usage() {
 	msg=$1; shift
 	fresh_fake &&
@@ -46,6 +66,15 @@ check_usage() {
 	head -1 err >first && echo "$msg" >expect && test_cmp expect first &&
 	diff -r fake-orig fake
 }
+
+test_expect_success 'start -P, -M, -T, --cmdlines-size after -B, -c without -P: usage errors' '
+	check_usage "trace-cmd start: -P applies to the top buffer, not -B foo" start -B foo -e sched -P 1 &&
+	check_usage "trace-cmd start: -T applies to the top buffer, not -B foo" start -B foo -e sched -T &&
+	check_usage "trace-cmd start: --cmdlines-size applies to the whole kernel, not -B foo" \
+		start -B foo -e sched --cmdlines-size 10 &&
+	check_usage "trace-cmd start: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" start -M xyz &&
+	check_usage "trace-cmd start: -c needs -F or -P" start -e sched -c
+'
 
 test_expect_success 'function filters without their tracer, or after -B: usage errors' '
 	check_usage "trace-cmd set: -l needs -p function or -p function_graph" set -l schedule &&
