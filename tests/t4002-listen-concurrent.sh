@@ -31,10 +31,11 @@ test_expect_success '32 clients at once, all 32 files correct' '
 	! log_lines | grep -q "^trace-cmd listen"
 '
 
-# A replay held 5 s mid-trace, in the background (pid in $slow).  A function,
-# so that "&" takes only the replay, not the body's whole "a && b" list.
+# A replay held 5 s mid-trace to port $1 (default: $LPORT), in the background
+# (pid in $slow).  A function, so that "&" takes only the replay, not the
+# body's whole "a && b" list.
 slow_replay() {
-	replay --hold 5000 "$SCHED" 2>/dev/null &
+	"$REPLAY" --hold 5000 localhost ${1:-$LPORT} "$SCHED" 2>/dev/null 9>&- &
 	slow=$!
 }
 
@@ -69,7 +70,7 @@ for sig in TERM INT; do
 done
 
 for sig in TERM INT; do
-	test_expect_success "-D runs as a daemon that logs to LOGFILE and stops on SIG$sig" '
+	test_expect_success "-D runs as a daemon that logs to LOGFILE; SIG$sig stops it, a client cut off marked incomplete" '
 		fresh_dir &&
 		for p in $(seq $next_port_ $((next_port_ + 20))); do port_listening $p || break; done &&
 		"$TRACE_CMD" listen -D -p $p -l "$PWD/daemon.log" >out 2>err &&
@@ -82,8 +83,16 @@ for sig in TERM INT; do
 		for i in $(seq 50); do grep -q "Finished with" daemon.log && break; sleep 0.1; done &&
 		grep -q "^\[[0-9]*\]Finished with localhost:[0-9]*: wrote trace\.localhost:[0-9]*\.dat$" daemon.log &&
 		test_cmp "$SCHED" trace.localhost:*.dat &&
+		slow_replay $p &&
+		test_when_finished "kill $slow 2>/dev/null || :" &&
+		for i in $(seq 50); do [ $(grep -c "cpus=2" daemon.log) = 2 ] && break; sleep 0.1; done &&
+		sleep 0.3 &&
 		kill -'$sig' $pid &&
-		gone_within_5s $pid
+		gone_within_5s $pid &&
+		grep -q "^\[[0-9]*\]Incomplete trace from localhost:[0-9]*: the listener was stopped before the end, kept what arrived in trace\.localhost:[0-9]*\.dat\.incomplete$" daemon.log &&
+		test_cmp "$SCHED" trace.localhost:*.dat &&
+		ls trace.localhost:*.dat.incomplete &&
+		! ls trace.*.cpu* 2>/dev/null
 	'
 done
 
