@@ -139,20 +139,24 @@ record_in_background() {
 	rec=$!
 }
 
+# The listener is killed once the command runs (record starts it after the
+# header is out; killed sooner, record fails sending the header).  A listener
+# killed before reading all it was sent resets the connection: either line.
 test_expect_success TRACEFS 'a listener that goes away mid-recording stops it: exit 1, one line, tracefs as it was' '
 	fresh_dir && mkdir client && start_listen &&
 	tracefs_state >before &&
-	record_in_background -e sched_switch sleep 20 &&
+	record_in_background -e sched_switch sh -c "touch ../started; exec sleep 20" &&
 	test_when_finished "kill $rec 2>/dev/null || :" &&
-	{ wait_log "^pagesize=" || { cat err; exit 1; }; } &&
+	for i in $(seq 100); do test -e started && break; sleep 0.1; done &&
+	{ test -e started || { echo "the command never started:"; cat err; exit 1; }; } &&
 	sleep 0.3 &&
 	kill -9 $(pgrep -P $LPID) $LPID && LPID= &&
 	{ wait $rec; status=$?; } &&
 	{ test $status = 1 || { echo "record exit $status:"; cat err; false; }; } &&
 	tracefs_state >after &&
 	test_cmp before after &&
-	echo "trace-cmd record: '"'"'localhost:$LPORT'"'"': the listener closed the connection during the recording" >want &&
-	test_cmp want err &&
+	test $(wc -l <err) = 1 &&
+	grep -E "^trace-cmd record: '"'"'localhost:$LPORT'"'"': (the listener closed the connection during the recording|connection lost during the recording: Connection reset by peer)$" err &&
 	test -z "$(ls -A client)"
 '
 
