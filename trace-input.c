@@ -23,6 +23,7 @@
 #include "trace-cmd.h"
 #include "trace-cursor.h"
 #include "trace-input.h"
+#include "trace-ahead.h"
 #include "trace-kallsyms.h"
 
 #define MAX_CPUS		4096
@@ -91,6 +92,7 @@ struct stream {
 	int			last_off;	/* kbuffer offset of rec in its page */
 	int			skip_next;
 	int			no_skip;	/* landing on a peeked record: no id filter */
+	struct ahead_job	ahead;		/* its next chunk, decompressed by the worker */
 };
 
 struct trace_input {
@@ -124,6 +126,7 @@ struct trace_input {
 	int			funcs_loaded;
 	int			all_parsed;	/* trace_input_parse_all(): functions registered */
 	struct kallsyms		*ksyms;		/* lazily: see trace_input_load_functions() */
+	struct ahead		*ahead;		/* started with the first chunked stream */
 	int64_t			*flex_by_id;	/* see id_flex_offset() */
 	const unsigned char	*want_ids;	/* trace_input_only_ids() */
 	int			type_offset, type_size;
@@ -208,6 +211,22 @@ static int decompress(struct trace_input *in, const void *src, size_t csize, voi
 		return 0;
 	}
 	return cur_bad(&c, off, "%s is compressed but the file names no compression", what);
+}
+
+/* decompress() without its messages, for the worker of trace-ahead.c. */
+static int inflate_quiet(int comp, const void *src, size_t csize, void *dst, size_t usize)
+{
+	if (comp == COMP_ZLIB) {
+		uLongf dl = usize;
+
+		return uncompress(dst, &dl, src, csize) == Z_OK && dl == usize ? 0 : -1;
+	}
+	if (comp == COMP_ZSTD) {
+		size_t ret = ZSTD_decompress(dst, usize, src, csize);
+
+		return !ZSTD_isError(ret) && ret == usize ? 0 : -1;
+	}
+	return -1;
 }
 
 /* ---- the v6 header items, also the bodies of v7 sections ----------------- */
@@ -1339,7 +1358,10 @@ void trace_input_close(struct trace_input *in)
 {
 	if (!in)
 		return;
+	ahead_free(in->ahead);
 	for (int i = 0; i < in->nr_streams; i++) {
+		free(in->streams[i].ahead.src);
+		free(in->streams[i].ahead.dst);
 		if (in->streams[i].kbuf)
 			kbuffer_free(in->streams[i].kbuf);
 		if (in->streams[i].peek_kbuf)
@@ -1607,6 +1629,71 @@ static void ensure_window(struct stream *s, size_t len)
  * event that points a little past its page still reads inside the buffer.
  * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
  */
+#define AHEAD_MAX_CHUNK	(8U << 20)	/* bigger chunks are not doubled in memory */
+
+/*
+ * Hands the stream's next chunk (at s->next) to the worker.  Anything odd
+ * is left for fill_window() to find and report, so nothing is said here.
+ */
+static void queue_ahead(struct stream *s)
+{
+	struct trace_input *in = s->in;
+	struct ahead_job *j = &s->ahead;
+	unsigned char hdr[8];
+	struct cursor c;
+	uint32_t cs, us;
+
+	if (!in->ahead || !s->chunks_left || s->next + 8 > s->end ||
+	    pread(in->fd, hdr, 8, s->next) != 8)
+		return;
+	cur_init(&c, hdr, 8, s->next, in->big_endian, in->file);
+	cur_u32(&c, &cs, "chunk size");
+	cur_u32(&c, &us, "chunk size");
+	if (!us || us > AHEAD_MAX_CHUNK || cs > s->end - s->next - 8)
+		return;
+	if (j->src_cap < cs) {
+		free(j->src);
+		j->src_cap = cs;
+		j->src = xmalloc(cs ? cs : 1);
+	}
+	if (pread(in->fd, j->src, cs, s->next + 8) != (ssize_t)cs)
+		return;
+	if (j->dst_cap < us + WINDOW_SLACK) {
+		free(j->dst);
+		j->dst_cap = us + WINDOW_SLACK;
+		j->dst = xmalloc(j->dst_cap);
+	}
+	j->at = s->next;
+	j->csize = cs;
+	j->usize = us;
+	ahead_queue(in->ahead, j);
+}
+
+/* The chunk at s->next from the worker, when it has it: its length, else 0. */
+static size_t take_ahead(struct stream *s)
+{
+	struct ahead_job *j = &s->ahead;
+	unsigned char *win = s->win;
+	size_t cap = s->win_cap;
+
+	if (j->state == AHEAD_IDLE)
+		return 0;
+	ahead_wait(s->in->ahead, j);
+	if (j->state != AHEAD_DONE || j->at != s->next) {
+		j->state = AHEAD_IDLE;
+		return 0;
+	}
+	j->state = AHEAD_IDLE;
+	s->win = j->dst;
+	s->win_cap = j->dst_cap;
+	j->dst = win;
+	j->dst_cap = win ? cap : 0;
+	s->win_off = s->next;
+	s->next += 8 + j->csize;
+	s->chunks_left--;
+	return j->usize;
+}
+
 static int fill_window(struct stream *s)
 {
 	size_t len;
@@ -1630,6 +1717,11 @@ static int fill_window(struct stream *s)
 
 		if (!s->chunks_left)
 			return 0;
+		len = take_ahead(s);
+		if (len) {
+			queue_ahead(s);
+			goto loaded;
+		}
 		if (s->next + 8 > s->end)
 			return stream_truncated(s, s->next, 8, "data chunk header");
 		if (read_at(s, hdr, 8, s->next, "data chunk header") < 0)
@@ -1656,7 +1748,9 @@ static int fill_window(struct stream *s)
 		s->next += 8 + cs;
 		s->chunks_left--;
 		len = us;
+		queue_ahead(s);
 	}
+loaded:
 	memset(s->win + len, 0, WINDOW_SLACK);
 	s->win_len = len;
 	s->page = 0;
@@ -1987,6 +2081,8 @@ static int start_streams(struct trace_input *in)
 			if (!buf->cpu[cpu].size || (in->skip_cpu && cpu < MAX_CPUS &&
 						    in->skip_cpu[cpu]))
 				continue;
+			if (buf->chunked && !in->ahead && !getenv("TRACE_CMD_NO_AHEAD"))
+				in->ahead = ahead_new(inflate_quiet, in->comp);
 			s = &in->streams[in->nr_streams];
 			s->idx = in->nr_streams++;
 			if (stream_init(in, s, b, cpu) < 0)

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The decompress-ahead worker (see trace-ahead.h): one thread, a queue of
+ * jobs in the order asked, one lock and two conditions.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "trace-ahead.h"
+#include "trace-cmd.h"
+
+struct ahead {
+	pthread_t		thread;
+	pthread_mutex_t		lock;
+	pthread_cond_t		work, done;
+	struct ahead_job	*head, *tail;
+	int			stop;
+	ahead_inflate_fn	inflate;
+	int			comp;
+};
+
+static void *worker(void *arg)
+{
+	struct ahead *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	while (!a->stop) {
+		struct ahead_job *job = a->head;
+		int ret;
+
+		if (!job) {
+			pthread_cond_wait(&a->work, &a->lock);
+			continue;
+		}
+		a->head = job->next;
+		if (!a->head)
+			a->tail = NULL;
+		pthread_mutex_unlock(&a->lock);
+		ret = a->inflate(a->comp, job->src, job->csize, job->dst, job->usize);
+		pthread_mutex_lock(&a->lock);
+		job->state = ret < 0 ? AHEAD_FAILED : AHEAD_DONE;
+		pthread_cond_broadcast(&a->done);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+struct ahead *ahead_new(ahead_inflate_fn inflate, int comp)
+{
+	struct ahead *a;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return NULL;
+	a = xcalloc(1, sizeof(*a));
+	a->inflate = inflate;
+	a->comp = comp;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->work, NULL);
+	pthread_cond_init(&a->done, NULL);
+	if (pthread_create(&a->thread, NULL, worker, a)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void ahead_free(struct ahead *a)
+{
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = 1;
+	pthread_cond_signal(&a->work);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->work);
+	pthread_cond_destroy(&a->done);
+	free(a);
+}
+
+void ahead_queue(struct ahead *a, struct ahead_job *job)
+{
+	pthread_mutex_lock(&a->lock);
+	job->state = AHEAD_QUEUED;
+	job->next = NULL;
+	if (a->tail)
+		a->tail->next = job;
+	else
+		a->head = job;
+	a->tail = job;
+	pthread_cond_signal(&a->work);
+	pthread_mutex_unlock(&a->lock);
+}
+
+void ahead_wait(struct ahead *a, struct ahead_job *job)
+{
+	pthread_mutex_lock(&a->lock);
+	while (job->state == AHEAD_QUEUED)
+		pthread_cond_wait(&a->done, &a->lock);
+	pthread_mutex_unlock(&a->lock);
+}

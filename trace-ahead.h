@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decompressing ahead: while report prints one v7 data chunk of a CPU, a
+ * second thread decompresses that CPU's next one, so zstd or zlib is off
+ * the printing thread.  The reader owns the jobs (one per CPU stream); the
+ * worker only fills their output and says when it is done.  A job that
+ * fails is left to the reader, which decompresses again and reports why.
+ */
+#ifndef TRACE_AHEAD_H
+#define TRACE_AHEAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ahead_state { AHEAD_IDLE, AHEAD_QUEUED, AHEAD_DONE, AHEAD_FAILED };
+
+/* Decompresses @csize bytes at @src into exactly @usize at @dst: 0, or -1 without a word. */
+typedef int (*ahead_inflate_fn)(int comp, const void *src, size_t csize, void *dst, size_t usize);
+
+struct ahead_job {
+	enum ahead_state	state;		/* QUEUED: the worker's until DONE/FAILED */
+	uint64_t		at;		/* file offset of the chunk's header */
+	unsigned char		*src;		/* its compressed bytes */
+	size_t			csize, src_cap;
+	unsigned char		*dst;		/* its data, with dst_cap bytes allocated */
+	size_t			usize, dst_cap;
+	struct ahead_job	*next;		/* in the worker's queue */
+};
+
+struct ahead;
+
+/* A worker for files compressed with @comp; NULL when one would not help (one CPU). */
+struct ahead *ahead_new(ahead_inflate_fn inflate, int comp);
+/* Stops the worker once its current job is done; queued jobs stay undone. */
+void ahead_free(struct ahead *a);
+
+void ahead_queue(struct ahead *a, struct ahead_job *job);
+/* Until @job is no longer the worker's. */
+void ahead_wait(struct ahead *a, struct ahead_job *job);
+
+#endif
