@@ -294,6 +294,11 @@ static int patch_v6_buffers(const char *path, uint64_t opts_at, const uint64_t *
 	return ret;
 }
 
+int trace_dat_copy_metadata(struct trace_output *out, struct trace_input *in)
+{
+	return copy_metadata(out, in);
+}
+
 /* Refuses what the writer cannot reproduce; 0 when @in can be rewritten. */
 static int check_rewritable(struct trace_input *in, const char *output)
 {

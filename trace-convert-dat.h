@@ -28,6 +28,14 @@ struct trace_input;
 int trace_dat_write(struct trace_input *in, const char *output, int version,
 		    const char *compression, int *const *cpu_fds);
 
+struct trace_output;
+
+/*
+ * Writes @in's prefix (its page and long sizes), headers, formats, kallsyms,
+ * printk formats and command lines to @out: a partial file's metadata.
+ */
+int trace_dat_copy_metadata(struct trace_output *out, struct trace_input *in);
+
 struct command;
 
 /*

@@ -18,6 +18,7 @@
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-convert-dat.h"
+#include "trace-input.h"
 #include "trace-output.h"
 #include "trace-tracefs.h"
 
@@ -148,6 +149,26 @@ static int write_local_metadata(struct trace_output *out, const struct restore_o
 }
 
 /*
+ * A version 7 partial file (upstream's restore -c writes them): its sections
+ * read as any file's, their contents written out as a v6 partial holds them.
+ */
+static int copy_partial_v7(struct trace_output *out, const char *path)
+{
+	struct trace_input *in = trace_input_open(path, TRACE_INPUT_NO_TEP);
+	int one = 1, ret;
+
+	if (!in)
+		return -1;
+	if (trace_input_big_endian(in) != !*(char *)&one) {
+		trace_input_close(in);
+		return error("'%s': made on a machine of another byte order", path);
+	}
+	ret = trace_dat_copy_metadata(out, in);
+	trace_input_close(in);
+	return ret;
+}
+
+/*
  * A partial file is the metadata as -c wrote it: the prefix is rewritten
  * through the writer (which keeps the page size for the data part), the rest
  * is copied as it is.  Only this machine's byte order and word size fit.
@@ -167,8 +188,13 @@ static int copy_partial(struct trace_output *out, const char *path)
 		error("'%s': not a trace.dat partial file (bad magic)", path);
 		goto out;
 	}
+	if (!memcmp(prefix + 10, "7", 2)) {
+		ret = copy_partial_v7(out, path);
+		goto out;
+	}
 	if (memcmp(prefix + 10, "6", 2)) {
-		error("'%s': version %.1s, restore reads version 6 partial files", path, prefix + 10);
+		error("'%s': version %.1s, restore reads version 6 and 7 partial files", path,
+		      prefix + 10);
 		goto out;
 	}
 	if (prefix[12] != (__BYTE_ORDER == __BIG_ENDIAN) || prefix[13] != sizeof(long)) {

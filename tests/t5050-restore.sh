@@ -62,6 +62,21 @@ test_expect_success TRACEFS,UPSTREAM 'restore -c writes a partial file that -i t
 	"$TRACE_CMD" restore -c -o box.dat && cmp -n 18 box.dat trace-partial.dat
 '
 
+# Upstream 3.x's restore -c writes a version 7 partial file.
+test_expect_success TRACEFS,UPSTREAM 'restore -i takes upstream'"'"'s v7 partial file as upstream'"'"'s restore -i does' '
+	test_when_finished "$SHIM off" &&
+	$SHIM on >/dev/null &&
+	"$UPSTREAM" restore -c -o up-partial.dat >/dev/null 2>&1 &&
+	"$UPSTREAM" restore -i up-partial.dat -o up-restored.dat $(cat cpus) >/dev/null 2>&1 &&
+	$SHIM off >/dev/null &&
+	test "$(od -An -c -j10 -N1 up-partial.dat | tr -d " ")" = 7 &&
+	"$TRACE_CMD" restore -i up-partial.dat -o from-v7.dat $(cat cpus) &&
+	events from-v7.dat >ours7.txt && test_cmp up.txt ours7.txt &&
+	events up-restored.dat >theirs7.txt && test_cmp theirs7.txt ours7.txt &&
+	"$TRACE_CMD" restore -i up-partial.dat --file-version 6 -o from-v7-6.dat $(cat cpus) &&
+	events from-v7-6.dat >ours6.txt && test_cmp up.txt ours6.txt
+'
+
 test_expect_success TRACEFS,UPSTREAM 'restore -t and -k read another tracing directory and kallsyms' '
 	# Without tracing_mark_write among the symbols, report prints its address instead.
 	grep -v " tracing_mark_write" /proc/kallsyms | head -n 1000 >ksyms &&
