@@ -59,6 +59,24 @@ test_expect_success CORPUS 'every ../shared/corpus file' '
 	all_same_both_ways -t -- "$CORPUS"/*.dat
 '
 
+# same_ahead FILE...: report with v7 chunks decompressed ahead in a second
+# thread (the default) and on the reader's thread alone: same bytes, same errors.
+same_ahead() {
+	for f in "$@"; do
+		TRACE_CMD_NO_AHEAD=1 timeout 5 "$TRACE_CMD" report "$f" >sync.out 2>sync.err
+		echo "exit $?" >>sync.err
+		timeout 5 "$TRACE_CMD" report "$f" >ahead.out 2>ahead.err
+		echo "exit $?" >>ahead.err
+		cmp -s sync.out ahead.out && cmp -s sync.err ahead.err ||
+			{ echo "differs: $f"; diff sync.err ahead.err | head -5; return 1; }
+	done
+}
+
+test_expect_success 'decompressing ahead changes nothing: fixtures, fuzz files, corpus' '
+	same_ahead "$FIXTURES"/*v7*.dat "$FIXTURES"/fuzz/*.dat "$SRC_DIR"/fuzz/corpus/tracedat/* \
+		$(ls "$CORPUS"/*v7*.dat 2>/dev/null)
+'
+
 test_expect_success 'a difference between the printers would be seen' '
 	printf "#!/bin/sh\nif [ -n \"\$TRACE_CMD_SLOW_PRINT\" ]; then exec %s \"\$@\" -t; fi\nexec %s \"\$@\"\n" \
 		"$TRACE_CMD" "$TRACE_CMD" >skewed && chmod +x skewed &&
