@@ -151,8 +151,11 @@ test_expect_success '--bind 127.0.0.1 listens on that address only' '
 	fresh_dir &&
 	start_listen --bind 127.0.0.1 &&
 	grep -qi "^ *[0-9]*: 0100007F:$(printf %04X $LPORT) 00000000:0000 0A" /proc/net/tcp &&
+	test_must_fail "$REPLAY" 127.0.0.2 $LPORT "$SCHED" 2>err &&
+	grep -q "refused" err &&
 	replay "$SCHED" &&
-	wait_log "^Finished with "
+	wait_log "^Finished with " &&
+	test "$(log_lines | grep -c "^Connected with ")" = 1
 '
 
 test_expect_success '--max-clients: a client beyond the limit is refused with a log line' '
