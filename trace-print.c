@@ -826,12 +826,19 @@ static void put_str(struct trace_printer *p, const struct spec *sp, const char *
 		pad(p, ' ', sp->width - (int)n);
 }
 
+/* "0x%llx", without printf. */
 static void put_hex_value(struct trace_printer *p, unsigned long long v)
 {
-	char tmp[24];
-	int n = snprintf(tmp, sizeof(tmp), "0x%llx", v);
+	char tmp[20];
+	int n = sizeof(tmp);
 
-	put(p, tmp, n);
+	do {
+		tmp[--n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	tmp[--n] = 'x';
+	tmp[--n] = '0';
+	put(p, tmp + n, sizeof(tmp) - n);
 }
 
 /*
