@@ -40,7 +40,8 @@ extern const struct command cmd_start, cmd_set;
 	"  -T         a stack trace with each event (options/stacktrace)\n" \
 	"  -d         keep the function tracer off (options/function-trace)\n" \
 	"  -D         -d and /proc/sys/kernel/ftrace_enabled off as well\n" \
-	"  --cmdlines-size N    how many command names the kernel keeps (saved_cmdlines_size)\n"
+	"  --cmdlines-size N    how many command names the kernel keeps (saved_cmdlines_size)\n" \
+	"  -i         an -e that matches no event is a warning, not an error\n"
 
 static const char start_usage[] =
 	"usage: trace-cmd start [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
@@ -117,7 +118,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:P:cM:TdD", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:P:cM:TdDi", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
@@ -169,6 +170,10 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			if (ftrace_setup_option(&p->ftrace, c, optarg, NULL) < 0)
 				return bad_value(p);
 			b->used = any = true;
+			break;
+		case 'i':
+			/* For every buffer, wherever it is given, as record's -i. */
+			ftrace_setup_option(&p->ftrace, c, optarg, NULL);
 			break;
 		case 'P': case 'c': case 'M': case 'T': case 'd': case 'D':
 		case FTRACE_OPT_CMDLINES_SIZE:
@@ -278,6 +283,11 @@ static int check_plan(struct start_plan *p)
 			return error("invalid instance name '%s'", b->instance);
 		for (int g = 0; g < b->nr_groups; g++) {
 			b->groups[g].events = tfs_events_new();
+			/* -i: a spec that matches nothing enables nothing, its -f with it. */
+			if (p->ftrace.ignore_missing && !ftrace_event_spec_matches(b->groups[g].spec)) {
+				warning("no event matches '%s': ignored (-i)", b->groups[g].spec);
+				continue;
+			}
 			if (tfs_events_add(b->groups[g].events, b->groups[g].spec) <= 0)
 				return -1;
 		}

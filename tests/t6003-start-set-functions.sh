@@ -59,6 +59,17 @@ test_expect_success 'start -P -c -M -T -d --cmdlines-size writes each file and k
 	test_cmp expect got
 '
 
+test_expect_success 'start -i: an -e matching nothing is a warning, the others enabled' '
+	fresh_fake &&
+	"$TRACE_CMD" start -i -e sched_switch -e no_such_event_xyz -f "pid > 1" 2>err &&
+	echo "trace-cmd start: warning: no event matches '"'"'no_such_event_xyz'"'"': ignored (-i)" >expect &&
+	test_cmp expect err &&
+	test "$(cat fake/events/sched/sched_switch/enable)" = 1 &&
+	test "$(cat fake/events/sched/sched_wakeup/enable)" = 0 &&
+	test_expect_code 1 "$TRACE_CMD" start -e sched_switch -e no_such_event_xyz 2>err &&
+	grep -q "no event matches '"'"'no_such_event_xyz'"'"'" err
+'
+
 check_usage() {
 	msg=$1; shift
 	fresh_fake &&
