@@ -41,7 +41,8 @@ extern const struct command cmd_start, cmd_set;
 	"  -d         keep the function tracer off (options/function-trace)\n" \
 	"  -D         -d and /proc/sys/kernel/ftrace_enabled off as well\n" \
 	"  --cmdlines-size N    how many command names the kernel keeps (saved_cmdlines_size)\n" \
-	"  -i         an -e that matches no event is a warning, not an error\n"
+	"  -i         an -e that matches no event is a warning, not an error\n" \
+	"  -v         the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 
 static const char start_usage[] =
 	"usage: trace-cmd start [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
@@ -68,6 +69,7 @@ struct event_group {
 	const char *spec;
 	struct tfs_events *events;
 	const char *filter;
+	bool negated;		/* -v before its -e: its events are left out */
 };
 
 /* What one buffer (the top one, or an instance) is to get. */
@@ -81,6 +83,7 @@ struct buffer_plan {
 	unsigned long size_kb;
 	const char **options;
 	int nr_options;
+	bool negate_next;	/* a -v waiting for its -e */
 };
 
 struct start_plan {
@@ -118,19 +121,26 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:P:cM:TdDi", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:P:cM:TdDiv", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
 			return show_usage(p->cmd);
 		case 'e':
 			b->groups = xrealloc(b->groups, (b->nr_groups + 1) * sizeof(*b->groups));
-			b->groups[b->nr_groups++] = (struct event_group){ .spec = optarg };
+			b->groups[b->nr_groups++] = (struct event_group){
+				.spec = optarg, .negated = b->negate_next };
+			b->negate_next = false;
 			b->used = any = true;
+			break;
+		case 'v':
+			b->negate_next = true;
 			break;
 		case 'f':
 			if (!b->nr_groups || b->groups[b->nr_groups - 1].filter)
 				return usage_error(p->cmd, "-f must follow an -e");
+			if (b->groups[b->nr_groups - 1].negated)
+				return usage_error(p->cmd, "-f cannot follow a -v -e: its events are not enabled");
 			b->groups[b->nr_groups - 1].filter = optarg;
 			break;
 		case 'p':
@@ -192,6 +202,9 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			return option_error(p->cmd, argv, c);
 		}
 	}
+	for (int i = 0; i < p->nr_bufs; i++)
+		if (p->bufs[i].negate_next)
+			return usage_error(p->cmd, "-v must come before an -e");
 	if (p->nr_bufs && !p->bufs[0].instance)
 		p->ftrace.plugin = p->bufs[0].tracer;
 	if (ftrace_setup_check_usage(&p->ftrace) < 0)
@@ -373,6 +386,20 @@ out:
 	return ret;
 }
 
+/* -v: does a negated -e of @b take event @i of @ev out? */
+static bool left_out(const struct buffer_plan *b, const struct tfs_events *ev, size_t i)
+{
+	for (int g = 0; g < b->nr_groups; g++) {
+		const struct tfs_events *neg = b->groups[g].events;
+
+		for (size_t j = 0; b->groups[g].negated && j < tfs_events_count(neg); j++)
+			if (!strcmp(tfs_events_system(neg, j), tfs_events_system(ev, i)) &&
+			    !strcmp(tfs_events_name(neg, j), tfs_events_name(ev, i)))
+				return true;
+	}
+	return false;
+}
+
 static int apply_events(struct start_plan *p, struct buffer_plan *b)
 {
 	char rel[512];
@@ -380,7 +407,9 @@ static int apply_events(struct start_plan *p, struct buffer_plan *b)
 	for (int g = 0; g < b->nr_groups; g++) {
 		struct tfs_events *ev = b->groups[g].events;
 
-		for (size_t i = 0; i < tfs_events_count(ev); i++) {
+		for (size_t i = 0; !b->groups[g].negated && i < tfs_events_count(ev); i++) {
+			if (left_out(b, ev, i))
+				continue;
 			snprintf(rel, sizeof(rel), "events/%s/%s/",
 				 tfs_events_system(ev, i), tfs_events_name(ev, i));
 			/* The filter first, so no unfiltered event slips in. */

@@ -70,6 +70,14 @@ test_expect_success 'start -i: an -e matching nothing is a warning, the others e
 	grep -q "no event matches '"'"'no_such_event_xyz'"'"'" err
 '
 
+test_expect_success 'start -e sched -v -e sched_switch: the system without that event' '
+	fresh_fake &&
+	"$TRACE_CMD" start -e sched -v -e sched_switch &&
+	for e in sched_switch sched_wakeup sched_waking; do
+		echo "$e $(cat fake/events/sched/$e/enable)"; done >got &&
+	printf "%s\n" "sched_switch 0" "sched_wakeup 1" "sched_waking 1" >expect && test_cmp expect got
+'
+
 check_usage() {
 	msg=$1; shift
 	fresh_fake &&
@@ -84,7 +92,10 @@ test_expect_success 'start -P, -M, -T, --cmdlines-size after -B, -c without -P: 
 	check_usage "trace-cmd start: --cmdlines-size applies to the whole kernel, not -B foo" \
 		start -B foo -e sched --cmdlines-size 10 &&
 	check_usage "trace-cmd start: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" start -M xyz &&
-	check_usage "trace-cmd start: -c needs -F or -P" start -e sched -c
+	check_usage "trace-cmd start: -c needs -F or -P" start -e sched -c &&
+	check_usage "trace-cmd start: -v must come before an -e" start -e sched -v &&
+	check_usage "trace-cmd start: -f cannot follow a -v -e: its events are not enabled" \
+		start -e sched -v -e sched_switch -f "prev_pid > 1"
 '
 
 test_expect_success 'function filters without their tracer, or after -B: usage errors' '
