@@ -23,6 +23,7 @@ extern const struct command cmd_start, cmd_set;
 #define START_OPTIONS \
 	"  -e EVENT   enable EVENT: system:event, system, event or all, globs allowed\n" \
 	"  -f FILTER  filter the events of the preceding -e (kernel filter syntax)\n" \
+	"  -R TRIGGER add TRIGGER to the events of the preceding -e (their trigger file)\n" \
 	"  -p TRACER  set the tracer (trace-cmd list shows them)\n" \
 	"  -b SIZE    per-CPU buffer size in KiB\n" \
 	"  -C CLOCK   the trace clock (trace-cmd list shows them)\n" \
@@ -45,13 +46,13 @@ extern const struct command cmd_start, cmd_set;
 	"  -v         the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 
 static const char start_usage[] =
-	"usage: trace-cmd start [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
+	"usage: trace-cmd start [-e EVENT [-f FILTER] [-R TRIGGER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
 	"                       [-O OPTION]... [-B NAME [OPTIONS]]...\n"
 	START_OPTIONS
 	"Replaces the events enabled in each buffer it names, clears it and turns tracing on.\n";
 
 static const char set_usage[] =
-	"usage: trace-cmd set [-e EVENT [-f FILTER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
+	"usage: trace-cmd set [-e EVENT [-f FILTER] [-R TRIGGER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
 	"                     [-O OPTION]... [-B NAME [OPTIONS]]...\n"
 	START_OPTIONS
 	"Changes only what its options name; tracing_on and the buffer stay as they are.\n";
@@ -69,6 +70,7 @@ struct event_group {
 	const char *spec;
 	struct tfs_events *events;
 	const char *filter;
+	const char *trigger;	/* -R */
 	bool negated;		/* -v before its -e: its events are left out */
 };
 
@@ -94,6 +96,9 @@ struct start_plan {
 	struct tfs_saved *saved;
 	char **cleared;		/* filters to clear ("0") on undo */
 	int nr_cleared;
+	char **triggered;	/* trigger files written, and each one's undo */
+	char **untrigger;
+	int nr_triggered;
 	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
 };
 
@@ -121,7 +126,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:p:b:C:O:B:l:n:g:P:cM:TdDiv", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDiv", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
@@ -142,6 +147,13 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			if (b->groups[b->nr_groups - 1].negated)
 				return usage_error(p->cmd, "-f cannot follow a -v -e: its events are not enabled");
 			b->groups[b->nr_groups - 1].filter = optarg;
+			break;
+		case 'R':
+			if (!b->nr_groups || b->groups[b->nr_groups - 1].trigger)
+				return usage_error(p->cmd, "-R must follow an -e");
+			if (b->groups[b->nr_groups - 1].negated)
+				return usage_error(p->cmd, "-R cannot follow a -v -e: its events are not enabled");
+			b->groups[b->nr_groups - 1].trigger = optarg;
 			break;
 		case 'p':
 			b->tracer = optarg;
@@ -352,6 +364,29 @@ out:
 }
 
 /*
+ * A trigger file takes triggers one by one, and one goes away by writing it
+ * back with '!' before it: that is the undo kept.
+ */
+static int set_trigger(struct start_plan *p, struct buffer_plan *b, const char *rel,
+		       const char *trigger)
+{
+	char *path = rel_path(b, rel);
+	int n = p->nr_triggered;
+
+	if (tfs_write_file(path, trigger) < 0) {
+		free(path);
+		return -1;
+	}
+	p->triggered = xrealloc(p->triggered, (n + 1) * sizeof(char *));
+	p->untrigger = xrealloc(p->untrigger, (n + 1) * sizeof(char *));
+	p->triggered[n] = path;
+	p->untrigger[n] = xmalloc(strlen(trigger) + 2);
+	sprintf(p->untrigger[n], "!%s", trigger);
+	p->nr_triggered++;
+	return 0;
+}
+
+/*
  * start replaces the event selection.  set_event cannot be saved and written
  * back as one value (its lines are events), so each enabled event's own
  * enable file is saved before set_event is emptied.
@@ -415,6 +450,9 @@ static int apply_events(struct start_plan *p, struct buffer_plan *b)
 			/* The filter first, so no unfiltered event slips in. */
 			strcat(rel, "filter");
 			if (b->groups[g].filter && set_filter(p, b, rel, b->groups[g].filter) < 0)
+				return -1;
+			strcpy(strrchr(rel, '/') + 1, "trigger");
+			if (b->groups[g].trigger && set_trigger(p, b, rel, b->groups[g].trigger) < 0)
 				return -1;
 			strcpy(strrchr(rel, '/') + 1, "enable");
 			if (set_rel(p, b, rel, "1") < 0)
@@ -486,6 +524,8 @@ static int start_tracing(struct buffer_plan *b)
 /* Puts every changed file back and removes the instances this run created. */
 static void undo(struct start_plan *p)
 {
+	for (int i = p->nr_triggered - 1; i >= 0; i--)
+		tfs_write_file(p->triggered[i], p->untrigger[i]);
 	tfs_restore(p->saved);
 	for (int i = 0; i < p->nr_cleared; i++)
 		tfs_write_file(p->cleared[i], "0");
@@ -514,6 +554,12 @@ static void free_plan(struct start_plan *p)
 	for (int i = 0; i < p->nr_cleared; i++)
 		free(p->cleared[i]);
 	free(p->cleared);
+	for (int i = 0; i < p->nr_triggered; i++) {
+		free(p->triggered[i]);
+		free(p->untrigger[i]);
+	}
+	free(p->triggered);
+	free(p->untrigger);
 	tfs_saved_free(p->saved);
 	ftrace_setup_free(&p->ftrace);
 }

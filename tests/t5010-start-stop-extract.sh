@@ -202,7 +202,32 @@ test_expect_success TRACEFS 'a filter the kernel refuses is explained, and every
 '
 cleanup
 
+test_expect_success TRACEFS 'start -R adds a trigger to the -e before it; reset takes it away' '
+	tracefs_state >before &&
+	"$TRACE_CMD" start -e sched_switch -R stacktrace -e sched_wakeup &&
+	grep -q "^stacktrace:unlimited" "$T/events/sched/sched_switch/trigger" &&
+	! grep -v "^#" "$T/events/sched/sched_wakeup/trigger" | grep -q . &&
+	grep -q "^1" "$T/events/sched/sched_switch/enable" &&
+	"$TRACE_CMD" reset 2>/dev/null &&
+	tracefs_state >after &&
+	test_cmp before after
+'
+cleanup
+
+test_expect_success TRACEFS 'a trigger the kernel refuses, or a later refusal: named, exit 1, the trigger gone again' '
+	tracefs_state >before &&
+	test_expect_code 1 "$TRACE_CMD" start -e sched_switch -R bogus_trigger 2>err &&
+	grep -q "^trace-cmd start: writing '"'"'bogus_trigger'"'"' to '"'"'events/sched/sched_switch/trigger'"'"'" err &&
+	tracefs_state >after && test_cmp before after &&
+	test_expect_code 1 "$TRACE_CMD" set -e sched_switch -R stacktrace -e sched_wakeup -f "nosuchfield == 1" 2>err &&
+	grep -q "sched_wakeup/filter" err &&
+	tracefs_state >after && test_cmp before after
+'
+cleanup
+
 test_expect_success 'usage errors exit 2' '
+	test_expect_code 2 "$TRACE_CMD" start -R x 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd start: -R must follow an -e" &&
 	test_expect_code 2 "$TRACE_CMD" start 2>err &&
 	test "$(head -n 1 err)" = "trace-cmd start: nothing to do: give -e, -p, -b, -C, -O or -B" &&
 	test_expect_code 2 "$TRACE_CMD" start -f x 2>err &&
