@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build trace-cmd, its tests, man pages and bash completion.
 #   make                 build ./trace-cmd
-#   make test            run the test suite (tests/run)
+#   make test            build everything, then the whole test suite with the
+#                        ASan+UBSan build (make check-asan)
+#   make test-plain      the whole test suite with the plain ./trace-cmd
 #   make doc             build the man pages from Documentation/*.txt
 #   make install         install to $(DESTDIR)$(prefix)
 #   make install_doc     install the man pages
@@ -49,8 +51,12 @@ helpers: $(HELPERS)
 trace-cmd.bash: trace-cmd scripts/gen-completion.sh
 	sh scripts/gen-completion.sh ./trace-cmd >$@
 
-test: all helpers
-	tests/run
+# Scripts at a time: the tracefs scripts take one lane (see tests/run), the
+# others share the rest; two cores are busy with three jobs.
+TEST_JOBS	?= 3
+
+test-plain: all helpers
+	tests/run -j $(TEST_JOBS)
 
 doc: $(MAN1) $(MAN5)
 
@@ -70,13 +76,15 @@ install_doc: doc
 clean:
 	rm -f trace-cmd trace-cmd.bash *.o $(HELPERS) $(MAN1) $(MAN5) Documentation/*.xml
 
-.PHONY: all helpers test doc install install_doc clean
+.PHONY: all helpers test test-plain doc install install_doc clean
 
 # ---- Hardening (issue 7): fuzz targets and the sanitizer build ------------
 #   make fuzz                 build the libFuzzer targets fuzz/fuzz-* (clang)
 #   make fuzz-run SECONDS=N   fuzz each target N seconds, two at a time
 #   make fuzz-replay          replay every committed corpus, fixed seed and runs
-#   make check-asan           build asan/trace-cmd (ASan+UBSan), run the suite with it
+#   make check-asan           build asan/trace-cmd (ASan+UBSan), run the whole suite
+#                             with it (a script marked "# plain-build: WHY", t7001's
+#                             valgrind, with ./trace-cmd), JOBS at a time
 FUZZ_CC		?= clang
 SAN_FLAGS	:= -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 		   -fno-sanitize-recover=undefined
@@ -88,9 +96,6 @@ FUZZ_OBJS	:= $(patsubst %.o,fuzz/obj/%.o,$(LIB_OBJS))
 ASAN_OBJS	:= $(patsubst %.o,fuzz/obj/%.o,$(OBJS))
 SECONDS		?= 60
 ASAN_TESTS	?=
-# The scripts make test also runs with the ASan build: the parsers' hardening
-# tests.  The whole suite under ASan (make check-asan) doubles make test's time.
-ASAN_QUICK	:= t7000-fuzz-replay.sh t7002-report-faults.sh t7003-listen-faults.sh
 FUZZ_RUNS	?= 5000
 
 fuzz: $(FUZZ_BINS)
@@ -118,11 +123,9 @@ asan/trace-cmd: $(ASAN_OBJS)
 
 .SECONDARY: $(ASAN_OBJS)
 
-check-asan: asan/trace-cmd helpers
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
-	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/lsan.supp:print_suppressions=0 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
-	TRACE_CMD_SANITIZED=1 TRACE_CMD=$(CURDIR)/asan/trace-cmd tests/run $(ASAN_TESTS)
+# The sanitizers' options are in tests/run-one; ASAN_TESTS=... runs some scripts.
+check-asan: all asan/trace-cmd helpers
+	tests/run -j $(TEST_JOBS) --asan $(CURDIR)/asan/trace-cmd $(ASAN_TESTS)
 
 clean-hardening:
 	rm -rf fuzz/obj asan fuzz/mkseeds $(FUZZ_BINS)
@@ -131,12 +134,9 @@ clean: clean-hardening
 
 .PHONY: fuzz fuzz-run fuzz-replay check-asan clean-hardening
 
-# make test builds the fuzz targets too (tests/t7000 replays their corpora),
-# when clang is there (scripts/install-deps.sh installs it).
-test: $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),fuzz)
-test: test-asan
-
-test-asan: asan/trace-cmd helpers $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),fuzz)
-	$(MAKE) --no-print-directory check-asan ASAN_TESTS="$(ASAN_QUICK)"
-
-.PHONY: test-asan
+# make test (the README's test command, .ci/run's): every build, then the
+# whole suite under ASan+UBSan, t7001 under valgrind with the plain build,
+# t7000 replaying the fuzz corpora.  The fuzz targets need clang
+# (scripts/install-deps.sh installs it); without it t7000 says what is missing.
+test: all helpers $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),fuzz)
+	$(MAKE) --no-print-directory check-asan

@@ -20,7 +20,8 @@ test_have_prereq TRACEFS,UPSTREAM && . "$TEST_DIR/lib-tracefs.sh" && test_lock_t
 upstream_record() {
 	size=$(cat $T/buffer_size_kb) &&
 	"$SHIM" on &&
-	"$UPSTREAM" record -N localhost:$LPORT "$@" -b 8 -e initcall \
+	# Under timeout: an upstream client stuck on our listener must fail, not hang the suite.
+	timeout 60 "$UPSTREAM" record -N localhost:$LPORT "$@" -b 8 -e initcall \
 		sh -c "sleep 0.2; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done" >record.out 2>&1
 	status=$?
 	"$SHIM" off

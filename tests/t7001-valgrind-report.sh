@@ -4,11 +4,12 @@
 # access and no leak (definite, indirect or possible), and the same exit
 # status as without valgrind.  Leaks inside libtraceevent itself are in
 # tests/valgrind.supp.
+# plain-build: valgrind cannot run an ASan binary (both own the address space)
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-report.sh"
 
 if [ -n "${TRACE_CMD_SANITIZED:-}" ]; then
-	# make check-asan: valgrind cannot run an ASan binary; the plain run covers it.
+	# valgrind cannot run an ASan binary: tests/run --asan runs this with the plain one.
 	echo "1..0 # SKIP valgrind runs with the plain build, not under ASan"
 	exit 0
 fi
