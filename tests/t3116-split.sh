@@ -189,8 +189,8 @@ same_as_upstream() {
 
 test_expect_success TRACEFS,UPSTREAM 'pieces equal upstream'"'"'s split of the same v6 file' '
 	test_have_prereq RECORDED &&
-	for args in "-e 100" "-r -e 1000" "-c -e 100" "-r -c -e 1500" "-r -m 20" "-m 1" \
-		    "-r -c -m 50" "-C 1 -r -e 1000"; do
+	for args in "-e 100" "-r -e 1000" "-c -e 100" "-r -c -e 1500" "-r -m 100" "-m 1" \
+		    "-r -c -m 200" "-C 1 -r -e 1000"; do
 		same_as_upstream $args || return 1
 	done
 '
