@@ -38,3 +38,18 @@ same_output_as_upstream() {
 	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
 	test_cmp upstream.out ours.cmp
 }
+
+# same_both_ways FILE [ARGS]: fast and slow printers give the same bytes.
+# (The timeouts are for a hang; a busy machine may take seconds on a file.)
+same_both_ways() {
+	file=$1; shift
+	TRACE_CMD_SLOW_PRINT=1 timeout 60 "$TRACE_CMD" report "$@" "$file" >slow.out 2>slow.err
+	echo "exit $?" >>slow.err
+	timeout 60 "$TRACE_CMD" report "$@" "$file" >fast.out 2>fast.err
+	echo "exit $?" >>fast.err
+	cmp -s slow.out fast.out && cmp -s slow.err fast.err && return 0
+	echo "differs: report $* $file" >&2
+	diff slow.out fast.out | head -5 >&2
+	diff slow.err fast.err | head -5 >&2
+	return 1
+}

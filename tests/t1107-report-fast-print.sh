@@ -1,26 +1,11 @@
 #!/bin/bash
 # report's compiled event printer (trace-print.c) against libtraceevent's own
 # (TRACE_CMD_SLOW_PRINT=1): whole outputs, stderr and exit codes equal on
-# every fixture, fuzz regression, fuzz corpus and ../shared/corpus file, and
-# on a fresh -e all recording, which must also equal upstream's report.
+# every fixture, fuzz regression, fuzz corpus and ../shared/corpus file.
+# (t1108: the same on a fresh -e all recording; this part needs no tracefs,
+# so it runs beside the tracefs scripts, not in their lane.)
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-report.sh"
-. "$TEST_DIR/lib-tracefs.sh"
-
-# same_both_ways FILE [ARGS]: fast and slow printers give the same bytes.
-# (The timeouts are for a hang; a busy machine may take seconds on a file.)
-same_both_ways() {
-	file=$1; shift
-	TRACE_CMD_SLOW_PRINT=1 timeout 60 "$TRACE_CMD" report "$@" "$file" >slow.out 2>slow.err
-	echo "exit $?" >>slow.err
-	timeout 60 "$TRACE_CMD" report "$@" "$file" >fast.out 2>fast.err
-	echo "exit $?" >>fast.err
-	cmp -s slow.out fast.out && cmp -s slow.err fast.err && return 0
-	echo "differs: report $* $file" >&2
-	diff slow.out fast.out | head -5 >&2
-	diff slow.err fast.err | head -5 >&2
-	return 1
-}
 
 # all_same_both_ways ARGS -- FILE...: every file, counting at least one.
 all_same_both_ways() {
@@ -78,27 +63,6 @@ test_expect_success 'a difference between the printers would be seen' '
 	printf "#!/bin/sh\nif [ -n \"\$TRACE_CMD_SLOW_PRINT\" ]; then exec %s \"\$@\" -t; fi\nexec %s \"\$@\"\n" \
 		"$TRACE_CMD" "$TRACE_CMD" >skewed && chmod +x skewed &&
 	! TRACE_CMD=./skewed same_both_ways "$FIXTURES"/synth-instances-v6.dat 2>/dev/null
-'
-
-test_lock_tracefs
-
-test_expect_success TRACEFS 'record every event under a small load (tracefs left as found)' '
-	tracefs_state >before &&
-	"$TRACE_CMD" record -q -e all -o all.dat \
-		sh -c "ls -l /usr/bin >/dev/null; cat /etc/passwd >/dev/null" \
-		>record.out 2>&1 &&
-	tracefs_state >after &&
-	test_cmp before after &&
-	"$TRACE_CMD" convert --file-version 7 --compression zstd -i all.dat -o all7.dat
-'
-
-test_expect_success TRACEFS 'the -e all recording prints the same through both printers' '
-	same_both_ways all.dat && same_both_ways all7.dat && same_both_ways all.dat -t &&
-	test $(wc -l <fast.out) -gt 1000
-'
-
-test_expect_success TRACEFS,UPSTREAM 'and its event lines equal upstream'"'"'s, v6 and v7' '
-	same_as_upstream all.dat && same_as_upstream all7.dat
 '
 
 test_done
