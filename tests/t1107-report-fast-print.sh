@@ -45,9 +45,9 @@ test_expect_success CORPUS 'every ../shared/corpus file' '
 # thread (the default) and on the reader's thread alone: same bytes, same errors.
 same_ahead() {
 	for f in "$@"; do
-		TRACE_CMD_NO_AHEAD=1 timeout 5 "$TRACE_CMD" report "$f" >sync.out 2>sync.err
+		TRACE_CMD_NO_AHEAD=1 timeout 60 "$TRACE_CMD" report "$f" >sync.out 2>sync.err
 		echo "exit $?" >>sync.err
-		timeout 5 "$TRACE_CMD" report "$f" >ahead.out 2>ahead.err
+		timeout 60 "$TRACE_CMD" report "$f" >ahead.out 2>ahead.err
 		echo "exit $?" >>ahead.err
 		cmp -s sync.out ahead.out && cmp -s sync.err ahead.err ||
 			{ echo "differs: $f"; diff sync.err ahead.err | head -5; return 1; }
