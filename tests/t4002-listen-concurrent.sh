@@ -78,6 +78,7 @@ for sig in TERM INT; do
 		for i in $(seq 50); do port_listening $p && break; sleep 0.1; done &&
 		pid=$(pgrep -f "^$TRACE_CMD listen -D -p $p ") &&
 		test -n "$pid" &&
+		test_when_finished "kill $pid 2>/dev/null || :" &&
 		test "$(ps -o sid= -p $pid | tr -d " ")" = "$pid" &&
 		"$REPLAY" localhost $p "$SCHED" &&
 		for i in $(seq 50); do grep -q "Finished with" daemon.log && break; sleep 0.1; done &&
