@@ -95,23 +95,24 @@ test_expect_success '-o NAME and -d DIR name and place the file' '
 	! ls trace.* 2>/dev/null
 '
 
-# Any user can run it: as nobody (when nobody can reach the build tree).
-command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] &&
-	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$TRACE_CMD" &&
-	test_set_prereq NOBODY
+# Any user can run it: as nobody, from a copy of the binary in a directory
+# nobody can reach (the build tree may be under root's home).
+command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] && test_set_prereq NOBODY
 test_expect_success NOBODY 'not privileged: as nobody it serves a client into a directory of its own' '
 	fresh_dir &&
 	dir=$(mktemp -d /tmp/trace-cmd-nobody.XXXXXX) &&
 	test_when_finished "rm -rf $dir" &&
-	chown nobody "$dir" &&
+	chmod 755 "$dir" && mkdir "$dir/bin" && cp "$TRACE_CMD" "$dir/bin/trace-cmd" &&
+	mkdir "$dir/out" && chown nobody "$dir/out" &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$dir/bin/trace-cmd" &&
 	printf "#!/bin/sh\nexec setpriv --reuid=nobody --regid=nogroup --clear-groups \"%s\" \"\$@\"\n" \
-		"$TRACE_CMD" >as-nobody &&
+		"$dir/bin/trace-cmd" >as-nobody &&
 	chmod +x as-nobody &&
-	LISTENER=$PWD/as-nobody NOLOG=1 start_listen -d "$dir" -l "$dir/listen.log" &&
+	LISTENER=$PWD/as-nobody NOLOG=1 start_listen -d "$dir/out" -l "$dir/out/listen.log" &&
 	test "$(ps -o user= -p $LPID)" = nobody &&
 	replay "$SCHED" &&
-	for i in $(seq 50); do grep -q "Finished with" "$dir/listen.log" && break; sleep 0.1; done &&
-	f=$(ls "$dir"/trace.localhost:*.dat) &&
+	for i in $(seq 50); do grep -q "Finished with" "$dir/out/listen.log" && break; sleep 0.1; done &&
+	f=$(ls "$dir"/out/trace.localhost:*.dat) &&
 	test "$(stat -c %U "$f")" = nobody &&
 	test_cmp "$SCHED" "$f"
 '
