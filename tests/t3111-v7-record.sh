@@ -7,7 +7,6 @@
 test_lock_tracefs
 
 events_of() { sed '0,/^cpus=/d' "$1"; }
-SHIM=/work/shared/tools/upstream-shim
 WORK="echo v7-interop >$T/trace_marker; ls / >/dev/null"
 
 # Ours records with "$@"; tracefs must be as it was.

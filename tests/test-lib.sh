@@ -13,8 +13,12 @@ TEST_DIR=$(cd "$(dirname "$0")" && pwd)
 SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
 TRACE_CMD=${TRACE_CMD:-$SRC_DIR/trace-cmd}
 UPSTREAM=${UPSTREAM:-/usr/bin/trace-cmd}
-SHIM=${SHIM:-$SRC_DIR/../shared/tools/upstream-shim}
-CORPUS=${CORPUS:-$SRC_DIR/../shared/corpus}
+# The workplace's shared/ sits beside the checkout; a clone elsewhere finds it
+# at /work/shared.
+SHARED=${SHARED:-$SRC_DIR/../shared}
+[ -d "$SHARED" ] || SHARED=/work/shared
+SHIM=${SHIM:-$SHARED/tools/upstream-shim}
+CORPUS=${CORPUS:-$SHARED/corpus}
 FIXTURES=$TEST_DIR/fixtures
 HELPERS=$TEST_DIR/helper
 TRACEFS_LOCK=/tmp/trace-cmd-tracefs.lock
