@@ -9,6 +9,7 @@
 
 #include "trace-ahead.h"
 #include "trace-cmd.h"
+#include "trace-compress.h"
 
 struct ahead {
 	pthread_t		thread;
@@ -16,8 +17,7 @@ struct ahead {
 	pthread_cond_t		work, done;
 	struct ahead_job	*head, *tail;
 	int			stop;
-	ahead_inflate_fn	inflate;
-	int			comp;
+	struct inflater		z;		/* the worker's own */
 };
 
 static void *worker(void *arg)
@@ -27,7 +27,7 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
 		struct ahead_job *job = a->head;
-		int ret;
+		int failed;
 
 		if (!job) {
 			pthread_cond_wait(&a->work, &a->lock);
@@ -37,28 +37,31 @@ static void *worker(void *arg)
 		if (!a->head)
 			a->tail = NULL;
 		pthread_mutex_unlock(&a->lock);
-		ret = a->inflate(a->comp, job->src, job->csize, job->dst, job->usize);
+		failed = inflate_exact(&a->z, job->src, job->csize, job->dst, job->usize) != NULL;
 		pthread_mutex_lock(&a->lock);
-		job->state = ret < 0 ? AHEAD_FAILED : AHEAD_DONE;
+		job->state = failed ? AHEAD_FAILED : AHEAD_DONE;
 		pthread_cond_broadcast(&a->done);
 	}
 	pthread_mutex_unlock(&a->lock);
 	return NULL;
 }
 
-struct ahead *ahead_new(ahead_inflate_fn inflate, int comp)
+struct ahead *ahead_new(const char *comp_name)
 {
 	struct ahead *a;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return NULL;
 	a = xcalloc(1, sizeof(*a));
-	a->inflate = inflate;
-	a->comp = comp;
+	if (inflater_init(&a->z, comp_name) < 0) {
+		free(a);
+		return NULL;
+	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
 	pthread_cond_init(&a->done, NULL);
 	if (pthread_create(&a->thread, NULL, worker, a)) {
+		inflater_release(&a->z);
 		free(a);
 		return NULL;
 	}
@@ -77,6 +80,7 @@ void ahead_free(struct ahead *a)
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->work);
 	pthread_cond_destroy(&a->done);
+	inflater_release(&a->z);
 	free(a);
 }
 

@@ -14,9 +14,6 @@
 
 enum ahead_state { AHEAD_IDLE, AHEAD_QUEUED, AHEAD_DONE, AHEAD_FAILED };
 
-/* Decompresses @csize bytes at @src into exactly @usize at @dst: 0, or -1 without a word. */
-typedef int (*ahead_inflate_fn)(int comp, const void *src, size_t csize, void *dst, size_t usize);
-
 struct ahead_job {
 	enum ahead_state	state;		/* QUEUED: the worker's until DONE/FAILED */
 	uint64_t		at;		/* file offset of the chunk's header */
@@ -29,8 +26,8 @@ struct ahead_job {
 
 struct ahead;
 
-/* A worker for files compressed with @comp; NULL when one would not help (one CPU). */
-struct ahead *ahead_new(ahead_inflate_fn inflate, int comp);
+/* A worker for files compressed with @comp_name; NULL when one would not help (one CPU). */
+struct ahead *ahead_new(const char *comp_name);
 /* Stops the worker once its current job is done; queued jobs stay undone. */
 void ahead_free(struct ahead *a);
 

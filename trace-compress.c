@@ -2,7 +2,8 @@
 /*
  * Compression for the trace.dat writer (FORMATS.md 3.3, "Algorithms"): zlib
  * at level 9 in a zlib-wrapped stream, and zstd without a content-size field,
- * as upstream writes them.  "any" picks zstd, the lightest weight.
+ * as upstream writes them.  "any" picks zstd, the lightest weight.  And the
+ * decompression every reader of such files shares.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -13,7 +14,7 @@
 #include <zstd.h>
 
 #include "trace-cmd.h"
-#include "trace-output-v7.h"
+#include "trace-compress.h"
 
 int trace_compress_lookup(const char *name)
 {
@@ -173,21 +174,66 @@ int trace_compress_jobs(int comp, struct compress_job *jobs, size_t nr)
 	return 0;
 }
 
-int trace_decompress(const char *name, const void *src, size_t len, void *dst, size_t dlen)
+int inflater_init(struct inflater *z, const char *name)
 {
-	if (!strcmp(name, "zlib")) {
-		uLongf dl = dlen;
+	z->zstd = NULL;
+	if (!strcmp(name, "zlib"))
+		z->comp = TRACE_COMP_ZLIB;
+	else if (!strcmp(name, "zstd"))
+		z->comp = TRACE_COMP_ZSTD;
+	else
+		return z->comp = TRACE_COMP_NONE, -1;
+	return 0;
+}
 
-		if (uncompress(dst, &dl, src, len) != Z_OK || dl != dlen)
-			return error("zlib data is damaged");
-		return 0;
-	}
-	if (!strcmp(name, "zstd")) {
-		size_t r = ZSTD_decompress(dst, dlen, src, len);
+void inflater_release(struct inflater *z)
+{
+	ZSTD_freeDCtx(z->zstd);
+	z->zstd = NULL;
+}
 
-		if (ZSTD_isError(r) || r != dlen)
-			return error("zstd data is damaged");
-		return 0;
-	}
-	return error("unknown compression '%s'", name);
+static const char *inflate_zlib(const void *src, size_t csize, void *dst, size_t usize)
+{
+	uLongf got = usize;
+	int ret = uncompress(dst, &got, src, csize);
+
+	if (ret != Z_OK)
+		return zError(ret);
+	return got == usize ? NULL : "fewer bytes than its size says";
+}
+
+static const char *inflate_zstd(struct inflater *z, const void *src, size_t csize,
+				void *dst, size_t usize)
+{
+	size_t got;
+
+	if (!z->zstd && !(z->zstd = ZSTD_createDCtx()))
+		return "out of memory";
+	got = ZSTD_decompressDCtx(z->zstd, dst, usize, src, csize);
+	if (ZSTD_isError(got))
+		return ZSTD_getErrorName(got);
+	return got == usize ? NULL : "fewer bytes than its size says";
+}
+
+const char *inflate_exact(struct inflater *z, const void *src, size_t csize,
+			  void *dst, size_t usize)
+{
+	if (z->comp == TRACE_COMP_ZLIB)
+		return inflate_zlib(src, csize, dst, usize);
+	if (z->comp == TRACE_COMP_ZSTD)
+		return inflate_zstd(z, src, csize, dst, usize);
+	return "the file names no compression";
+}
+
+const char *inflate_once(const char *name, const void *src, size_t csize,
+			 void *dst, size_t usize)
+{
+	struct inflater z;
+	const char *why;
+
+	if (inflater_init(&z, name) < 0)
+		return "an unknown compression";
+	why = inflate_exact(&z, src, csize, dst, usize);
+	inflater_release(&z);
+	return why;
 }

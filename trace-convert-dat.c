@@ -12,10 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "trace-cmd.h"
+#include "trace-compress.h"
 #include "trace-convert-dat.h"
 #include "trace-input.h"
 #include "trace-output.h"
@@ -157,48 +156,35 @@ static int read_at(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static int inflate_chunk(const char *comp, void *dst, uint32_t usize, const void *src,
-			 uint32_t csize)
-{
-	if (!strcmp(comp, "zlib")) {
-		uLongf dl = usize;
-
-		return uncompress(dst, &dl, src, csize) == Z_OK && dl == usize ? 0 : -1;
-	}
-	if (!strcmp(comp, "zstd")) {
-		size_t r = ZSTD_decompress(dst, usize, src, csize);
-
-		return !ZSTD_isError(r) && r == usize ? 0 : -1;
-	}
-	return -1;
-}
-
 /* Chunked (compressed v7) data of one CPU, decompressed into @tmp. */
 static int copy_chunks(struct trace_input *in, int fd, uint64_t off, int tmp)
 {
-	const char *comp = trace_input_compression(in);
+	struct inflater z;
 	uint32_t count, sizes[2];
 	int ret = 0;
 
-	if (read_at(fd, &count, 4, off) < 0)
+	if (inflater_init(&z, trace_input_compression(in)) < 0 || read_at(fd, &count, 4, off) < 0)
 		return -1;
 	off += 4;
 	for (uint32_t i = 0; ret == 0 && i < count; i++) {
 		void *src, *dst;
 
-		if (read_at(fd, sizes, 8, off) < 0 || sizes[0] > (1U << 28) || sizes[1] > (1U << 28))
-			return -1;
+		if (read_at(fd, sizes, 8, off) < 0 || sizes[0] > (1U << 28) || sizes[1] > (1U << 28)) {
+			ret = -1;
+			break;
+		}
 		src = xmalloc(sizes[0] + 1);
 		dst = xmalloc(sizes[1] + 1);
 		ret = read_at(fd, src, sizes[0], off + 8);
 		if (ret == 0)
-			ret = inflate_chunk(comp, dst, sizes[1], src, sizes[0]);
+			ret = inflate_exact(&z, src, sizes[0], dst, sizes[1]) ? -1 : 0;
 		if (ret == 0 && write_all(tmp, dst, sizes[1]) < 0)
 			ret = -1;
 		off += 8 + sizes[0];
 		free(src);
 		free(dst);
 	}
+	inflater_release(&z);
 	return ret;
 }
 

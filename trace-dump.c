@@ -15,6 +15,7 @@
 
 #include "trace-cmd.h"
 #include "trace-dat.h"
+#include "trace-compress.h"
 #include "trace-output-v7.h"
 
 extern const struct command cmd_dump;
@@ -506,6 +507,7 @@ static int section_body(struct dump *d, struct section *sec, struct src *body, c
 {
 	struct src *s = &d->f;
 	uint32_t cs, us;
+	const char *why;
 	char *z;
 
 	s->pos = sec->at + 16;
@@ -521,14 +523,14 @@ static int section_body(struct dump *d, struct section *sec, struct src *body, c
 		if (!z)
 			return -1;
 		*mem = xmalloc(us + 1);
-		if (trace_decompress(d->comp, z, cs, *mem, us) < 0) {
-			free(z);
+		why = inflate_once(d->comp, z, cs, *mem, us);
+		free(z);
+		if (why) {
 			free(*mem);
 			*mem = NULL;
-			return error("'%s': section at offset %llu cannot be decompressed",
-				     s->file, (unsigned long long)sec->at);
+			return error("'%s': section at offset %llu does not decompress with %s (%s)",
+				     s->file, (unsigned long long)sec->at, d->comp, why);
 		}
-		free(z);
 		*body = (struct src){ .fd = -1, .buf = *mem, .size = us, .file = s->file,
 				      .swap = s->swap };
 		return 0;

@@ -17,13 +17,12 @@
 
 #include <event-parse.h>
 #include <kbuffer.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "trace-cmd.h"
 #include "trace-cursor.h"
 #include "trace-input.h"
 #include "trace-ahead.h"
+#include "trace-compress.h"
 #include "trace-kallsyms.h"
 
 #define MAX_CPUS		4096
@@ -39,7 +38,6 @@
 #define MISSED_EVENTS		(1ULL << 31)
 #define MISSED_STORED		(1ULL << 30)
 
-enum compression { COMP_NONE, COMP_ZLIB, COMP_ZSTD };
 
 struct option_rec {
 	uint16_t		id;
@@ -106,7 +104,8 @@ struct trace_input {
 	int			long_size;
 	int			kernel_long_size;
 	unsigned int		page_size;
-	enum compression	comp;
+	int			comp;		/* TRACE_COMP_* */
+	struct inflater		inflater;	/* the reading thread's */
 	char			*comp_name;
 	char			*comp_version;
 	int			cpus;
@@ -187,46 +186,15 @@ static char *strndup_x(const void *p, size_t n)
 static int decompress(struct trace_input *in, const void *src, size_t csize, void *dst,
 		      size_t usize, uint64_t off, const char *what)
 {
+	const char *why = inflate_exact(&in->inflater, src, csize, dst, usize);
 	struct cursor c;
 
+	if (!why)
+		return 0;
 	cur_init(&c, NULL, 0, 0, 0, in->file);
-	if (in->comp == COMP_ZLIB) {
-		uLongf dl = usize;
-		int ret = uncompress(dst, &dl, src, csize);
-
-		if (ret != Z_OK || dl != usize)
-			return cur_bad(&c, off, "%s does not decompress with zlib (%s)", what,
-				       ret != Z_OK ? zError(ret) : "wrong size");
-		return 0;
-	}
-	if (in->comp == COMP_ZSTD) {
-		size_t ret = ZSTD_decompress(dst, usize, src, csize);
-
-		if (ZSTD_isError(ret))
-			return cur_bad(&c, off, "%s does not decompress with zstd (%s)", what,
-				       ZSTD_getErrorName(ret));
-		if (ret != usize)
-			return cur_bad(&c, off, "%s decompresses to %zu bytes, not %zu", what,
-				       ret, usize);
-		return 0;
-	}
-	return cur_bad(&c, off, "%s is compressed but the file names no compression", what);
-}
-
-/* decompress() without its messages, for the worker of trace-ahead.c. */
-static int inflate_quiet(int comp, const void *src, size_t csize, void *dst, size_t usize)
-{
-	if (comp == COMP_ZLIB) {
-		uLongf dl = usize;
-
-		return uncompress(dst, &dl, src, csize) == Z_OK && dl == usize ? 0 : -1;
-	}
-	if (comp == COMP_ZSTD) {
-		size_t ret = ZSTD_decompress(dst, usize, src, csize);
-
-		return !ZSTD_isError(ret) && ret == usize ? 0 : -1;
-	}
-	return -1;
+	if (in->comp == TRACE_COMP_NONE)
+		return cur_bad(&c, off, "%s is compressed but the file names no compression", what);
+	return cur_bad(&c, off, "%s does not decompress with %s (%s)", what, in->comp_name, why);
 }
 
 /* ---- the v6 header items, also the bodies of v7 sections ----------------- */
@@ -798,10 +766,8 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		return -1;
 	in->comp_name = xstrdup(name);
 	in->comp_version = xstrdup(version);
-	if (!strcmp(name, "zlib"))
-		in->comp = COMP_ZLIB;
-	else if (!strcmp(name, "zstd"))
-		in->comp = COMP_ZSTD;
+	if (inflater_init(&in->inflater, name) == 0)
+		in->comp = in->inflater.comp;
 	else if (strcmp(name, "none"))
 		return cur_bad(c, 18, "unknown compression '%s'", name);
 	if (check_sections(in, c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0)
@@ -849,7 +815,7 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		if (b->flyrecord &&
 		    open_section(in, c, b->flyrecord, TRACE_OPT_BUFFER, "buffer", &body, &flags) < 0)
 			return -1;
-		b->chunked = (flags & 1) && in->comp != COMP_NONE;
+		b->chunked = (flags & 1) && in->comp != TRACE_COMP_NONE;
 		if (b->clock && b->clock[0] && !i) {
 			free(in->clock);
 			in->clock = xstrdup(b->clock);
@@ -1395,6 +1361,7 @@ void trace_input_close(struct trace_input *in)
 	free(in->clock);
 	free(in->comp_name);
 	free(in->comp_version);
+	inflater_release(&in->inflater);
 	free(in->skip_cpu);
 	if (in->map)
 		munmap((void *)in->map, in->fsize);
@@ -1528,7 +1495,7 @@ char *trace_input_latency_text(struct trace_input *in, size_t *len)
 	if (open_section(in, &file, in->latency_off, TRACE_OPT_BUFFER_TEXT, "latency", &body,
 			 &flags) < 0)
 		return NULL;
-	if (!(flags & 1) || in->comp == COMP_NONE) {
+	if (!(flags & 1) || in->comp == TRACE_COMP_NONE) {
 		*len = body.size;
 		return strndup_x(body.data, body.size);
 	}
@@ -2082,7 +2049,7 @@ static int start_streams(struct trace_input *in)
 						    in->skip_cpu[cpu]))
 				continue;
 			if (buf->chunked && !in->ahead && !getenv("TRACE_CMD_NO_AHEAD"))
-				in->ahead = ahead_new(inflate_quiet, in->comp);
+				in->ahead = ahead_new(in->comp_name);
 			s = &in->streams[in->nr_streams];
 			s->idx = in->nr_streams++;
 			if (stream_init(in, s, b, cpu) < 0)

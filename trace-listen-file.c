@@ -10,10 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "trace-cmd.h"
+#include "trace-compress.h"
 #include "trace-cursor.h"
 #include "trace-listen.h"
 
@@ -270,21 +269,16 @@ static void rebuild_name(struct meta *m, uint16_t id, uint32_t desc)
 static int decompress(struct meta *m, uint64_t off, const void *src, uint32_t csize,
 		      void *dst, uint32_t usize)
 {
-	if (!strcmp(m->comp, "zstd")) {
-		size_t n = ZSTD_decompress(dst, usize, src, csize);
+	const char *why;
 
-		if (ZSTD_isError(n) || n != usize)
-			return cur_bad(&m->c, off, "zstd data does not decompress to %u bytes", usize);
-		return 0;
-	}
-	if (!strcmp(m->comp, "zlib")) {
-		uLongf n = usize;
-
-		if (uncompress(dst, &n, src, csize) != Z_OK || n != usize)
-			return cur_bad(&m->c, off, "zlib data does not decompress to %u bytes", usize);
-		return 0;
-	}
-	return cur_bad(&m->c, off, "compressed section in a file compressed with '%s'", m->comp);
+	if (strcmp(m->comp, "zstd") && strcmp(m->comp, "zlib"))
+		return cur_bad(&m->c, off, "compressed section in a file compressed with '%s'",
+			       m->comp);
+	why = inflate_once(m->comp, src, csize, dst, usize);
+	if (why)
+		return cur_bad(&m->c, off, "%s data does not decompress to %u bytes (%s)",
+			       m->comp, usize, why);
+	return 0;
 }
 
 /*

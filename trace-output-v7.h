@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace-compress.h"
+
 struct trace_output;
 struct v7_writer;
 
@@ -22,31 +24,6 @@ enum {
 	TRACE_SECT_PRINTK		= 20,
 	TRACE_SECT_CMDLINES		= 21,
 };
-
-/* Compression ids; trace_compress_lookup() maps names to them. */
-enum { TRACE_COMP_NONE, TRACE_COMP_ZLIB, TRACE_COMP_ZSTD };
-
-/* "none", "zlib", "zstd" or "any" (the best built in); -1 if unknown. */
-int trace_compress_lookup(const char *name);
-const char *trace_compress_name(int comp);
-const char *trace_compress_version(int comp);
-/* Compresses @len bytes of @src into a malloc'd buffer; -1 on failure (printed). */
-int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dlen);
-
-/* One chunk for trace_compress_jobs(): @dst/@dlen are filled in (free @dst). */
-struct compress_job {
-	const void *src;
-	size_t len;
-	void *dst;
-	size_t dlen;
-	int failed;
-};
-
-#define MAX_COMPRESS_THREADS 8
-/* Compresses every job, on up to one thread per online CPU; -1 if any failed. */
-int trace_compress_jobs(int comp, struct compress_job *jobs, size_t nr);
-/* Decompresses @len bytes into exactly @dlen bytes at @dst; -1 if damaged (printed). */
-int trace_decompress(const char *name, const void *src, size_t len, void *dst, size_t dlen);
 
 struct v7_writer *v7_new(int comp);
 void v7_free(struct v7_writer *w);
