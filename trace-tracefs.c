@@ -379,7 +379,13 @@ static void normalise(const char *rel, char *val)
 		val[val[0] ? 1 : 0] = '\0';
 		return;
 	}
-	if (!strcmp(base, "buffer_size_kb") && (s = strchr(val, ' ')))
+	/*
+	 * Until first used, the buffer reads "7 (expanded: 1408)": 1408 is
+	 * the size it has once expanded, as it is after any trace.
+	 */
+	if (!strcmp(base, "buffer_size_kb") && (s = strstr(val, "(expanded: ")))
+		memmove(val, s + 11, strlen(s + 11) + 1);
+	if (!strcmp(base, "buffer_size_kb") && (s = strpbrk(val, " )")))
 		*s = '\0';
 	val[strcspn(val, "\n")] = '\0';
 	/* A filter reads "none" when unset, and "0" is what clears it. */

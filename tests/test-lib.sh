@@ -69,6 +69,17 @@ tracefs_dir() {
 test_lock_tracefs() {
 	exec 9>"$TRACEFS_LOCK"
 	flock 9
+	expand_buffer
+}
+
+# On a machine that has not traced since boot, buffer_size_kb reads
+# "7 (expanded: 1408)" and the first trace makes it "1408", for good: the
+# tests compare sizes before and after, so they start from the expanded
+# state the first trace would leave anyway.
+expand_buffer() {
+	kb_file="$(tracefs_dir)/buffer_size_kb"
+	kb=$(sed -n 's/.*(expanded: \([0-9]*\)).*/\1/p' "$kb_file" 2>/dev/null)
+	[ -z "$kb" ] || echo "$kb" >"$kb_file"
 }
 
 # --- assertions ------------------------------------------------------------
