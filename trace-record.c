@@ -527,6 +527,26 @@ static int start_recorders(struct record_run *run)
 	return 0;
 }
 
+/*
+ * A buffer never used since boot reads "7 (expanded: 1408)" at the top and
+ * "7" per CPU; any trace expands it for good.  Expanding it first means the
+ * sizes saved below are the real ones, so 1408 comes back, not 7 KB.
+ */
+static void expand_buffer(void)
+{
+	char *top, *at;
+	size_t len;
+
+	if (tfs_read_file("buffer_size_kb", &top, &len) < 0)
+		return;
+	at = strstr(top, "(expanded: ");
+	if (at) {
+		at[11 + strspn(at + 11, "0123456789")] = '\0';
+		tfs_write_file("buffer_size_kb", at + 11);
+	}
+	free(top);
+}
+
 /* -b: every CPU's buffer, each saved so different sizes come back as they were. */
 static int set_buffer_size(struct record_run *run)
 {
@@ -534,6 +554,7 @@ static int set_buffer_size(struct record_run *run)
 
 	if (!run->plan->buffer_kb)
 		return 0;
+	expand_buffer();
 	snprintf(val, sizeof(val), "%lu", run->plan->buffer_kb);
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);

@@ -51,16 +51,19 @@ test_expect_success '-C, -M, -T, --cmdlines-size and -O write their files' '
 	test_cmp expect during && restored clock
 '
 
-# A buffer never used reads "7 (expanded: 1408)"; after -b it must come back
-# at 1408, the size it really has, not 7 KB.
+# A buffer never used since boot reads "7 (expanded: 1408)"; after -b it must
+# be at 1408, the size it really has, not 7 KB: record expands it first
+# (top file written, as any trace expands it for good), and a per-CPU file
+# in that form is put back as its expanded size.
 test_expect_success '-b on a never-used buffer: each CPU sized, then back at its expanded size' '
 	fresh_fake &&
-	for c in 0 1; do echo "7 (expanded: 1408)" >fake/per_cpu/cpu$c/buffer_size_kb; done &&
+	for f in buffer_size_kb per_cpu/cpu0/buffer_size_kb per_cpu/cpu1/buffer_size_kb; do
+		echo "7 (expanded: 1408)" >fake/$f; done &&
 	"$TRACE_CMD" record -b 500 -e sched -o t.dat \
 		sh -c "awk 1 fake/per_cpu/cpu*/buffer_size_kb" >during 2>err &&
 	printf "%s\n" 500 500 >expect && test_cmp expect during &&
-	printf "%s\n" 1408 1408 >expect && awk 1 fake/per_cpu/cpu*/buffer_size_kb >after &&
-	test_cmp expect after
+	printf "%s\n" 1408 1408 1408 >expect &&
+	awk 1 fake/buffer_size_kb fake/per_cpu/cpu*/buffer_size_kb >after && test_cmp expect after
 '
 
 test_expect_success '-P writes every pid to set_event_pid, and set_ftrace_pid for -p function' '
