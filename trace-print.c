@@ -178,6 +178,7 @@ struct trace_printer {
 	int			swap;		/* file and host byte orders differ */
 	int			disabled;	/* TRACE_CMD_SLOW_PRINT */
 	struct slot		*slots;
+	int			slots_used;	/* past the highest id seen: free reads no more */
 	/* Everything a program owns, freed together. */
 	void			**owned;
 	int			nr_owned, cap_owned;
@@ -1123,7 +1124,7 @@ void trace_printer_free(struct trace_printer *p)
 {
 	if (!p)
 		return;
-	for (int i = 0; i < PRINTER_IDS; i++)
+	for (int i = 0; i < p->slots_used; i++)
 		free_program(p->slots[i].prog);
 	for (int i = 0; i < p->nr_owned; i++)
 		free(p->owned[i]);
@@ -1213,6 +1214,8 @@ void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct te
 
 	if (ev) {
 		sl = ev->id >= 0 && ev->id < PRINTER_IDS ? &p->slots[ev->id] : &scratch;
+		if (sl != &scratch && ev->id >= p->slots_used)
+			p->slots_used = ev->id + 1;
 		if (sl->ev != ev || sl->state == PROG_NONE || sl->state == PROG_RETRY)
 			prepare(p, sl, ev);
 		if (!raw && !(ev->flags & TEP_EVENT_FL_PRINTRAW) && sl->prog &&
