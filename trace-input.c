@@ -24,6 +24,7 @@
 #include "trace-ahead.h"
 #include "trace-compress.h"
 #include "trace-kallsyms.h"
+#include "trace-stdout.h"
 
 #define MAX_CPUS		4096
 #define MAX_PAGE_SIZE		(1U << 24)
@@ -142,6 +143,7 @@ struct trace_input {
 	/* kallsyms stays in the map or its section until asked for as text. */
 	const char		*kallsyms_at;
 	size_t			kallsyms_len;
+	uint64_t		kallsyms_section;	/* v7, compressed: not yet decompressed */
 	char			*kallsyms, *printk, *cmdlines;
 	int			traceclock_seen;
 	char			*clock;
@@ -755,6 +757,44 @@ static int parse_v7_section(struct trace_input *in, struct cursor *file, int id,
 	return parse(in, &c);
 }
 
+/*
+ * kallsyms is most of a v7 file's metadata (5 MB of text here): a
+ * compressed one is decompressed when first needed (kallsyms_text()), not
+ * at open, so "report | head -1" and the listings need not wait for it.
+ */
+static int note_kallsyms_v7(struct trace_input *in, struct cursor *c)
+{
+	uint64_t off = in->sections[TRACE_OPT_KALLSYMS];
+	struct cursor s = *c;
+	uint16_t flags;
+
+	if (!off)
+		return 0;
+	if (cur_seek(&s, off + 2, "kallsyms") < 0 || cur_u16(&s, &flags, "section flags") < 0)
+		return -1;
+	if (!(flags & 1) || in->comp == TRACE_COMP_NONE)
+		return parse_v7_section(in, c, TRACE_OPT_KALLSYMS, "kallsyms", parse_kallsyms);
+	in->kallsyms_section = off;
+	return 0;
+}
+
+/* The kallsyms text, decompressed now if it waited; a damaged one fails the read. */
+static void kallsyms_text(struct trace_input *in)
+{
+	struct cursor file, body;
+
+	if (!in->kallsyms_section)
+		return;
+	cur_init(&file, in->map, in->fsize, 0, in->big_endian, in->file);
+	if (open_section(in, &file, in->kallsyms_section, TRACE_OPT_KALLSYMS, "kallsyms",
+			 &body, NULL) < 0 || parse_kallsyms(in, &body) < 0) {
+		in->kallsyms_at = NULL;
+		in->kallsyms_len = 0;
+		in->failed = 1;
+	}
+	in->kallsyms_section = 0;
+}
+
 static int parse_v7(struct trace_input *in, struct cursor *c)
 {
 	const char *name, *version;
@@ -777,7 +817,7 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 			     parse_ftrace_events) < 0 ||
 	    parse_v7_section(in, c, TRACE_OPT_EVENT_FORMATS, "events format",
 			     parse_event_formats) < 0 ||
-	    parse_v7_section(in, c, TRACE_OPT_KALLSYMS, "kallsyms", parse_kallsyms) < 0 ||
+	    note_kallsyms_v7(in, c) < 0 ||
 	    parse_v7_section(in, c, TRACE_OPT_PRINTK, "printk", parse_printk) < 0 ||
 	    parse_v7_section(in, c, TRACE_OPT_CMDLINES, "command lines", parse_cmdlines) < 0)
 		return -1;
@@ -1178,31 +1218,41 @@ int trace_input_parse_all(struct trace_input *in)
 		if (parse_format(in, i) < 0)
 			return -1;
 	trace_input_load_functions(in);
-	return 0;
+	return in->failed ? -1 : 0;	/* kallsyms damaged */
 }
 
 /*
  * Lazily, libtraceevent asks our table (trace-kallsyms.c) for functions;
  * when everything is parsed (listings, -f) it gets them all registered.
  */
-void trace_input_load_functions(struct trace_input *in)
+static void *load_functions(void *arg)
 {
-	if (in->funcs_loaded || !in->tep)
-		return;
-	in->funcs_loaded = 1;
+	struct trace_input *in = arg;
+
+	kallsyms_text(in);
 	if (!in->kallsyms_len)
-		return;
+		return NULL;
 	if (in->format_done && !in->all_parsed) {
 		in->ksyms = kallsyms_parse(in->kallsyms_at, in->kallsyms_len);
 		if (in->ksyms)
 			kallsyms_attach(in->ksyms, in->tep);
-		return;
+		return NULL;
 	}
 	/* It cuts the text into names: a copy of its own. */
 	char *text = strndup_x(in->kallsyms_at, in->kallsyms_len);
 
 	parse_kallsyms_fast(in->tep, text);
 	free(text);
+	return NULL;
+}
+
+void trace_input_load_functions(struct trace_input *in)
+{
+	if (in->funcs_loaded || !in->tep)
+		return;
+	in->funcs_loaded = 1;
+	/* Often the wait after a first line: it ends with the pipe's reader. */
+	run_for_stdout(load_functions, in);
 }
 
 void trace_input_register_symbol(struct trace_input *in, const char *name)
@@ -1387,10 +1437,12 @@ int trace_input_in_usecs(const struct trace_input *in) { return in->in_usecs; }
 int trace_input_clock_known(const struct trace_input *in) { return in->clock != NULL; }
 int trace_input_nr_buffers(const struct trace_input *in) { return in->nr_buffers; }
 int trace_input_nr_formats(const struct trace_input *in) { return in->nr_formats; }
+int trace_input_failed(const struct trace_input *in) { return in->failed; }
 const char *trace_input_kallsyms(const struct trace_input *in)
 {
 	struct trace_input *mut = (struct trace_input *)in;	/* a cache, made once */
 
+	kallsyms_text(mut);
 	if (!in->kallsyms && in->kallsyms_at)
 		mut->kallsyms = strndup_x(in->kallsyms_at, in->kallsyms_len);
 	return in->kallsyms;
@@ -2087,8 +2139,11 @@ int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffe
 			in->heap[0] = in->heap[--in->heap_len];
 		heap_down(in, 0);
 	}
-	if (!in->heap_len)
-		return 0;
+	if (!in->heap_len) {
+		/* A damaged kallsyms section no line needed fails the read all the same. */
+		kallsyms_text(in);
+		return in->failed ? -1 : 0;
+	}
 	s = in->heap[0];
 	*rec = &s->rec;
 	if (buffer)

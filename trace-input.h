@@ -89,6 +89,8 @@ const char *trace_input_format(const struct trace_input *in, int i, const char *
 const char *trace_input_header_page(const struct trace_input *in, size_t *len);
 const char *trace_input_header_event(const struct trace_input *in, size_t *len);
 /* kallsyms, printk formats and saved cmdlines texts (NUL-terminated). */
+/* Whether reading failed, at a record or in metadata read late (kallsyms). */
+int trace_input_failed(const struct trace_input *in);
 const char *trace_input_kallsyms(const struct trace_input *in);
 const char *trace_input_printk(const struct trace_input *in);
 /* The printk lines libtraceevent was given (malformed ones left out), malloc'd; NULL: none. */

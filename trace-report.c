@@ -1234,7 +1234,7 @@ static int print_records(struct report *r)
 	struct file_ctx *f;
 	struct trace_seq s;
 	uint64_t base = 0;
-	int ret = 0, first = 1, shown = 0, next_flush = 32;
+	int ret = 0, first = 1, shown = 0, next_flush = 1;
 
 	for (int i = 0; i < r->nr_files; i++)
 		if (advance_file(&r->files[i]) < 0)

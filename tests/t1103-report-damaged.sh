@@ -118,6 +118,21 @@ test_expect_success 'garbage: a v7 section id that is not what its option says' 
 	grep -q "section id 17, expected 16" err
 '
 
+# kallsyms is decompressed when first needed, or at the end: sched events
+# need none, and the damage is still an error naming the section.
+test_expect_success 'garbage: a v7 kallsyms section that does not decompress' '
+	cp upstream-v7-zstd-sched.dat bad.dat &&
+	off=$("$TRACE_CMD" dump --options -i bad.dat | sed -n "s/.*Option KALLSYMS, 8 bytes\] @ //p") &&
+	test -n "$off" &&
+	patch bad.dat $((off + 24)) 00000000 &&
+	fails_cleanly bad.dat &&
+	grep -q "kallsyms does not decompress with zstd" err &&
+	test_must_fail "$TRACE_CMD" report -f bad.dat >/dev/null 2>err &&
+	grep -q "kallsyms does not decompress with zstd" err &&
+	test_must_fail "$TRACE_CMD" convert -i bad.dat -o conv.dat 2>err &&
+	grep -q "kallsyms does not decompress with zstd" err && test ! -e conv.dat
+'
+
 test_expect_success 'garbage: a corrupt zstd frame' '
 	cp upstream-v7-zstd-sched.dat bad.dat &&
 	patch bad.dat 2000 00000000000000000000 &&
