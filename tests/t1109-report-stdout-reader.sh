@@ -30,8 +30,8 @@ test_expect_success 'stdout a file: the work runs where it is called' '
 '
 
 # x86_64-v7-zstd-stacktrace.dat: stack traces name functions from the start.
-test_expect_success 'report | head of a v7 file that needs kallsyms: the lines of a full report' '
-	f=$SHARED/corpus/x86_64-v7-zstd-stacktrace.dat &&
+test_expect_success CORPUS 'report | head of a v7 file that needs kallsyms: the lines of a full report' '
+	f=$CORPUS/x86_64-v7-zstd-stacktrace.dat &&
 	"$TRACE_CMD" report "$f" >full &&
 	for n in 1 3 10 40; do
 		"$TRACE_CMD" report "$f" | head -n $n >part &&
