@@ -74,7 +74,8 @@ log_lines() {
 }
 
 wait_log() {
-	for i in $(seq 100); do
+	# 30 s: a loaded machine running the sanitized listener is slow to finish.
+	for i in $(seq 300); do
 		[ "$(log_lines | grep -cE -- "$1")" -ge "${2:-1}" ] && return 0
 		sleep 0.1
 	done

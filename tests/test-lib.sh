@@ -157,13 +157,18 @@ test_expect_success() {
 		fi
 		return
 	fi
+	test_started_=$EPOCHREALTIME
 	if test_run_ "$2"; then
 		echo "ok $test_count - $1"
 	else
 		echo "not ok $test_count - $1"
-		sed 's/^/#   /' test.log
+		# On stderr too: prove shows a script's stderr, not its comments.
+		sed 's/^/#   /' test.log | tee /dev/stderr
 		test_failed=$((test_failed + 1))
 	fi
+	# TEST_TIME_LOG: where each test's wallclock goes, to find the slow ones.
+	[ -z "${TEST_TIME_LOG:-}" ] ||
+		echo "$(basename "$0") $test_count $(awk "BEGIN { printf \"%.2f\", $EPOCHREALTIME - $test_started_ }") $1" >>"$TEST_TIME_LOG"
 }
 
 test_done() {
