@@ -4,6 +4,7 @@
 # every fixture, fuzz regression, fuzz corpus and ../shared/corpus file.
 # (t1108: the same on a fresh -e all recording; this part needs no tracefs,
 # so it runs beside the tracefs scripts, not in their lane.)
+# plain-build: it compares outputs, a thousand reports; the sanitizers see the compiled printer in t1108 (a fresh -e all recording) and in t7000 (the fuzz target runs report over this fuzz corpus)
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-report.sh"
 
