@@ -21,6 +21,7 @@ struct ahead_job {
 	size_t			csize, src_cap;
 	unsigned char		*dst;		/* its data, with dst_cap bytes allocated */
 	size_t			usize, dst_cap;
+	size_t			dst_dirty;	/* dst's bytes from here on are zeros */
 	struct ahead_job	*next;		/* in the worker's queue */
 };
 

@@ -79,6 +79,7 @@ struct stream {
 	unsigned char		*win;
 	size_t			win_cap;
 	size_t			win_len;
+	size_t			win_dirty;	/* win's bytes from here on are zeros */
 	uint64_t		win_off;	/* file offset of win[0] (raw data) */
 	size_t			page;		/* offset of the loaded page in win */
 	int			page_loaded;
@@ -127,7 +128,7 @@ struct trace_input {
 	int			all_parsed;	/* trace_input_parse_all(): functions registered */
 	struct kallsyms		*ksyms;		/* lazily: see trace_input_load_functions() */
 	struct ahead		*ahead;		/* started with the first chunked stream */
-	int64_t			*flex_by_id;	/* see id_flex_offset() */
+	uint64_t		*flex_by_id;	/* 1 + each id's, see id_flex_offset() */
 	const unsigned char	*want_ids;	/* trace_input_only_ids() */
 	int			type_offset, type_size;
 	struct cursor		type_cursor;	/* decodes common_type in the file's order */
@@ -1634,13 +1635,29 @@ static int read_at(struct stream *s, void *buf, size_t len, uint64_t off, const 
 	return 0;
 }
 
+/* Room in win for @len bytes the caller is about to write, and the slack. */
 static void ensure_window(struct stream *s, size_t len)
 {
-	if (len + WINDOW_SLACK <= s->win_cap)
-		return;
-	free(s->win);
-	s->win_cap = len + WINDOW_SLACK;
-	s->win = xmalloc(s->win_cap);
+	if (len + WINDOW_SLACK > s->win_cap) {
+		free(s->win);
+		s->win_cap = len + WINDOW_SLACK;
+		s->win = xcalloc(1, s->win_cap);
+		s->win_dirty = 0;
+	}
+	if (s->win_dirty < len)
+		s->win_dirty = len;
+}
+
+/*
+ * The zeros after a window's @len bytes of data (see fill_window()):
+ * only what an earlier, longer window left there is cleared, not the whole
+ * slack each time, which cost a 128 KB memset per window.
+ */
+static void zero_slack(struct stream *s, size_t len)
+{
+	if (s->win_dirty > len)
+		memset(s->win + len, 0, s->win_dirty - len);
+	s->win_dirty = len;
 }
 
 /*
@@ -1680,8 +1697,11 @@ static void queue_ahead(struct stream *s)
 	if (j->dst_cap < us + WINDOW_SLACK) {
 		free(j->dst);
 		j->dst_cap = us + WINDOW_SLACK;
-		j->dst = xmalloc(j->dst_cap);
+		j->dst = xcalloc(1, j->dst_cap);
+		j->dst_dirty = 0;
 	}
+	if (j->dst_dirty < us)
+		j->dst_dirty = us;	/* the worker writes that much */
 	j->at = s->next;
 	j->csize = cs;
 	j->usize = us;
@@ -1693,7 +1713,7 @@ static size_t take_ahead(struct stream *s)
 {
 	struct ahead_job *j = &s->ahead;
 	unsigned char *win = s->win;
-	size_t cap = s->win_cap;
+	size_t cap = s->win_cap, dirty = s->win_dirty;
 
 	if (j->state == AHEAD_IDLE)
 		return 0;
@@ -1705,8 +1725,10 @@ static size_t take_ahead(struct stream *s)
 	j->state = AHEAD_IDLE;
 	s->win = j->dst;
 	s->win_cap = j->dst_cap;
+	s->win_dirty = j->dst_dirty;
 	j->dst = win;
 	j->dst_cap = win ? cap : 0;
+	j->dst_dirty = win ? dirty : 0;
 	s->win_off = s->next;
 	s->next += 8 + j->csize;
 	s->chunks_left--;
@@ -1770,7 +1792,7 @@ static int fill_window(struct stream *s)
 		queue_ahead(s);
 	}
 loaded:
-	memset(s->win + len, 0, WINDOW_SLACK);
+	zero_slack(s, len);
 	s->win_len = len;
 	s->page = 0;
 	s->page_loaded = 0;
@@ -1851,13 +1873,12 @@ static uint64_t id_flex_offset(struct trace_input *in, int id)
 {
 	if (id < 0 || id >= LAZY_IDS)
 		return event_flex_offset(tep_find_event(in->tep, id));
-	if (!in->flex_by_id) {
-		in->flex_by_id = xmalloc(LAZY_IDS * sizeof(*in->flex_by_id));
-		memset(in->flex_by_id, 0xff, LAZY_IDS * sizeof(*in->flex_by_id));
-	}
-	if (in->flex_by_id[id] < 0)
-		in->flex_by_id[id] = event_flex_offset(tep_find_event(in->tep, id));
-	return in->flex_by_id[id];
+	/* calloc's zeros (untouched pages, for 512 KB) mean not looked up yet. */
+	if (!in->flex_by_id)
+		in->flex_by_id = xcalloc(LAZY_IDS, sizeof(*in->flex_by_id));
+	if (!in->flex_by_id[id])
+		in->flex_by_id[id] = event_flex_offset(tep_find_event(in->tep, id)) + 1;
+	return in->flex_by_id[id] - 1;
 }
 
 /* Parses @rec's format if needed; 0 if @rec is long enough for it, -1 (printed) if not. */

@@ -169,6 +169,7 @@ struct file_ctx {
 				*gx_rettime;
 	struct tep_event **events;	/* by id: tep_find_event() searches each time */
 	char		**names;	/* by id: " name: " as printed */
+	int		names_end;	/* 1 + the highest id in names */
 	struct comm_slot *comms;
 	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
 	const struct report_next *next;	/* stream's records, which @in does not read */
@@ -689,6 +690,14 @@ static char *name_text(struct tep_event *ev)
 	return text;
 }
 
+/* Up to names_end only: the rest of the 512 KB was never touched. */
+static void free_names(struct file_ctx *f)
+{
+	for (int id = 0; f->names && id < f->names_end; id++)
+		free(f->names[id]);
+	free(f->names);
+}
+
 static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event *ev)
 {
 	char *text;
@@ -699,8 +708,11 @@ static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event
 		free(text);
 		return;
 	}
-	if (!f->names[ev->id])
+	if (!f->names[ev->id]) {
 		f->names[ev->id] = name_text(ev);
+		if (ev->id >= f->names_end)
+			f->names_end = ev->id + 1;
+	}
 	trace_seq_puts(s, f->names[ev->id]);
 }
 
@@ -1829,9 +1841,7 @@ void report_printer_free(struct report_printer *p)
 	trace_seq_destroy(&p->s);
 	trace_printer_free(p->f.printer);
 	free(p->f.events);
-	for (int id = 0; id < EVENT_CACHE; id++)
-		free(p->f.names[id]);
-	free(p->f.names);
+	free_names(&p->f);
 	free(p->f.comms);
 	free(p);
 }
@@ -1864,9 +1874,7 @@ out:
 		trace_printer_free(f->printer);
 		trace_input_close(f->in);
 		free(f->events);
-		for (int id = 0; f->names && id < EVENT_CACHE; id++)
-			free(f->names[id]);
-		free(f->names);
+		free_names(f);
 		free(f->comms);
 		free(f->filter_ids);
 		free(f->neg_ids);
