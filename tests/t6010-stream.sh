@@ -269,15 +269,24 @@ test_expect_success TRACEFS 'without a command: lines appear live, SIGINT ends i
 '
 
 # The timeout of the ppoll stream $pid sleeps in, as "SECONDS NANOSECONDS".
+# The kernel writes the time left (0 0 once it ran out) back into the
+# timespec when ppoll returns: a sample counts only if stream was in the same
+# ppoll before and after it was read, and one whose value is 0 0 is taken
+# again (a stream that really passed 0 0, or reused the time left, never
+# gives another).
 stream_sleep() {
-	for i in $(seq 50); do
-		set -- $(cat /proc/$pid/syscall)
-		[ "$1" = 271 ] && [ "$2" = 0x0 ] && break
+	for i in $(seq 100); do
+		before=$(cat /proc/$pid/syscall)
+		set -- $before
+		if [ "$1" = 271 ] && [ "$2" = 0x0 ]; then
+			value=$(dd if=/proc/$pid/mem bs=16 count=1 iflag=skip_bytes skip=$(($4)) 2>/dev/null |
+				od -An -t d8 | tr -s " " | sed "s/^ //")
+			[ "$(cat /proc/$pid/syscall)" = "$before" ] && [ "$value" != "0 0" ] && break
+		fi
 		sleep 0.01
 	done
 	[ "$1" = 271 ] || { echo "stream not in ppoll: $*"; return 1; }
-	dd if=/proc/$pid/mem bs=16 count=1 iflag=skip_bytes skip=$(($4)) 2>/dev/null |
-		od -An -t d8 | tr -s " " | sed "s/^ //"
+	echo "$value"
 }
 
 test_expect_success TRACEFS 'stream reads every 50 ms, and every -s USECS with -s' '
