@@ -53,7 +53,7 @@ test_expect_success VALGRIND 'every compressed fixture, upstream file and fuzz r
 	for gz in "$FIXTURES"/*.dat.gz; do
 		gzip -dc "$gz" >"$TRASH/$(basename "$gz" .gz)" || exit 1
 	done &&
-	all_under_valgrind "$FIXTURES"/*-v7-z*.dat "$FIXTURES"/upstream-*.dat "$FIXTURES"/fuzz/*.dat \
+	all_under_valgrind "$FIXTURES"/synth-*-v7-z*.dat "$FIXTURES"/upstream-*.dat "$FIXTURES"/fuzz/*.dat \
 		"$TRASH"/*.dat
 '
 
