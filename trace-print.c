@@ -687,14 +687,92 @@ static void free_program(struct program *prog)
 	free(prog);
 }
 
-static struct program *compile(struct trace_printer *p, struct tep_event *ev)
+/* Text known at compile time, kept as the program's own copy. */
+static void add_text(struct trace_printer *p, struct program *prog, const char *text)
+{
+	struct item *it = add_item(p, prog, I_TEXT);
+
+	it->text = own(p, xstrdup(text));
+	it->len = strlen(text);
+}
+
+/*
+ * tep_print_field_content() on a number field: the printf format it picks
+ * by the field's flags and size, with the cut to its type (spec.ls).
+ */
+static const char *field_number_format(const struct tep_format_field *f)
+{
+	if (f->flags & TEP_FIELD_IS_POINTER)
+		return "0x%llx";
+	if (!(f->flags & TEP_FIELD_IS_SIGNED))
+		return f->flags & TEP_FIELD_IS_LONG ? "0x%llx" : "%llu";
+	switch (f->size) {
+	case 4:
+		return f->flags & TEP_FIELD_IS_LONG ? "0x%x" : "%d";
+	case 2:
+		return "%2hd";
+	case 1:
+		return "%1hhd";
+	default:
+		return "%lld";
+	}
+}
+
+static int compile_field_number(struct trace_printer *p, struct program *prog,
+				const struct tep_format_field *f)
+{
+	const char *fmt = field_number_format(f);
+	struct item *it;
+
+	if (!strncmp(fmt, "0x", 2)) {
+		add_text(p, prog, "0x");
+		fmt += 2;
+	}
+	it = add_item(p, prog, I_NUM);
+	snprintf(it->sp.fmt, sizeof(it->sp.fmt), "%s", fmt);
+	it->sp.ls = strstr(fmt, "ll") ? 2 : strstr(fmt, "hh") ? -2 : strchr(fmt, 'h') ? -1 : 0;
+	parse_spec(&it->sp);
+	it->e = alloc(p, sizeof(*it->e));
+	it->e->kind = X_FIELD;
+	it->e->offset = f->offset;
+	it->e->size = f->size;
+	return 0;
+}
+
+/*
+ * A format libtraceevent could not parse: pretty_print() prints "[FAILED TO
+ * PARSE]", then tep_print_fields() each field as " NAME=VALUE".  Events
+ * with an array field (printed as a string or ARRAY[..]) stay with it.
+ */
+static struct program *compile_failed(struct trace_printer *p, struct tep_event *ev)
 {
 	struct program *prog = xcalloc(1, sizeof(*prog));
+	char text[256];
+
+	add_text(p, prog, "[FAILED TO PARSE]");
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+		if ((f->flags & TEP_FIELD_IS_ARRAY) || !number_size(f->size) ||
+		    snprintf(text, sizeof(text), " %s=", f->name) >= (int)sizeof(text)) {
+			free_program(prog);
+			return NULL;
+		}
+		add_text(p, prog, text);
+		compile_field_number(p, prog, f);
+	}
+	return prog;
+}
+
+static struct program *compile(struct trace_printer *p, struct tep_event *ev)
+{
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	const char *fmt = ev->print_fmt.format;
+	struct program *prog;
 
+	if (ev->flags & TEP_EVENT_FL_FAILED)
+		return compile_failed(p, ev);
 	if (!fmt)
-		goto fail;
+		return NULL;
+	prog = xcalloc(1, sizeof(*prog));
 	if (handler_of(ev) == H_KMEM)
 		compile_call_site(p, prog, ev);
 	while (*fmt) {
@@ -1135,11 +1213,17 @@ void trace_printer_free(struct trace_printer *p)
 	free(p);
 }
 
-/* Plugins' handlers, trace_printk and failed formats stay with libtraceevent. */
+/*
+ * Plugins' handlers and trace_printk stay with libtraceevent; so does a
+ * failed format with a handler, which prints before the field list.
+ */
 static int compilable(const struct trace_printer *p, const struct tep_event *ev)
 {
-	return !p->disabled && handler_of(ev) != H_OTHER &&
-	       !(ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_FAILED | TEP_EVENT_FL_PRINTRAW));
+	if (p->disabled || (ev->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW)))
+		return 0;
+	if (ev->flags & TEP_EVENT_FL_FAILED)
+		return handler_of(ev) == H_NONE;
+	return handler_of(ev) != H_OTHER;
 }
 
 /* Symbol names used as values: libtraceevent looks them up by name, once. */
