@@ -100,9 +100,12 @@ def raw_values(raw, names):
 
 def same_number(v, text):
     t = text.strip()
+    # a negative value shown in hex is its two's complement in the field's
+    # width: -R prints a signed 4-byte long as 0x%x, one of 8 bytes as 0x%llx
     for base in (10, 16):
         try:
-            if int(t, base) == v or (v < 0 and int(t, base) == v + (1 << 64)):
+            n = int(t, base)
+            if n == v or (v < 0 and n in (v + (1 << 64), v + (1 << 32))):
                 return True
         except ValueError:
             pass

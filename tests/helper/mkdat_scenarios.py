@@ -349,6 +349,61 @@ def plugins():
 			  '0xffffffff82000200 : "End context switch"\n', "records": recs}
 
 
+COMMON_FIELDS = (
+	'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+	'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+	'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+	'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n'
+	'\n')
+
+# A literal tab in the print fmt: libtraceevent 1.7 fails to parse it (as it
+# does maple_tree's ma_read) and prints "[FAILED TO PARSE]" and every field.
+FAILED_NUMBERS = (
+	'name: fail_numbers\n'
+	'ID: 2330\n'
+	'format:\n' + COMMON_FIELDS +
+	'\tfield:const char * fn;\toffset:8;\tsize:8;\tsigned:0;\n'
+	'\tfield:void * node;\toffset:16;\tsize:8;\tsigned:0;\n'
+	'\tfield:unsigned long min;\toffset:24;\tsize:8;\tsigned:0;\n'
+	'\tfield:long sl;\toffset:32;\tsize:8;\tsigned:1;\n'
+	'\tfield:unsigned long long ull;\toffset:40;\tsize:8;\tsigned:0;\n'
+	'\tfield:s64 s64;\toffset:48;\tsize:8;\tsigned:1;\n'
+	'\tfield:long sl4;\toffset:56;\tsize:4;\tsigned:1;\n'
+	'\tfield:int si;\toffset:60;\tsize:4;\tsigned:1;\n'
+	'\tfield:unsigned int ui;\toffset:64;\tsize:4;\tsigned:0;\n'
+	'\tfield:short ss;\toffset:68;\tsize:2;\tsigned:1;\n'
+	'\tfield:unsigned short us;\toffset:70;\tsize:2;\tsigned:0;\n'
+	'\tfield:signed char sc;\toffset:72;\tsize:1;\tsigned:1;\n'
+	'\tfield:unsigned char uc;\toffset:73;\tsize:1;\tsigned:0;\n'
+	'\n'
+	'print fmt: "%s\tNode: %p (%lu)", REC->fn, (void *) REC->node, (unsigned long) REC->min\n')
+
+FAILED_ARRAY = (
+	'name: fail_array\n'
+	'ID: 2331\n'
+	'format:\n' + COMMON_FIELDS +
+	'\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n'
+	'\tfield:int si;\toffset:24;\tsize:4;\tsigned:1;\n'
+	'\n'
+	'print fmt: "%s\tx=%d", REC->comm, REC->si\n')
+
+
+def failed():
+	"""Formats libtraceevent fails to parse: the field list it prints
+	instead, numbers of every size, signedness and kind, and an array."""
+	small = {"fn": 0xffffffff8251e900, "node": 0, "min": 0, "sl": 5, "ull": 7,
+		 "s64": 1, "sl4": 9, "si": 3, "ui": 4, "ss": 2, "us": 6, "sc": 1, "uc": 8}
+	neg = {"fn": 0, "node": 0xffff888100001000, "min": (1 << 64) - 1, "sl": -5,
+	       "ull": (1 << 64) - 1, "s64": -1234567890123, "sl4": -9, "si": -300000,
+	       "ui": 4000000000, "ss": -12345, "us": 65535, "sc": -100, "uc": 255}
+	recs = [{"cpu": 0, "ts": T0 + 1000 * i, "event": "fail_numbers", "pid": 1234,
+		 "fields": f} for i, f in enumerate([small, neg])]
+	recs.append({"cpu": 0, "ts": T0 + 3000, "event": "fail_array", "pid": 1234,
+		     "fields": {"comm": "bash", "si": -1}})
+	return {"formats": {"maple_tree": [FAILED_NUMBERS, FAILED_ARRAY]},
+		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs}
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -356,6 +411,7 @@ SCENARIOS = {
 	"sched-be32": lambda: sched("big", 4),
 	"sched-u32k64": lambda: sched("little", 4, 8),
 	"custom": custom,
+	"failed": failed,
 	"plugins": plugins,
 	"plugins-be64": lambda: dict(plugins(), endian="big"),
 	"dropped": dropped,
