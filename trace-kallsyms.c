@@ -167,6 +167,9 @@ struct kallsyms *kallsyms_parse(const char *text, size_t len)
 	return ks;
 }
 
+/* Marks a symbol known to have no module, so its line is read once. */
+static char no_module[1];
+
 void kallsyms_free(struct kallsyms *ks)
 {
 	if (!ks)
@@ -175,7 +178,8 @@ void kallsyms_free(struct kallsyms *ks)
 		free(ks->names[i]);
 	for (int i = 0; ks->name_str && i < ks->nr; i++) {
 		free(ks->name_str[i]);
-		free(ks->mod_str[i]);
+		if (ks->mod_str[i] != no_module)
+			free(ks->mod_str[i]);
 	}
 	free(ks->name_str);
 	free(ks->mod_str);
@@ -238,11 +242,9 @@ static char *mod_of(struct kallsyms *ks, struct sym *s)
 
 	if (!*str) {
 		name_len(ks, s, &mod, &mod_len);
-		if (!mod)
-			return NULL;
-		*str = cut(mod, mod_len);
+		*str = mod ? cut(mod, mod_len) : no_module;
 	}
-	return *str;
+	return *str == no_module ? NULL : *str;
 }
 
 /* glibc's bsearch() with libtraceevent's func_bcmp(). */
