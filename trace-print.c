@@ -172,6 +172,18 @@ struct slot {
 	int			tries;
 };
 
+/*
+ * The functions found for addresses, as tep_find_function() and
+ * tep_find_function_address() answer: both are a binary search of kallsyms,
+ * and the same call sites come back on every other line.
+ */
+#define FUNC_CACHE	1024
+
+struct func_entry {
+	unsigned long long	addr, start;
+	const char		*name;		/* NULL: empty */
+};
+
 struct trace_printer {
 	struct trace_input	*in;
 	struct tep_handle	*tep;
@@ -189,6 +201,7 @@ struct trace_printer {
 	int			size;
 	int			bail;		/* this record needs libtraceevent */
 	struct printk_table	*printk;	/* made when a program first needs it */
+	struct func_entry	*funcs;		/* FUNC_CACHE of them, made on first use */
 };
 
 static void *own(struct trace_printer *p, void *mem)
@@ -1101,12 +1114,38 @@ static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val
 		p->buf[p->len++] = digits[--n];
 }
 
+/*
+ * A found name stays right: functions only ever load, once.  A miss is not
+ * kept, as kallsyms may load after it.
+ */
+static const char *find_function(struct trace_printer *p, unsigned long long addr,
+				 unsigned long long *start)
+{
+	struct func_entry *e;
+	const char *name;
+
+	if (!p->funcs)
+		p->funcs = xcalloc(FUNC_CACHE, sizeof(*p->funcs));
+	e = &p->funcs[(addr ^ addr >> 10) & (FUNC_CACHE - 1)];
+	if (e->name && e->addr == addr) {
+		*start = e->start;
+		return e->name;
+	}
+	name = tep_find_function(p->tep, addr);
+	if (!name)
+		return NULL;
+	e->addr = addr;
+	e->name = name;
+	e->start = tep_find_function_address(p->tep, addr);
+	*start = e->start;
+	return name;
+}
+
 static void run_func(struct trace_printer *p, const struct item *it)
 {
 	uint64_t val = eval(p, it->e);
-	const char *name = tep_find_function(p->tep, val);
-	char tmp[40];
-	int n;
+	unsigned long long start;
+	const char *name = find_function(p, val, &start);
 
 	if (!name) {
 		put_hex_value(p, val);
@@ -1114,26 +1153,24 @@ static void run_func(struct trace_printer *p, const struct item *it)
 	}
 	put(p, name, strlen(name));
 	if (it->offset_too) {
-		n = snprintf(tmp, sizeof(tmp), "+0x%llx",
-			     (unsigned long long)(val - tep_find_function_address(p->tep, val)));
-		put(p, tmp, n);
+		put(p, "+", 1);
+		put_hex_value(p, val - start);
 	}
 }
 
 static void run_call_site(struct trace_printer *p, const struct item *it)
 {
 	uint64_t val = eval(p, it->e);
-	const char *name = tep_find_function(p->tep, val);
-	char tmp[24];
-	int n;
+	unsigned long long start;
+	const char *name = find_function(p, val, &start);
 
 	if (!name)
 		return;
 	put(p, "(", 1);
 	put(p, name, strlen(name));
-	n = snprintf(tmp, sizeof(tmp), "+0x%x) ",
-		     (unsigned int)(int)(val - tep_find_function_address(p->tep, val)));
-	put(p, tmp, n);
+	put(p, "+", 1);
+	put_hex_value(p, (unsigned int)(int)(val - start));
+	put(p, ") ", 2);
 }
 
 static void run_ptr(struct trace_printer *p, uint64_t val)
@@ -1209,6 +1246,7 @@ void trace_printer_free(struct trace_printer *p)
 	free(p->owned);
 	free(p->slots);
 	free(p->buf);
+	free(p->funcs);
 	printk_table_free(p->printk);
 	free(p);
 }
@@ -1291,24 +1329,37 @@ static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *
 		register_symbol_atoms(p, ev->print_fmt.args);
 }
 
+const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
+			       struct tep_record *rec, int raw, size_t *len)
+{
+	struct slot *sl, scratch = { 0 };
+	const char *text = NULL;
+
+	if (!ev)
+		return NULL;
+	sl = ev->id >= 0 && ev->id < PRINTER_IDS ? &p->slots[ev->id] : &scratch;
+	if (sl != &scratch && ev->id >= p->slots_used)
+		p->slots_used = ev->id + 1;
+	if (sl->ev != ev || sl->state == PROG_NONE || sl->state == PROG_RETRY)
+		prepare(p, sl, ev);
+	if (!raw && !(ev->flags & TEP_EVENT_FL_PRINTRAW) && sl->prog &&
+	    run(p, sl->prog, rec) == 0) {
+		text = p->buf;
+		*len = p->len;
+	}
+	if (sl == &scratch)
+		free_program(scratch.prog);
+	return text;
+}
+
 void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,
 			 struct tep_record *rec, int raw)
 {
-	struct slot *sl = NULL, scratch = { 0 };
+	size_t len;
+	const char *text = trace_printer_text(p, ev, rec, raw, &len);
 
-	if (ev) {
-		sl = ev->id >= 0 && ev->id < PRINTER_IDS ? &p->slots[ev->id] : &scratch;
-		if (sl != &scratch && ev->id >= p->slots_used)
-			p->slots_used = ev->id + 1;
-		if (sl->ev != ev || sl->state == PROG_NONE || sl->state == PROG_RETRY)
-			prepare(p, sl, ev);
-		if (!raw && !(ev->flags & TEP_EVENT_FL_PRINTRAW) && sl->prog &&
-		    run(p, sl->prog, rec) == 0) {
-			trace_seq_puts(s, p->buf);
-			return;
-		}
-	}
-	tep_print_event(p->tep, s, rec, "%s", raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	if (sl == &scratch)
-		free_program(scratch.prog);
+	if (text)
+		trace_seq_puts(s, text);
+	else
+		tep_print_event(p->tep, s, rec, "%s", raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 }

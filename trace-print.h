@@ -33,5 +33,11 @@ void trace_printer_free(struct trace_printer *p);
  */
 void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,
 			 struct tep_record *rec, int raw);
+/*
+ * The same text when a compiled program makes it (valid until the next
+ * call, NUL-terminated, *len bytes), NULL when libtraceevent must print it.
+ */
+const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
+			       struct tep_record *rec, int raw, size_t *len);
 
 #endif
