@@ -130,8 +130,10 @@ struct trace_input {
 	struct ahead		*ahead;		/* started with the first chunked stream */
 	uint64_t		*flex_by_id;	/* 1 + each id's, see id_flex_offset() */
 	const unsigned char	*want_ids;	/* trace_input_only_ids() */
+	int			common_known;	/* 1: the fields below are set, -1: unusable */
 	int			type_offset, type_size;
-	struct cursor		type_cursor;	/* decodes common_type in the file's order */
+	int			pid_offset, pid_size;
+	struct cursor		type_cursor;	/* decodes common fields in the file's order */
 
 	struct buffer		buffers[MAX_BUFFERS];
 	int			nr_buffers;
@@ -1890,7 +1892,7 @@ static int check_record(struct stream *s, struct tep_record *rec)
 
 	if (!in->tep)
 		return 0;
-	id = tep_data_type(in->tep, rec);
+	id = trace_input_record_type(in, rec);
 	if (in->id_done && trace_input_need_event(in, id) < 0)
 		return -1;
 	need = id_flex_offset(in, id);
@@ -2003,18 +2005,60 @@ static int stream_advance(struct stream *s)
 	}
 }
 
+static int common_usable(const struct tep_format_field *f)
+{
+	return f && (f->size == 1 || f->size == 2 || f->size == 4) && f->offset >= 0;
+}
+
+/*
+ * libtraceevent reads every event's common_type and common_pid where its
+ * first event has them; learnt once here, they are read without its lookups.
+ */
+static int learn_common(struct trace_input *in)
+{
+	struct tep_event *ev;
+	struct tep_format_field *type, *pid;
+
+	if (in->common_known)
+		return in->common_known > 0;
+	ev = in->tep ? tep_get_first_event(in->tep) : NULL;
+	if (!ev)
+		return 0;	/* no format parsed yet: ask again later */
+	type = tep_find_common_field(ev, "common_type");
+	pid = tep_find_common_field(ev, "common_pid");
+	if (!common_usable(type) || !common_usable(pid)) {
+		in->common_known = -1;
+		return 0;
+	}
+	in->type_offset = type->offset;
+	in->type_size = type->size;
+	in->pid_offset = pid->offset;
+	in->pid_size = pid->size;
+	cur_init(&in->type_cursor, NULL, 0, 0, in->big_endian, in->file);
+	in->common_known = 1;
+	return 1;
+}
+
+int trace_input_record_type(struct trace_input *in, struct tep_record *rec)
+{
+	if (!learn_common(in) || rec->size < in->type_offset + in->type_size)
+		return tep_data_type(in->tep, rec);
+	return (int)cur_decode(&in->type_cursor, (const char *)rec->data + in->type_offset,
+			       in->type_size);
+}
+
+int trace_input_record_pid(struct trace_input *in, struct tep_record *rec)
+{
+	if (!learn_common(in) || rec->size < in->pid_offset + in->pid_size)
+		return tep_data_pid(in->tep, rec);
+	return (int)cur_decode(&in->type_cursor, (const char *)rec->data + in->pid_offset,
+			       in->pid_size);
+}
+
 void trace_input_only_ids(struct trace_input *in, const unsigned char *ids)
 {
-	struct tep_event *ev = in->tep ? tep_get_first_event(in->tep) : NULL;
-	struct tep_format_field *f = ev ? tep_find_common_field(ev, "common_type") : NULL;
-
-	/* libtraceevent reads every event's id where its first event has it. */
-	if (!f || (f->size != 1 && f->size != 2 && f->size != 4) || f->offset < 0)
-		return;
-	in->type_offset = f->offset;
-	in->type_size = f->size;
-	cur_init(&in->type_cursor, NULL, 0, 0, in->big_endian, in->file);
-	in->want_ids = ids;
+	if (learn_common(in))
+		in->want_ids = ids;
 }
 
 static int stream_less(const struct stream *a, const struct stream *b)

@@ -60,6 +60,9 @@ int trace_input_need_event(struct trace_input *in, int id);
 struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
 					    const char *name);
 void trace_input_load_functions(struct trace_input *in);
+/* A record's common_type and common_pid, as tep_data_type() and tep_data_pid() read them. */
+int trace_input_record_type(struct trace_input *in, struct tep_record *rec);
+int trace_input_record_pid(struct trace_input *in, struct tep_record *rec);
 /* Loads functions and makes @name known to print fmts that use it as a value. */
 void trace_input_register_symbol(struct trace_input *in, const char *name);
 /* The trace clock ("local", "x86-tsc", ...), and whether timestamps are in ns. */

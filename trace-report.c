@@ -493,7 +493,7 @@ static int record_shown(struct report *r, struct tep_record *rec)
 
 	if (!c->filter && !c->neg_filter)
 		return 1;
-	id = tep_data_type(c->tep, rec);
+	id = trace_input_record_type(c->in, rec);
 	if (c->filter) {
 		if (!c->filter_ids)
 			c->filter_ids = filter_ids(c->filter);
@@ -698,6 +698,17 @@ static void free_names(struct file_ctx *f)
 	free(f->names);
 }
 
+/* The cached name_text() of an event whose id is below EVENT_CACHE. */
+static const char *cached_name(struct file_ctx *f, struct tep_event *ev)
+{
+	if (!f->names[ev->id]) {
+		f->names[ev->id] = name_text(ev);
+		if (ev->id >= f->names_end)
+			f->names_end = ev->id + 1;
+	}
+	return f->names[ev->id];
+}
+
 static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event *ev)
 {
 	char *text;
@@ -708,12 +719,7 @@ static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event
 		free(text);
 		return;
 	}
-	if (!f->names[ev->id]) {
-		f->names[ev->id] = name_text(ev);
-		if (ev->id >= f->names_end)
-			f->names_end = ev->id + 1;
-	}
-	trace_seq_puts(s, f->names[ev->id]);
+	trace_seq_puts(s, cached_name(f, ev));
 }
 
 /*
@@ -937,10 +943,13 @@ static char *put_num(char *p, unsigned long long v, int width, char pad)
 	return p;
 }
 
-static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record *rec)
+/* "COMM-PID [CPU] TIME:" as upstream prints it, into @line (PREFIX_MAX bytes). */
+#define PREFIX_MAX	96
+
+static size_t prefix_text(struct report *r, struct tep_record *rec, char *line)
 {
-	char line[96], *p = line;
-	int pid = tep_data_pid(r->c->tep, rec);
+	char *p = line;
+	int pid = trace_input_record_pid(r->c->in, rec);
 	const char *comm = comm_of(r->c, pid);
 	size_t len = strlen(comm);
 	char *start;
@@ -982,6 +991,14 @@ static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record
 	}
 	*p++ = ':';
 	*p = 0;
+	return p - line;
+}
+
+static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record *rec)
+{
+	char line[PREFIX_MAX];
+
+	prefix_text(r, rec, line);
 	trace_seq_puts(s, line);
 }
 
@@ -989,7 +1006,7 @@ static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record
 
 static struct tep_event *event_of(struct report *r, struct tep_record *rec)
 {
-	int id = tep_data_type(r->c->tep, rec);
+	int id = trace_input_record_type(r->c->in, rec);
 
 	if (id < 0 || id >= EVENT_CACHE)
 		return tep_find_event(r->c->tep, id);
@@ -1094,12 +1111,57 @@ static const char *buffer_name(const struct file_ctx *f, int buffer)
 	return trace_input_buffer_name(f->in, buffer);
 }
 
+/* Whether @rec's line is only prefix, name and the event's own text. */
+static int plain_line(const struct report *r, const struct tep_record *rec,
+		      const struct tep_event *ev)
+{
+	return r->nr_files <= 1 && !r->c->multi_buffer && !rec->missed_events && !r->latency &&
+	       !r->ts_diff && !r->wakeup && !r->fmt && !r->raw && ev && ev->id >= 0 &&
+	       ev->id < EVENT_CACHE && ev != r->c->graph_entry && ev != r->c->graph_exit;
+}
+
+/*
+ * The common line, assembled in one buffer and written with one call: 0, or
+ * -1 (nothing written) when its event has no compiled program.
+ */
+static int print_plain(struct report *r, struct tep_record *rec, struct tep_event *ev)
+{
+	char line[1024];
+	const char *name, *text;
+	size_t len, name_len, text_len;
+
+	text = trace_printer_text(r->c->printer, ev, rec, 0, &text_len);
+	if (!text)
+		return -1;
+	if (text_len && text[text_len - 1] == '\n')
+		text_len--;
+	len = prefix_text(r, rec, line);
+	name = cached_name(r->c, ev);
+	name_len = strlen(name);
+	if (len + name_len + text_len + 1 > sizeof(line)) {
+		fwrite_unlocked(line, 1, len, stdout);
+		fwrite_unlocked(name, 1, name_len, stdout);
+		fwrite_unlocked(text, 1, text_len, stdout);
+		putc_unlocked('\n', stdout);
+		return 0;
+	}
+	memcpy(line + len, name, name_len);
+	len += name_len;
+	memcpy(line + len, text, text_len);
+	len += text_len;
+	line[len++] = '\n';
+	fwrite_unlocked(line, 1, len, stdout);
+	return 0;
+}
+
 static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
 			 int buffer)
 {
 	struct tep_event *ev = event_of(r, rec);
 	size_t start;
 
+	if (plain_line(r, rec, ev) && print_plain(r, rec, ev) == 0)
+		return;
 	trace_seq_reset(s);
 	if (r->nr_files > 1) {
 		const char *name = buffer_name(r->c, buffer);
@@ -1167,7 +1229,7 @@ static int task_shown(struct report *r, struct tep_record *rec)
 	static const char *const fields[] = { "pid", "next_pid", "prev_pid" };
 	struct tep_event *ev;
 
-	if (pid_wanted(r, tep_data_pid(r->c->tep, rec)))
+	if (pid_wanted(r, trace_input_record_pid(r->c->in, rec)))
 		return 1;
 	ev = event_of(r, rec);
 	for (size_t i = 0; ev && i < ARRAY_SIZE(fields); i++) {
