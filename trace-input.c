@@ -35,6 +35,7 @@
 #define LAZY_IDS		65536		/* event ids with a done flag */
 #define WINDOW_PAGES		64		/* pages read at once per CPU */
 #define WINDOW_SLACK		(1U << 17)	/* zeros after a window, see fill_window() */
+#define AHEAD_DEPTH		8		/* chunks queued per stream */
 #define COMMIT_MASK		((1ULL << 27) - 1)
 #define MISSED_EVENTS		(1ULL << 31)
 #define MISSED_STORED		(1ULL << 30)
@@ -92,7 +93,12 @@ struct stream {
 	int			last_off;	/* kbuffer offset of rec in its page */
 	int			skip_next;
 	int			no_skip;	/* landing on a peeked record: no id filter */
-	struct ahead_job	ahead;		/* its next chunk, decompressed by the worker */
+	/* Its next chunks, decompressed by the worker: a ring from ahead_head. */
+	struct ahead_job	ahead[AHEAD_DEPTH];
+	unsigned int		ahead_head, ahead_nr;
+	uint64_t		ahead_next;	/* file offset after the last one queued */
+	uint32_t		ahead_chunks;	/* chunks left after the last one queued */
+	size_t			ahead_bytes;	/* their decompressed size */
 };
 
 struct trace_input {
@@ -1379,8 +1385,10 @@ void trace_input_close(struct trace_input *in)
 		return;
 	ahead_free(in->ahead);
 	for (int i = 0; i < in->nr_streams; i++) {
-		free(in->streams[i].ahead.src);
-		free(in->streams[i].ahead.dst);
+		for (int j = 0; j < AHEAD_DEPTH; j++) {
+			free(in->streams[i].ahead[j].src);
+			free(in->streams[i].ahead[j].dst);
+		}
 		if (in->streams[i].kbuf)
 			kbuffer_free(in->streams[i].kbuf);
 		if (in->streams[i].peek_kbuf)
@@ -1668,34 +1676,36 @@ static void zero_slack(struct stream *s, size_t len)
  * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
  */
 #define AHEAD_MAX_CHUNK	(8U << 20)	/* bigger chunks are not doubled in memory */
+#define AHEAD_BYTES	(1U << 20)	/* queued per stream, at least one chunk */
 
 /*
- * Hands the stream's next chunk (at s->next) to the worker.  Anything odd
- * is left for fill_window() to find and report, so nothing is said here.
+ * Hands the chunk at s->ahead_next to the worker in the ring's next slot.
+ * Anything odd is left for fill_window() to find and report, so nothing is
+ * said here.  Returns 0 when it queued one.
  */
-static void queue_ahead(struct stream *s)
+static int queue_one_ahead(struct stream *s)
 {
 	struct trace_input *in = s->in;
-	struct ahead_job *j = &s->ahead;
+	struct ahead_job *j = &s->ahead[(s->ahead_head + s->ahead_nr) % AHEAD_DEPTH];
 	unsigned char hdr[8];
 	struct cursor c;
 	uint32_t cs, us;
 
-	if (!in->ahead || !s->chunks_left || s->next + 8 > s->end ||
-	    pread(in->fd, hdr, 8, s->next) != 8)
-		return;
-	cur_init(&c, hdr, 8, s->next, in->big_endian, in->file);
+	if (!s->ahead_chunks || s->ahead_next + 8 > s->end ||
+	    pread(in->fd, hdr, 8, s->ahead_next) != 8)
+		return -1;
+	cur_init(&c, hdr, 8, s->ahead_next, in->big_endian, in->file);
 	cur_u32(&c, &cs, "chunk size");
 	cur_u32(&c, &us, "chunk size");
-	if (!us || us > AHEAD_MAX_CHUNK || cs > s->end - s->next - 8)
-		return;
+	if (!us || us > AHEAD_MAX_CHUNK || cs > s->end - s->ahead_next - 8)
+		return -1;
 	if (j->src_cap < cs) {
 		free(j->src);
 		j->src_cap = cs;
 		j->src = xmalloc(cs ? cs : 1);
 	}
-	if (pread(in->fd, j->src, cs, s->next + 8) != (ssize_t)cs)
-		return;
+	if (pread(in->fd, j->src, cs, s->ahead_next + 8) != (ssize_t)cs)
+		return -1;
 	if (j->dst_cap < us + WINDOW_SLACK) {
 		free(j->dst);
 		j->dst_cap = us + WINDOW_SLACK;
@@ -1704,27 +1714,66 @@ static void queue_ahead(struct stream *s)
 	}
 	if (j->dst_dirty < us)
 		j->dst_dirty = us;	/* the worker writes that much */
-	j->at = s->next;
+	j->at = s->ahead_next;
 	j->csize = cs;
 	j->usize = us;
 	ahead_queue(in->ahead, j);
+	s->ahead_nr++;
+	s->ahead_bytes += us;
+	s->ahead_next += 8 + cs;
+	s->ahead_chunks--;
+	return 0;
+}
+
+/*
+ * Keeps up to AHEAD_DEPTH chunks (AHEAD_BYTES of data) of the stream queued,
+ * so the worker has the next one at hand while the reader takes the last.
+ */
+static void queue_ahead(struct stream *s)
+{
+	if (!s->in->ahead)
+		return;
+	if (!s->ahead_nr) {
+		s->ahead_next = s->next;
+		s->ahead_chunks = s->chunks_left;
+	}
+	while (s->ahead_nr < AHEAD_DEPTH && (!s->ahead_nr || s->ahead_bytes < AHEAD_BYTES))
+		if (queue_one_ahead(s) < 0)
+			break;
+}
+
+/* Waits for every chunk still queued and empties the ring. */
+static void drop_ahead(struct stream *s)
+{
+	for (; s->ahead_nr; s->ahead_nr--) {
+		struct ahead_job *j = &s->ahead[s->ahead_head];
+
+		ahead_wait(s->in->ahead, j);
+		j->state = AHEAD_IDLE;
+		s->ahead_head = (s->ahead_head + 1) % AHEAD_DEPTH;
+	}
+	s->ahead_bytes = 0;
 }
 
 /* The chunk at s->next from the worker, when it has it: its length, else 0. */
 static size_t take_ahead(struct stream *s)
 {
-	struct ahead_job *j = &s->ahead;
+	struct ahead_job *j = &s->ahead[s->ahead_head];
 	unsigned char *win = s->win;
 	size_t cap = s->win_cap, dirty = s->win_dirty;
 
-	if (j->state == AHEAD_IDLE)
+	if (!s->ahead_nr)
 		return 0;
 	ahead_wait(s->in->ahead, j);
 	if (j->state != AHEAD_DONE || j->at != s->next) {
-		j->state = AHEAD_IDLE;
+		/* fill_window() reads it again and says what is wrong */
+		drop_ahead(s);
 		return 0;
 	}
 	j->state = AHEAD_IDLE;
+	s->ahead_head = (s->ahead_head + 1) % AHEAD_DEPTH;
+	s->ahead_nr--;
+	s->ahead_bytes -= j->usize;
 	s->win = j->dst;
 	s->win_cap = j->dst_cap;
 	s->win_dirty = j->dst_dirty;
