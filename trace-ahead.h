@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Decompressing ahead: while report prints one v7 data chunk of a CPU, a
- * second thread decompresses that CPU's next one, so zstd or zlib is off
+ * second thread decompresses that CPU's next ones, so zstd or zlib is off
  * the printing thread.  The reader owns the jobs (one per CPU stream); the
  * worker only fills their output and says when it is done.  A job that
  * fails is left to the reader, which decompresses again and reports why.
