@@ -1670,11 +1670,6 @@ static void zero_slack(struct stream *s, size_t len)
 	s->win_dirty = len;
 }
 
-/*
- * Loads the next window of pages.  Zeros follow the data so that a damaged
- * event that points a little past its page still reads inside the buffer.
- * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
- */
 #define AHEAD_MAX_CHUNK	(8U << 20)	/* bigger chunks are not doubled in memory */
 #define AHEAD_BYTES	(1U << 20)	/* queued per stream, at least one chunk */
 
@@ -1737,7 +1732,8 @@ static void queue_ahead(struct stream *s)
 		s->ahead_next = s->next;
 		s->ahead_chunks = s->chunks_left;
 	}
-	while (s->ahead_nr < AHEAD_DEPTH && (!s->ahead_nr || s->ahead_bytes < AHEAD_BYTES))
+	/* ahead_bytes is 0 when the ring is empty: at least one is queued */
+	while (s->ahead_nr < AHEAD_DEPTH && s->ahead_bytes < AHEAD_BYTES)
 		if (queue_one_ahead(s) < 0)
 			break;
 }
@@ -1786,6 +1782,11 @@ static size_t take_ahead(struct stream *s)
 	return j->usize;
 }
 
+/*
+ * Loads the next window of pages.  Zeros follow the data so that a damaged
+ * event that points a little past its page still reads inside the buffer.
+ * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
+ */
 static int fill_window(struct stream *s)
 {
 	size_t len;
