@@ -108,6 +108,27 @@ int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dl
 	return compress_with(comp, ctx, src, len, dst, dlen);
 }
 
+int compressor_init(struct compressor *c, int comp)
+{
+	c->comp = comp;
+	c->zstd = NULL;
+	if (comp == TRACE_COMP_ZSTD && !(c->zstd = new_zstd_ctx()))
+		return -1;
+	return 0;
+}
+
+int compressor_run(struct compressor *c, const void *src, size_t len, void **dst,
+		   size_t *dlen)
+{
+	return compress_with(c->comp, c->zstd, src, len, dst, dlen);
+}
+
+void compressor_release(struct compressor *c)
+{
+	ZSTD_freeCCtx(c->zstd);
+	c->zstd = NULL;
+}
+
 /* --- many chunks at once ------------------------------------------------- */
 
 struct batch {

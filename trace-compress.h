@@ -18,6 +18,18 @@ const char *trace_compress_version(int comp);
 /* Compresses @len bytes of @src into a malloc'd buffer; -1 on failure (printed). */
 int trace_compress(int comp, const void *src, size_t len, void **dst, size_t *dlen);
 
+/* Compressing on a thread of its own: zstd's context is made once. */
+struct compressor {
+	int		comp;		/* TRACE_COMP_* */
+	void		*zstd;		/* ZSTD_CCtx */
+};
+
+int compressor_init(struct compressor *c, int comp);
+/* trace_compress() with @c's context; -1 on failure (printed). */
+int compressor_run(struct compressor *c, const void *src, size_t len, void **dst,
+		   size_t *dlen);
+void compressor_release(struct compressor *c);
+
 /* One chunk for trace_compress_jobs(): @dst/@dlen are filled in (free @dst). */
 struct compress_job {
 	const void *src;

@@ -33,4 +33,7 @@ enum {
 	TRACE_OPT_BUFFER_TEXT	= 22,
 };
 
+/* A v7 file's CPU data is compressed in chunks of at most this many pages. */
+#define TRACE_PAGES_IN_CHUNK	10
+
 #endif

@@ -16,7 +16,6 @@
 #include "trace-output.h"
 #include "trace-output-v7.h"
 
-#define PAGES_IN_CHUNK		10
 #define SECTION_OPTIONS		0
 #define SECTION_STRINGS		15
 #define SECTION_FIRST_META	16
@@ -37,6 +36,8 @@ struct v7_writer {
 	uint64_t section_at[NR_SECTION_IDS];	/* header offset of each metadata section */
 	uint64_t prefix_opts_at;	/* the prefix's "first options" field */
 	uint64_t done_at;		/* the last options section's DONE payload, 0: none */
+	const struct cpu_chunks *chunks;	/* the top buffer's, compressed while recording */
+	int nr_chunk_cpus;
 };
 
 static const char *section_desc(uint16_t id)
@@ -316,13 +317,34 @@ static int put_chunks(struct trace_output *out, struct compress_job *jobs, size_
 	return ret;
 }
 
+/* Copies the chunks compressed while recording, as they are. */
+static int put_early_chunks(struct trace_output *out, const struct cpu_chunks *early)
+{
+	uint64_t size = fd_size(early->fd);
+	size_t len = 1 << 20;
+	char *buf = xmalloc(len);
+	int ret = 0;
+
+	for (uint64_t off = 0; ret == 0 && off < size; off += len) {
+		if (size - off < len)
+			len = size - off;
+		ret = read_at(early->fd, buf, len, off);
+		if (ret == 0)
+			ret = trace_output_write_raw(out, buf, len);
+	}
+	free(buf);
+	return ret;
+}
+
 /*
- * One CPU's data: raw, or u32 chunk count + chunks of at most 10 pages,
+ * One CPU's data: raw, or u32 chunk count + chunks of at most 10 pages:
+ * first those compressed while recording (@early, if any), then the rest
  * compressed a batch at a time.
  */
-static int put_cpu_data(struct trace_output *out, struct v7_writer *w, int fd, uint64_t size)
+static int put_cpu_data(struct trace_output *out, struct v7_writer *w, int fd, uint64_t size,
+			const struct cpu_chunks *early)
 {
-	size_t chunk = (size_t)trace_output_page_size(out) * PAGES_IN_CHUNK;
+	size_t chunk = (size_t)trace_output_page_size(out) * TRACE_PAGES_IN_CHUNK;
 	struct compress_job jobs[CHUNKS_IN_BATCH];
 	uint64_t count_at = trace_output_offset(out);
 	uint32_t count = 0;
@@ -333,7 +355,11 @@ static int put_cpu_data(struct trace_output *out, struct v7_writer *w, int fd, u
 		return put_raw_cpu_data(out, fd, size, chunk);
 	buf = xmalloc(chunk * CHUNKS_IN_BATCH);
 	ret = trace_output_write_raw(out, &count, 4);
-	for (uint64_t off = 0; ret == 0 && off < size;) {
+	if (ret == 0 && early && early->nr) {
+		ret = put_early_chunks(out, early);
+		count = early->nr;
+	}
+	for (uint64_t off = early ? early->raw : 0; ret == 0 && off < size;) {
 		uint64_t start = off;
 		size_t nr = 0;
 
@@ -367,7 +393,8 @@ static uint64_t page_align(uint64_t v, uint32_t page)
  * BUFFER option (CPUs with data only, as upstream lists them).
  */
 static int put_buffer(struct trace_output *out, struct v7_writer *w, const char *name,
-		      int nr_cpus, const int *cpu_fds, const char *clock)
+		      int nr_cpus, const int *cpu_fds, const char *clock,
+		      const struct cpu_chunks *early)
 {
 	uint32_t page = trace_output_page_size(out);
 	uint64_t sect = trace_output_offset(out);
@@ -388,7 +415,8 @@ static int put_buffer(struct trace_output *out, struct v7_writer *w, const char 
 		ret = pad_to(out, page_align(trace_output_offset(out), page));
 		offs[cpu] = trace_output_offset(out);
 		if (ret == 0)
-			ret = put_cpu_data(out, w, cpu_fds[cpu], size);
+			ret = put_cpu_data(out, w, cpu_fds[cpu], size,
+					   early && cpu < w->nr_chunk_cpus ? &early[cpu] : NULL);
 		sizes[cpu] = trace_output_offset(out) - offs[cpu];
 		listed++;
 	}
@@ -453,13 +481,22 @@ int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
 {
 	if (v7_end_metadata(out, w, nr_cpus) < 0)
 		return -1;
-	return put_buffer(out, w, "", nr_cpus, cpu_fds, clock ? clock : "local");
+	return put_buffer(out, w, "", nr_cpus, cpu_fds, clock ? clock : "local", w->chunks);
+}
+
+int v7_set_chunks(struct v7_writer *w, int comp, const struct cpu_chunks *chunks, int nr_cpus)
+{
+	if (comp != w->comp || comp == TRACE_COMP_NONE)
+		return -1;
+	w->chunks = chunks;
+	w->nr_chunk_cpus = nr_cpus;
+	return 0;
 }
 
 int v7_write_buffer(struct trace_output *out, struct v7_writer *w, const char *name,
 		    int nr_cpus, const int *cpu_fds, const char *clock)
 {
-	return put_buffer(out, w, name, nr_cpus, cpu_fds, clock ? clock : "local");
+	return put_buffer(out, w, name, nr_cpus, cpu_fds, clock ? clock : "local", NULL);
 }
 
 int v7_finish(struct trace_output *out, struct v7_writer *w)

@@ -14,6 +14,7 @@
 
 struct trace_output;
 struct v7_writer;
+struct cpu_chunks;
 
 /* Section ids (the option ids that point at them). */
 enum {
@@ -40,6 +41,8 @@ int v7_end_metadata(struct trace_output *out, struct v7_writer *w, int nr_cpus);
 /* Options #1, the top buffer's section and its BUFFER option. */
 int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
 		  const int *cpu_fds, const char *clock);
+/* trace_output_set_chunks(): -1 if @comp is not the output's compression. */
+int v7_set_chunks(struct v7_writer *w, int comp, const struct cpu_chunks *chunks, int nr_cpus);
 /* An instance's buffer section and its options (after v7_write_data). */
 int v7_write_buffer(struct trace_output *out, struct v7_writer *w, const char *name,
 		    int nr_cpus, const int *cpu_fds, const char *clock);

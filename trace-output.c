@@ -563,6 +563,12 @@ static int copy_data(struct trace_output *out, int fd, uint64_t len)
 static int write_flyrecord(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			   const char *clock);
 
+int trace_output_set_chunks(struct trace_output *out, int comp, const struct cpu_chunks *chunks,
+			    int nr_cpus)
+{
+	return out->v7 ? v7_set_chunks(out->v7, comp, chunks, nr_cpus) : -1;
+}
+
 int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			    const char *clock)
 {

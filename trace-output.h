@@ -81,6 +81,22 @@ int trace_output_add_buffer(struct trace_output *out, const char *name);
 int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			    const char *clock);
 
+/* One CPU's first chunks of data, compressed while recording (trace-early.c). */
+struct cpu_chunks {
+	int fd;		/* the chunks as the file holds them, from offset 0 to its end */
+	uint32_t nr;	/* how many */
+	uint64_t raw;	/* how many bytes of the CPU's data they hold, from its start */
+};
+
+/*
+ * Version 7 compressed with @comp: trace_output_write_data copies the top
+ * buffer's chunks from @chunks (kept until then) and compresses only the
+ * rest of each CPU's data.  -1 (nothing to do) if the output's compression
+ * is another.
+ */
+int trace_output_set_chunks(struct trace_output *out, int comp, const struct cpu_chunks *chunks,
+			    int nr_cpus);
+
 /*
  * Where a network listener takes over (record -N): the CPU count and the
  * queued options (v6), or the first options section with the CPU count (v7).

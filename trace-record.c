@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-compress.h"
+#include "trace-early.h"
 #include "trace-ftrace-setup.h"
 #include "trace-output.h"
 #include "trace-proc-map.h"
@@ -159,6 +161,7 @@ struct record_run {
 	struct record_net *net;	/* -N: the listener instead of the output file */
 	int live_open;		/* stream: its reader is open */
 	int live_status;	/* stream: -1 it failed, 1 its output is gone */
+	struct early_compress *early;	/* v7: the top buffer's chunks compressed meanwhile */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -935,6 +938,23 @@ static int add_proc_maps(struct record_run *run, struct trace_output *out)
 	return trace_output_add_option(out, TRACE_OPT_PROCMAPS, text, size);
 }
 
+/*
+ * A compressed v7 file: its top buffer's chunks are compressed while the
+ * command runs (trace-early.c).  Started after the command's fork, so that
+ * only the parent has the thread.
+ */
+static void start_early(struct record_run *run)
+{
+	const char *name = run->plan->compression ? run->plan->compression : "any";
+	int comp = trace_compress_lookup(name);
+
+	if (run->plan->version != 7 || comp == TRACE_COMP_NONE || run->net || run->plan->live ||
+	    !top_used(run->plan) || !run->tmp_fds)
+		return;
+	run->early = early_start(comp, run->nr_cpus, run->tmp_fds, run->tmp_paths,
+				 run->page_size * TRACE_PAGES_IN_CHUNK);
+}
+
 /* The top buffer's files, or none (-1) when only instances were recorded. */
 static int *top_data(const struct record_run *run)
 {
@@ -981,6 +1001,13 @@ static int write_trace(struct record_run *run)
 		ret = rec_instances_add_options(run->plan->instances, out);
 	if (ret == 0)
 		ret = add_proc_maps(run, out);
+	if (ret == 0 && run->early) {
+		const char *name = run->plan->compression ? run->plan->compression : "any";
+		const struct cpu_chunks *early = early_stop(run->early);
+
+		if (early)
+			trace_output_set_chunks(out, trace_compress_lookup(name), early, run->nr_cpus);
+	}
 	if (ret == 0)
 		ret = trace_output_write_data(out, run->nr_cpus, top_fds, clock);
 	if (ret == 0)
@@ -1050,6 +1077,7 @@ static int finish(struct record_run *run, int status)
 	if (rec_instances_finish(run->plan->instances, run->plan->keep && run->out_written) < 0 &&
 	    status == EXIT_OK)
 		status = EXIT_FAILED;
+	early_free(run->early);
 	remove_temp_files(run);
 	/* A file we created or already truncated is worthless unless complete. */
 	if (!run->out_written && (run->out_created || run->out_truncated))
@@ -1200,8 +1228,12 @@ static int record(struct record_plan *plan)
 		run.child_status = stop_signal;
 		run.interrupted_early = 1;
 		warning("interrupted before '%s' started", plan->argv[0]);
-	} else if (!stop_signal && (plan->argv ? start_command(&run) < 0 :
-				    wait_signal(&run, plan->instances) < 0)) {
+	} else if (!stop_signal && plan->argv && start_command(&run) < 0) {
+		status = finish(&run, EXIT_FAILED);
+		goto out;
+	}
+	start_early(&run);
+	if (!stop_signal && !plan->argv && wait_signal(&run, plan->instances) < 0) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}

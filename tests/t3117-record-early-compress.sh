@@ -1,0 +1,105 @@
+#!/bin/bash
+# record of a compressed v7 file compresses the chunks the recorders finish
+# while the command still runs (so less is left once it exits): the file
+# then holds every event once, in order, and upstream's report of it is
+# ours.  The early chunks go to a deleted file per CPU named after the
+# recorder's, which /proc shows while the recording runs.
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-tracefs.sh"
+
+test_lock_tracefs
+
+events_of() { sed '0,/^cpus=/d' "$1"; }
+NR_CPUS=$(ls -d "$T"/per_cpu/cpu* | wc -l)
+
+# 3,000 markers in six bursts 0.15 s apart: about 90 pages, so whole
+# chunks are ready while the command runs.
+cat >work.sh <<EOF
+for b in 1 2 3 4 5 6; do
+	for i in \$(seq 500); do echo "early-\$b-\$i-padding-to-make-the-event-longer" >$T/trace_marker; done
+	sleep 0.15
+done
+EOF
+
+# early_files PID: how many early-chunk files record PID holds open.
+early_files() { ls -l /proc/$1/fd 2>/dev/null | grep -c '\.cpu[0-9]*\.early (deleted)$'; }
+# early_bytes PID: what they hold together.
+early_bytes() {
+	ls -l /proc/$1/fd 2>/dev/null | sed -n 's/.* \([0-9]*\) -> .*\.early (deleted)$/\1/p' |
+		while read fd; do stat -L -c %s /proc/$1/fd/$fd 2>/dev/null; done |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
+# record_watched FILE ARGS: records work.sh into FILE, noting the most early
+# files seen open at once in FILE.seen (0 if none ever were) and the most
+# bytes they held in FILE.bytes.
+record_watched() {
+	out=$1; shift
+	tracefs_state >before &&
+	{ "$TRACE_CMD" record -e sched_switch "$@" -o "$out" sh work.sh >rec.out 2>rec.err & } &&
+	pid=$! && max=0 bytes=0 &&
+	while kill -0 $pid 2>/dev/null; do
+		n=$(early_files $pid); [ "$n" -gt "$max" ] && max=$n
+		n=$(early_bytes $pid); [ "$n" -gt "$bytes" ] && bytes=$n
+		sleep 0.05
+	done
+	wait $pid || { cat rec.err; return 1; }
+	echo $max >"$out.seen" && echo $bytes >"$out.bytes" &&
+	tracefs_state >after && test_cmp before after
+}
+
+# markers_ok FILE: each of the 3,000 markers once, in the order written.
+markers_ok() {
+	"$TRACE_CMD" report -i "$1" >"$1.ours" &&
+	grep -o 'early-[0-9]*-[0-9]*-' "$1.ours" >got &&
+	for b in 1 2 3 4 5 6; do seq 500 | sed "s/^/early-$b-/; s/\$/-/"; done >want &&
+	test_cmp want got
+}
+
+# upstream_same FILE: upstream's event lines of FILE (zlib through python's
+# decompression: Debian's 3.1.6 has no zlib) are ours.
+upstream_same() {
+	f=$1
+	if [ "$(head -c 22 "$1" | tail -c 4)" = zlib ]; then
+		python3 "$HELPERS/mkdat.py" --decompress "$1" "$1.plain" >/dev/null || return 1
+		f=$1.plain
+	fi
+	"$UPSTREAM" report -i "$f" >"$1.theirs" 2>"$1.err" &&
+	! grep -i "error\|warning\|bug" "$1.err" &&
+	events_of "$1.theirs" >theirs && events_of "$1.ours" >ours && test_cmp theirs ours
+}
+
+for comp in zstd zlib; do
+	test_expect_success TRACEFS,UPSTREAM,PYTHON "--compression $comp: chunks compressed early, every marker once, upstream agrees" "
+		record_watched $comp.dat --compression $comp &&
+		test \"\$(cat $comp.dat.seen)\" = $NR_CPUS && test \$(cat $comp.dat.bytes) -gt 0 &&
+		markers_ok $comp.dat && upstream_same $comp.dat
+	"
+done
+
+test_expect_success TRACEFS 'v6 and v7 without compression compress nothing early' '
+	record_watched v6.dat --file-version 6 && test "$(cat v6.dat.seen)" = 0 &&
+	markers_ok v6.dat &&
+	record_watched none.dat --compression none && test "$(cat none.dat.seen)" = 0 &&
+	markers_ok none.dat
+'
+
+# Without a command, record runs until Ctrl-C: the early chunks and the rest
+# make one file of everything written before it.
+test_expect_success TRACEFS,UPSTREAM 'record stopped by SIGINT: the early chunks and the rest, every marker once' '
+	tracefs_state >before &&
+	{ "$TRACE_CMD" record -e sched_switch -o int.dat >rec.out 2>rec.err & } &&
+	pid=$! &&
+	for i in $(seq 100); do grep -q "Hit Ctrl" rec.err 2>/dev/null && break; sleep 0.05; done &&
+	sh work.sh && n=$(early_files $pid) &&
+	kill -INT $pid && wait $pid &&
+	test "$n" = $NR_CPUS &&
+	tracefs_state >after && test_cmp before after &&
+	markers_ok int.dat && upstream_same int.dat
+'
+
+test_expect_success TRACEFS 'the early files are gone with the recording' '
+	! ls -a | grep -q "\.early$" && ! ls /tmp | grep -q "\.cpu[0-9]*\.early$"
+'
+
+test_done
