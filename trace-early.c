@@ -13,13 +13,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +26,7 @@
 #include "trace-compress.h"
 #include "trace-early.h"
 #include "trace-output.h"
+#include "trace-worker.h"
 
 /* How long the thread sleeps when no CPU has a whole chunk to compress. */
 #define IDLE_MS		50
@@ -39,8 +38,7 @@ struct early_compress {
 	const int *raw_fds;
 	struct cpu_chunks *chunks;	/* per CPU: the file, how many, how far */
 	char *buf;
-	pthread_t thread;
-	int running;
+	struct worker *worker;
 	atomic_int stop;
 	int failed;
 	pthread_mutex_t lock;
@@ -139,16 +137,10 @@ static void idle(struct early_compress *e)
 	pthread_mutex_unlock(&e->lock);
 }
 
-static void *early_main(void *arg)
+static void early_main(void *arg)
 {
 	struct early_compress *e = arg;
 
-	/*
-	 * Below the recorders and the traced command: a recorder that waits
-	 * for a CPU loses events, while what this thread does not finish is
-	 * only compressed at the end.
-	 */
-	setpriority(PRIO_PROCESS, gettid(), 19);
 	while (!atomic_load(&e->stop)) {
 		int found = compress_ready(e);
 
@@ -159,21 +151,6 @@ static void *early_main(void *arg)
 		if (!found)
 			idle(e);
 	}
-	return NULL;
-}
-
-/* The thread takes no signal: record's main thread waits for them. */
-static int start_thread(struct early_compress *e)
-{
-	sigset_t all, old;
-	int ret;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = pthread_create(&e->thread, NULL, early_main, e);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	e->running = ret == 0;
-	return ret == 0 ? 0 : -1;
 }
 
 struct early_compress *early_start(int comp, int nr_cpus, const int *raw_fds,
@@ -196,24 +173,35 @@ struct early_compress *early_start(int comp, int nr_cpus, const int *raw_fds,
 			return NULL;
 		}
 	}
-	if (compressor_init(&e->c, comp) < 0 || start_thread(e) < 0) {
+	if (compressor_init(&e->c, comp) < 0 || !(e->worker = worker_new(early_main, e))) {
 		early_free(e);
 		return NULL;
 	}
 	return e;
 }
 
+pid_t early_tid(const struct early_compress *e)
+{
+	return worker_tid(e->worker);
+}
+
+void early_go(struct early_compress *e)
+{
+	if (e)
+		worker_go(e->worker);
+}
+
 const struct cpu_chunks *early_stop(struct early_compress *e)
 {
 	if (!e)
 		return NULL;
-	if (e->running) {
+	if (e->worker) {
 		pthread_mutex_lock(&e->lock);
 		atomic_store(&e->stop, 1);
 		pthread_cond_signal(&e->wake);
 		pthread_mutex_unlock(&e->lock);
-		pthread_join(e->thread, NULL);
-		e->running = 0;
+		worker_join(e->worker);
+		e->worker = NULL;
 	}
 	return e->failed ? NULL : e->chunks;
 }

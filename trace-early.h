@@ -8,18 +8,23 @@
 #define TRACE_EARLY_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 struct early_compress;
 struct cpu_chunks;
 
 /*
- * Starts compressing with @comp (TRACE_COMP_*) the data the recorders
- * write to @raw_fds (one per CPU, kept open by the caller) in chunks of
- * @chunk bytes, each CPU's into an unnamed file beside @paths[cpu].
- * NULL if it cannot start: the writer then compresses everything.
+ * A thread (trace-worker.h) to compress with @comp (TRACE_COMP_*) the data
+ * the recorders write to @raw_fds (one per CPU, kept open by the caller) in
+ * chunks of @chunk bytes, each CPU's into an unnamed file beside
+ * @paths[cpu]; it starts at early_go().  NULL if it cannot be made: the
+ * writer then compresses everything.
  */
 struct early_compress *early_start(int comp, int nr_cpus, const int *raw_fds,
 				   char *const *paths, size_t chunk);
+/* The thread's id, to leave out of the trace. */
+pid_t early_tid(const struct early_compress *e);
+void early_go(struct early_compress *e);
 /*
  * Stops the thread.  Returns each CPU's chunks compressed so far, valid
  * until early_free(), or NULL if compressing failed (nothing is lost: the

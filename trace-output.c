@@ -19,6 +19,7 @@
 #include "trace-cmd.h"
 #include "trace-output.h"
 #include "trace-output-v7.h"
+#include "trace-prefetch.h"
 #include "trace-tracefs.h"
 
 #define TRACE_MAGIC		"\027\010\104tracing"
@@ -308,7 +309,7 @@ static char *read_whole(const char *path, size_t *len)
 }
 
 /* Addresses show as zeros unless kptr_restrict is 0: lift it while we read. */
-static char *read_kallsyms(size_t *len)
+char *trace_output_read_kallsyms(size_t *len)
 {
 	char old[16] = "";
 	char *buf;
@@ -336,8 +337,13 @@ static char *read_kallsyms(size_t *len)
 int trace_output_write_kallsyms(struct trace_output *out, const char *path)
 {
 	size_t len = 0;
-	char *buf = path ? read_whole(path, &len) : read_kallsyms(&len);
+	char *buf = NULL;
 	int ret;
+
+	if (path)
+		buf = read_whole(path, &len);
+	else if (!prefetch_take("/proc/kallsyms", &buf, &len))
+		buf = trace_output_read_kallsyms(&len);
 
 	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_KALLSYMS) < 0)
 		return -1;

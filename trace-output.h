@@ -48,8 +48,13 @@ int trace_output_write_prefix(struct trace_output *out, uint32_t page_size);
 int trace_output_write_header_info(struct trace_output *out);
 int trace_output_write_ftrace_formats(struct trace_output *out);
 int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events);
-/* @path: a kallsyms file, NULL for /proc/kallsyms (kptr_restrict lifted meanwhile). */
+/*
+ * @path: a kallsyms file, NULL for /proc/kallsyms (as read ahead, see
+ * trace-prefetch.h, or read now).
+ */
 int trace_output_write_kallsyms(struct trace_output *out, const char *path);
+/* /proc/kallsyms with kptr_restrict lifted while it is read; NULL (errno) if unreadable. */
+char *trace_output_read_kallsyms(size_t *len);
 int trace_output_write_printk(struct trace_output *out);
 int trace_output_write_cmdlines(struct trace_output *out);
 

@@ -24,6 +24,7 @@
 #include "trace-early.h"
 #include "trace-ftrace-setup.h"
 #include "trace-output.h"
+#include "trace-prefetch.h"
 #include "trace-proc-map.h"
 #include "trace-record.h"
 #include "trace-record-instances.h"
@@ -162,6 +163,7 @@ struct record_run {
 	int live_open;		/* stream: its reader is open */
 	int live_status;	/* stream: -1 it failed, 1 its output is gone */
 	struct early_compress *early;	/* v7: the top buffer's chunks compressed meanwhile */
+	struct prefetch *prefetch;	/* the metadata, read meanwhile */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -939,20 +941,46 @@ static int add_proc_maps(struct record_run *run, struct trace_output *out)
 }
 
 /*
- * A compressed v7 file: its top buffer's chunks are compressed while the
- * command runs (trace-early.c).  Started after the command's fork, so that
- * only the parent has the thread.
+ * The helper threads, made before the exclusion list is written so that
+ * their ids go in it (trace-worker.h): a compressed v7 file's top buffer
+ * chunks compressed while the command runs (trace-early.c), and the
+ * metadata read meanwhile (trace-prefetch.c).  Either may be missing.
  */
-static void start_early(struct record_run *run)
+static void make_workers(struct record_run *run)
 {
 	const char *name = run->plan->compression ? run->plan->compression : "any";
 	int comp = trace_compress_lookup(name);
+	struct tfs_events *formats;
 
-	if (run->plan->version != 7 || comp == TRACE_COMP_NONE || run->net || run->plan->live ||
-	    !top_used(run->plan) || !run->tmp_fds)
+	if (run->net || run->plan->live)
 		return;
-	run->early = early_start(comp, run->nr_cpus, run->tmp_fds, run->tmp_paths,
-				 run->page_size * TRACE_PAGES_IN_CHUNK);
+	if (run->plan->version == 7 && comp != TRACE_COMP_NONE && top_used(run->plan) &&
+	    run->tmp_fds)
+		run->early = early_start(comp, run->nr_cpus, run->tmp_fds, run->tmp_paths,
+					 run->page_size * TRACE_PAGES_IN_CHUNK);
+	/* The same list write_trace() gives the writer. */
+	formats = rec_instances_formats(run->plan->instances, run->events);
+	run->prefetch = prefetch_new(run->plan->all_formats ? NULL :
+				     formats ? formats : run->events);
+	tfs_events_free(formats);
+}
+
+/* @pids (of @nr) with the workers' thread ids after them. */
+static pid_t *add_worker_tids(const struct record_run *run, pid_t *pids, int *nr)
+{
+	pids = xrealloc(pids, (*nr + 2) * sizeof(*pids));
+	if (run->early)
+		pids[(*nr)++] = early_tid(run->early);
+	if (run->prefetch)
+		pids[(*nr)++] = prefetch_tid(run->prefetch);
+	return pids;
+}
+
+/* Once the command is forked: a fork beside a running thread is best avoided. */
+static void start_workers(struct record_run *run)
+{
+	early_go(run->early);
+	prefetch_go(run->prefetch);
 }
 
 /* The top buffer's files, or none (-1) when only instances were recorded. */
@@ -985,6 +1013,7 @@ static int write_trace(struct record_run *run)
 		trace_output_close(out);
 		return -1;
 	}
+	prefetch_finish(run->prefetch);
 	clock = tfs_current_clock();
 	/* -a: every format; with instances, theirs as well as the top's. */
 	formats = rec_instances_formats(run->plan->instances, run->events);
@@ -1078,6 +1107,7 @@ static int finish(struct record_run *run, int status)
 	    status == EXIT_OK)
 		status = EXIT_FAILED;
 	early_free(run->early);
+	prefetch_free(run->prefetch);
 	remove_temp_files(run);
 	/* A file we created or already truncated is worthless unless complete. */
 	if (!run->out_written && (run->out_created || run->out_truncated))
@@ -1185,9 +1215,11 @@ static int setup(struct record_run *run)
 	} else if (start_recorders(run) < 0) {
 		return -1;
 	}
-	/* Every recorder, the instances' too, is left out of every buffer. */
+	make_workers(run);
+	/* Every recorder, the instances' too, and record's threads are left out of every buffer. */
 	pids = rec_instances_all_pids(plan->instances, run->recorders,
 				      run->recorders ? run->nr_cpus : 0, &nr_pids);
+	pids = add_worker_tids(run, pids, &nr_pids);
 	ret = ftrace_setup_exclude(&plan->ftrace, run->saved, pids, nr_pids);
 	if (ret == 0)
 		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
@@ -1232,7 +1264,7 @@ static int record(struct record_plan *plan)
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}
-	start_early(&run);
+	start_workers(&run);
 	if (!stop_signal && !plan->argv && wait_signal(&run, plan->instances) < 0) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;

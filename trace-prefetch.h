@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading record's metadata ahead: while the command runs, a thread reads
+ * the files trace.dat's header is made of (event formats, kallsyms,
+ * printk_formats), and the writer takes them from memory at the end.
+ */
+#ifndef TRACE_PREFETCH_H
+#define TRACE_PREFETCH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct prefetch;
+struct tfs_events;
+
+/*
+ * A parked thread (trace-worker.h) to read the header files and the
+ * formats of @events (NULL: every event), from the current tracing
+ * directory.  NULL if it cannot be made: the writer reads them itself.
+ */
+struct prefetch *prefetch_new(const struct tfs_events *events);
+pid_t prefetch_tid(const struct prefetch *p);
+void prefetch_go(struct prefetch *p);
+/*
+ * Waits for the thread and offers what it read to prefetch_take(), but
+ * kallsyms and printk_formats only if no module came or went meanwhile.
+ */
+void prefetch_finish(struct prefetch *p);
+/* Finishes if needed and drops what was not taken. */
+void prefetch_free(struct prefetch *p);
+/*
+ * @path's text as read ahead (NUL-terminated, now the caller's), 1; or 0
+ * when it was not: read it now.  Each file is handed out once.
+ */
+int prefetch_take(const char *path, char **buf, size_t *len);
+
+#endif
