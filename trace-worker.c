@@ -94,6 +94,11 @@ void worker_join(struct worker *w)
 {
 	if (!w)
 		return;
+	/*
+	 * Whoever waits for it now needs it done: at nice 19 beside a busy
+	 * program it would get a few percent of a CPU.
+	 */
+	setpriority(PRIO_PROCESS, w->tid, getpriority(PRIO_PROCESS, gettid()));
 	release(w, -1);
 	pthread_join(w->thread, NULL);
 	pthread_mutex_destroy(&w->lock);

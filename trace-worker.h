@@ -20,7 +20,10 @@ struct worker *worker_new(void (*fn)(void *arg), void *arg);
 /* Its thread id, for set_event_notrace_pid. */
 pid_t worker_tid(const struct worker *w);
 void worker_go(struct worker *w);
-/* Waits for @fn to return (if never let go, @fn is not run) and frees @w. */
+/*
+ * Waits for @fn to return (if never let go, @fn is not run) at the
+ * caller's priority, and frees @w.
+ */
 void worker_join(struct worker *w);
 
 #endif
