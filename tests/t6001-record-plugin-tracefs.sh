@@ -137,15 +137,18 @@ test_expect_success TRACEFS 'record leaves its own processes and threads out, --
 	test ! -s during && state >after && test_cmp before after
 '
 
-# 2,000 markers make enough data for whole chunks to compress while it runs;
-# the only trace-cmd task in the trace is the command's own before its exec.
+# 2,000 markers make enough data for whole chunks to compress while it
+# runs.  The command lists record's threads ($PPID is record) at its end.
 test_expect_success TRACEFS 'no syscall of record'"'"'s threads is in its trace' '
 	state >before &&
-	"$TRACE_CMD" record -q -e syscalls -o s.dat sh -c "echo \$\$; i=0; while [ \$i -lt 2000 ]; do echo m\$i >$T/trace_marker; i=\$((i + 1)); done" \
-		>during 2>err &&
+	"$TRACE_CMD" record -q -e syscalls -o s.dat sh -c "i=0; while [ \$i -lt 2000 ]; do echo m\$i >$T/trace_marker; i=\$((i + 1)); done; ls /proc/\$PPID/task" \
+		>tids 2>err &&
+	test $(wc -l <tids) -ge 3 &&
 	"$TRACE_CMD" report s.dat >out &&
 	grep -q "sys_enter_openat" out &&
-	! grep -E "^ *trace-cmd-[0-9]+ " out | grep -v "^ *trace-cmd-$(cat during) " | grep -m 3 . &&
+	for tid in $(cat tids); do
+		! grep -E -m 3 "^ *trace-cmd-$tid " out || return 1
+	done &&
 	state >after && test_cmp before after
 '
 
