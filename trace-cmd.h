@@ -58,6 +58,9 @@ int parse_long(const char *opt, const char *arg, long min, long max, long *out);
 /* Full writes and reads that retry on EINTR and short transfers. */
 ssize_t write_all(int fd, const void *buf, size_t len);
 ssize_t read_all(int fd, void *buf, size_t len);	/* < len only at EOF */
+ssize_t pread_all(int fd, void *buf, size_t len, uint64_t off);	/* < len only at EOF */
+/* All that is left to read of @fd, NUL-terminated (*len without the NUL); NULL (errno). */
+char *read_text(int fd, size_t *len);
 
 /* Allocation that reports failure by message instead of returning NULL silently. */
 void *xmalloc(size_t size);

@@ -144,18 +144,7 @@ static int copy_options(struct trace_output *out, struct trace_input *in)
 
 static int read_at(int fd, void *buf, size_t len, uint64_t off)
 {
-	while (len) {
-		ssize_t n = pread(fd, buf, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf = (char *)buf + n;
-		len -= n;
-		off += n;
-	}
-	return 0;
+	return pread_all(fd, buf, len, off) == (ssize_t)len ? 0 : -1;
 }
 
 /* Chunked (compressed v7) data of one CPU, decompressed into @tmp. */

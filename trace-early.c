@@ -10,7 +10,6 @@
  * rest.  It sleeps while no chunk is ready; any failure only stops it, as
  * the recorders' files still hold every byte.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -58,22 +57,6 @@ static int open_unnamed(const char *path)
 	return fd;
 }
 
-static int read_whole(int fd, char *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, buf, len, off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= n;
-		off += n;
-	}
-	return 0;
-}
-
 /* One chunk of @cpu's data: u32 compressed size, u32 size, the bytes. */
 static int compress_chunk(struct early_compress *e, int cpu)
 {
@@ -83,7 +66,7 @@ static int compress_chunk(struct early_compress *e, int cpu)
 	void *dst;
 	int ret;
 
-	if (read_whole(e->raw_fds[cpu], e->buf, e->chunk, cc->raw) < 0 ||
+	if (pread_all(e->raw_fds[cpu], e->buf, e->chunk, cc->raw) != (ssize_t)e->chunk ||
 	    compressor_run(&e->c, e->buf, e->chunk, &dst, &dlen) < 0)
 		return -1;
 	sizes[0] = dlen;

@@ -268,18 +268,10 @@ static int pad_to(struct trace_output *out, uint64_t offset)
 
 static int read_at(int fd, char *buf, size_t len, uint64_t off)
 {
-	while (len) {
-		ssize_t n = pread(fd, buf, len, off);
+	ssize_t n = pread_all(fd, buf, len, off);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return error("cannot read CPU data: %s", n < 0 ? strerror(errno) :
-				     "file shrank");
-		buf += n;
-		len -= n;
-		off += n;
-	}
+	if (n != (ssize_t)len)
+		return error("cannot read CPU data: %s", n < 0 ? strerror(errno) : "file shrank");
 	return 0;
 }
 

@@ -276,35 +276,16 @@ int trace_output_write_event_formats(struct trace_output *out, const struct tfs_
 
 static char *read_whole(const char *path, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0;
-	char *buf;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+	int e;
 
 	if (fd < 0)
 		return NULL;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap)
-			buf = xrealloc(buf, cap *= 2);
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			free(buf);
-			close(fd);
-			errno = e;
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += r;
-	}
+	buf = read_text(fd, len);
+	e = errno;
 	close(fd);
-	*len = n;
+	errno = e;
 	return buf;
 }
 

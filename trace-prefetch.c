@@ -8,7 +8,6 @@
  * runs; tfs_read_file() and the kallsyms writer ask prefetch_take() first.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,33 +102,13 @@ static void add_event_formats(struct prefetch *p, const struct tfs_events *event
 /* The whole of @path, NUL-terminated, or NULL. */
 static char *slurp(const char *path, size_t *lenp)
 {
-	size_t len = 0, cap = 8192;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	char *buf;
 
 	if (fd < 0)
 		return NULL;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (cap - len < 2)
-			buf = xrealloc(buf, cap *= 2);
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			free(buf);
-			close(fd);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += n;
-	}
+	buf = read_text(fd, lenp);
 	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
 	return buf;
 }
 

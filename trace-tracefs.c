@@ -209,9 +209,7 @@ static int path_error(const char *what, const char *rel, int err)
 
 int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
 {
-	char *p = tfs_path(rel);
-	size_t len = 0, cap = 4096;
-	char *buf;
+	char *p = tfs_path(rel), *buf;
 	int fd;
 
 	/* record's formats, read while its command ran */
@@ -223,31 +221,15 @@ int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
 	free(p);
 	if (fd < 0)
 		return path_error("cannot open", rel, errno);
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
+	buf = read_text(fd, lenp);
+	if (!buf) {
+		int e = errno;
 
-		if (cap - len < 2)
-			buf = xrealloc(buf, cap *= 2);
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			free(buf);
-			return path_error("cannot read", rel, e);
-		}
-		if (n == 0)
-			break;
-		len += n;
+		close(fd);
+		return path_error("cannot read", rel, e);
 	}
 	close(fd);
-	buf[len] = '\0';
 	*bufp = buf;
-	if (lenp)
-		*lenp = len;
 	return 0;
 }
 

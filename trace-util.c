@@ -153,6 +153,56 @@ ssize_t read_all(int fd, void *buf, size_t len)
 	return done;
 }
 
+ssize_t pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pread(fd, p + done, len - done, off + done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+char *read_text(int fd, size_t *lenp)
+{
+	size_t len = 0, cap = 8192;
+	char *buf = xmalloc(cap);
+
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2)
+			buf = xrealloc(buf, cap *= 2);
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
 static void *check_alloc(void *p)
 {
 	if (!p) {
