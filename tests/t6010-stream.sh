@@ -206,7 +206,7 @@ test_expect_success TRACEFS '-B NAME: the markers written into the instance are 
 	sed "s/.*tracing_mark_write: //" stdout >markers &&
 	printf "tc-inst-%s\n" 1 2 3 4 5 >expect &&
 	test_cmp expect markers &&
-	grep -c "^$I: \+sh-[0-9]\+ \+\[[0-9]\{3\}\] [0-9.]\+: print: \+tracing_mark_write: tc-inst-[1-5]$" stdout >n &&
+	grep -c "^$I: \+sh-[0-9]\+ \+\[[0-9]\{3\}\] \+[0-9.]\+: print: \+tracing_mark_write: tc-inst-[1-5]$" stdout >n &&
 	echo 5 >five && test_cmp five n &&
 	test ! -d $T/instances/$I &&
 	grep -qx "Buffer: $I" stderr && grep -Eq "^CPU0: [0-9]+ events streamed, [0-9]+ events lost$" stderr
