@@ -2033,13 +2033,13 @@ static const void *skip_unwanted(struct stream *s, const void *data, int *first)
 	return data;
 }
 
-/* A padding that pointed back ends its page early: that is damage, not the end. */
+/* A padding loop ends its page early: that is damage, not the end. */
 static int page_done(struct stream *s)
 {
 	int bad = page_walk_damage(&s->walk);
 
 	if (bad >= 0)
-		return stream_bad(s, page_offset(s) + bad, "%s at page offset %llu points back",
+		return stream_bad(s, page_offset(s) + bad, "%s at page offset %llu loops back",
 				  "padding", bad);
 	s->page += s->page_size;
 	s->page_loaded = 0;

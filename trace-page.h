@@ -30,7 +30,7 @@ struct page_walk {
 	unsigned int		start;		/* page header size: 8 + kernel long */
 	int			swap;		/* the file's byte order is not the host's */
 	int			big_endian;	/* the file's */
-	uint32_t		bad;		/* 1 + offset of a padding that goes back */
+	uint32_t		bad;		/* 1 + offset of a padding in a loop */
 	struct kbuffer		*kb;		/* not NULL: kbuffer does the walking */
 };
 
@@ -86,6 +86,8 @@ static inline const void *page_walk_event(const struct page_walk *w)
  */
 static inline const void *page_walk_next(struct page_walk *w)
 {
+	uint32_t back = 0;
+
 	if (w->kb)
 		return page_walk_kb_next(w);
 	for (;;) {
@@ -122,9 +124,14 @@ static inline const void *page_walk_next(struct page_walk *w)
 			w->ts += delta;
 			w->index = w->curr + 4;
 			w->next = w->index + page_walk_u32(w, p + 4);
-			if (w->next > w->curr)
+			/*
+			 * A damaged one may point back.  Without a loop no place is
+			 * stepped on twice, so more steps back than the page has bytes
+			 * mean one, where kbuffer would spin: end the page, and the
+			 * caller says why.
+			 */
+			if (w->next > w->curr || ++back <= w->size)
 				continue;
-			/* kbuffer loops here for ever; end the page, the caller says why */
 			w->bad = w->curr + w->start + 1;
 			w->curr = w->next = w->size;
 			return NULL;
@@ -172,7 +179,7 @@ static inline int page_walk_missed(const struct page_walk *w)
 	return w->curr ? 0 : (int)w->missed;
 }
 
-/* After NULL: the page offset of a padding that pointed back, or -1. */
+/* After NULL: the page offset of a padding in a loop, or -1. */
 static inline int page_walk_damage(const struct page_walk *w)
 {
 	return (int)w->bad - 1;
