@@ -2088,7 +2088,7 @@ static const void *skip_unwanted(struct stream *s, const void *data, int *first)
 		int off = page_walk_offset(&s->walk);
 		uint32_t id;
 
-		if ((!*first && off <= s->last_off) || field_end > (size_t)(end - p))
+		if ((!*first && off <= s->last_off) || p > end || field_end > (size_t)(end - p))
 			break;
 		id = common_value(p + in->type_offset, in->type_size, in->big_endian);
 		if (id >= LAZY_IDS || ids[id])
