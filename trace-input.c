@@ -2,8 +2,9 @@
 /*
  * Reads trace.dat v6 and v7 (trace-cmd.dat.v6(5), .v7(5), as corrected by
  * FORMATS.md section 3).  The metadata is parsed through bounded cursors
- * over a read-only mapping; per-CPU data is read in windows with pread (or
- * decompressed chunk by chunk), so memory does not grow with the file.
+ * over a read-only mapping; per-CPU data is mapped (or read, or
+ * decompressed chunk by chunk) a window at a time, and its events stepped
+ * through by trace-page.c, so memory does not grow with the file.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,7 +17,6 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
 #include "trace-cmd.h"
 #include "trace-cursor.h"
@@ -24,6 +24,7 @@
 #include "trace-ahead.h"
 #include "trace-compress.h"
 #include "trace-kallsyms.h"
+#include "trace-page.h"
 #include "trace-stdout.h"
 
 #define MAX_CPUS		4096
@@ -81,16 +82,22 @@ struct stream {
 	size_t			win_cap;
 	size_t			win_len;
 	size_t			win_dirty;	/* win's bytes from here on are zeros */
+	/* Uncompressed data is mapped, not copied, into a range of zeros: */
+	unsigned char		*zone;		/* that range, or NULL */
+	size_t			zone_len;
+	size_t			zone_used;	/* bytes of the file mapped at its start */
+	unsigned char		*heap_win;	/* win's own buffer while win is the zone */
 	uint64_t		win_off;	/* file offset of win[0] (raw data) */
 	size_t			page;		/* offset of the loaded page in win */
 	int			page_loaded;
 	unsigned int		page_size;
 	size_t			page_end;	/* end of the loaded page's events in win */
-	struct kbuffer		*kbuf;
-	struct kbuffer		*peek_kbuf;	/* looks ahead without moving kbuf */
+	struct page_walk	walk;
+	struct page_walk	peek;		/* looks ahead without moving walk */
+	int			peek_ready;
 	struct tep_record	rec;
 	int			first;		/* rec is its page's first record */
-	int			last_off;	/* kbuffer offset of rec in its page */
+	int			last_off;	/* offset of rec in its page */
 	int			skip_next;
 	int			no_skip;	/* landing on a peeked record: no id filter */
 	/* Its next chunks, decompressed by the worker: a ring from ahead_head. */
@@ -176,6 +183,8 @@ struct trace_input {
 	int			started;
 	int			failed;
 };
+
+static void stream_free(struct stream *s);
 
 static void own(struct trace_input *in, void *p)
 {
@@ -1389,11 +1398,7 @@ void trace_input_close(struct trace_input *in)
 			free(in->streams[i].ahead[j].src);
 			free(in->streams[i].ahead[j].dst);
 		}
-		if (in->streams[i].kbuf)
-			kbuffer_free(in->streams[i].kbuf);
-		if (in->streams[i].peek_kbuf)
-			kbuffer_free(in->streams[i].peek_kbuf);
-		free(in->streams[i].win);
+		stream_free(&in->streams[i]);
 	}
 	free(in->streams);
 	free(in->heap);
@@ -1783,6 +1788,58 @@ static size_t take_ahead(struct stream *s)
 }
 
 /*
+ * Maps the @len bytes at s->next as the window, saving report -F the copy
+ * that pread makes (it was half its time).  The zone is reserved once as
+ * zeros, and each window mapped over its start, so zeros follow the data
+ * as after a window read, and the last window's file pages leave the
+ * resident set when the next replaces them.  Only whole pages of the file
+ * can be mapped, and only inside the file: anything else returns -1 and is
+ * read.
+ */
+static int map_window(struct stream *s, size_t len)
+{
+	static size_t pg;
+	size_t flen;
+	void *m;
+
+	if (!pg)
+		pg = sysconf(_SC_PAGESIZE);
+	flen = (len + pg - 1) & ~(pg - 1);
+	if ((s->next & (pg - 1)) || s->next + len > s->in->fsize ||
+	    (flen != len && s->next + len != s->in->fsize))
+		return -1;
+	if (!s->zone) {
+		s->zone_len = (((size_t)WINDOW_PAGES * s->page_size + pg - 1) & ~(pg - 1)) +
+			      WINDOW_SLACK;
+		m = mmap(NULL, s->zone_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			 -1, 0);
+		if (m == MAP_FAILED)
+			return -1;
+		s->zone = m;
+	}
+	if (flen + WINDOW_SLACK > s->zone_len)
+		return -1;
+	if (s->zone_used > flen &&
+	    mmap(s->zone + flen, s->zone_used - flen, PROT_READ,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		return -1;
+	s->zone_used = flen;
+	if (mmap(s->zone, flen, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->in->fd, s->next) ==
+	    MAP_FAILED)
+		return -1;
+	s->heap_win = s->win;
+	s->win = s->zone;
+	return 0;
+}
+
+/* Gives the window its own buffer back if it was the zone. */
+static void unmap_window(struct stream *s)
+{
+	if (s->zone && s->win == s->zone)
+		s->win = s->heap_win;
+}
+
+/*
  * Loads the next window of pages.  Zeros follow the data so that a damaged
  * event that points a little past its page still reads inside the buffer.
  * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
@@ -1797,6 +1854,15 @@ static int fill_window(struct stream *s)
 		len = s->end - s->next;
 		if (len > (size_t)WINDOW_PAGES * s->page_size)
 			len = (size_t)WINDOW_PAGES * s->page_size;
+		unmap_window(s);
+		if (map_window(s, len) == 0) {
+			s->win_off = s->next;
+			s->next += len;
+			s->win_len = len;
+			s->page = 0;
+			s->page_loaded = 0;
+			return 1;
+		}
 		ensure_window(s, len);
 		if (read_at(s, s->win, len, s->next, "data") < 0)
 			return -1;
@@ -1872,6 +1938,15 @@ static uint64_t page_offset(struct stream *s)
 	return s->chunked ? s->win_off : s->win_off + s->page;
 }
 
+/* The commit word of the page at @page in the window (its header is there). */
+static uint64_t page_commit(struct stream *s, size_t page)
+{
+	struct cursor c;
+
+	cur_init(&c, NULL, 0, 0, s->in->big_endian, s->in->file);
+	return cur_decode(&c, s->win + page + 8, s->in->kernel_long_size);
+}
+
 /* Loads the page at s->page after checking its header against its bounds. */
 static int load_page(struct stream *s)
 {
@@ -1879,14 +1954,12 @@ static int load_page(struct stream *s)
 	size_t avail = s->win_len - s->page;
 	size_t hdr = 8 + in->kernel_long_size;
 	uint64_t commit, size;
-	struct cursor c;
 
 	if (avail > s->page_size)
 		avail = s->page_size;
 	if (avail < hdr)
 		return stream_truncated(s, page_offset(s), hdr, "page header");
-	cur_init(&c, s->win + s->page + 8, in->kernel_long_size, 0, in->big_endian, in->file);
-	commit = cur_decode(&c, c.data, in->kernel_long_size);
+	commit = page_commit(s, s->page);
 	size = commit & COMMIT_MASK;
 	if (size > s->page_size - hdr)
 		return stream_bad(s, page_offset(s), "%s %llu is larger than the page",
@@ -1896,8 +1969,7 @@ static int load_page(struct stream *s)
 	if ((commit & MISSED_STORED) && hdr + size + in->kernel_long_size > s->page_size)
 		return stream_bad(s, page_offset(s), "%s%llu", "no room for the missed count at ",
 				  hdr + size);
-	if (kbuffer_load_subbuffer(s->kbuf, s->win + s->page) < 0)
-		return stream_bad(s, page_offset(s), "%s%llu", "cannot load page", 0);
+	page_walk_load(&s->walk, s->win + s->page);
 	s->page_end = s->page + hdr + size;
 	s->page_loaded = 1;
 	return 0;
@@ -1954,63 +2026,97 @@ static int check_record(struct stream *s, struct tep_record *rec)
 			  tep_find_event(in->tep, id)->name, need);
 }
 
-static int fill_record(struct stream *s, void *data, unsigned long long ts, int first)
+static int fill_record(struct stream *s, const void *data, int first)
 {
-	unsigned char *p = data;
-	int size = kbuffer_event_size(s->kbuf);
-	int off = kbuffer_curr_offset(s->kbuf);
+	const unsigned char *p = data;
+	int size = page_walk_event_size(&s->walk);
+	int off = page_walk_offset(&s->walk);
 
-	/* A damaged length can make kbuffer wrap back in the page: a loop. */
+	/* A damaged length can make the walk wrap back in the page: a loop. */
 	if (!first && off <= s->last_off)
 		return stream_bad(s, page_offset(s) + s->last_off, "%s at page offset %llu lies before it",
 				  "the next event", off);
 	s->last_off = off;
 
 	if (p < s->win + s->page || size < 0 || p + size > s->win + s->page_end)
-		return stream_bad(s, page_offset(s) + kbuffer_curr_offset(s->kbuf),
-				  "%s (%llu bytes) runs past its page", "event", size);
+		return stream_bad(s, page_offset(s) + off, "%s (%llu bytes) runs past its page",
+				  "event", size);
 	memset(&s->rec, 0, sizeof(s->rec));
-	s->rec.ts = adjust_ts(s->in, ts);
-	s->rec.offset = page_offset(s) + kbuffer_curr_offset(s->kbuf);
+	s->rec.ts = adjust_ts(s->in, page_walk_ts(&s->walk));
+	s->rec.offset = page_offset(s) + off;
 	s->rec.size = size;
-	s->rec.record_size = kbuffer_curr_size(s->kbuf);
-	s->rec.data = data;
+	s->rec.record_size = page_walk_record_size(&s->walk);
+	s->rec.data = (void *)data;
 	s->rec.cpu = s->cpu;
 	s->rec.ref_count = 1;
-	s->rec.missed_events = first ? kbuffer_missed_events(s->kbuf) : 0;
+	s->rec.missed_events = first ? page_walk_missed(&s->walk) : 0;
 	s->rec.priv = s;
 	s->first = first;
 	return check_record(s, &s->rec) < 0 ? -1 : 1;
 }
 
+/* A common field of 1, 2 or 4 bytes (see common_usable()) in the file's order. */
+static inline uint32_t common_value(const unsigned char *p, int size, int big_endian)
+{
+	if (size == 1)
+		return p[0];
+	if (size == 2)
+		return big_endian ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
+	if (big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
 /*
- * Whether the event at @data is one trace_input_only_ids() left out: decided
- * by its id alone, before the record is filled in.  A damaged position is
- * left to fill_record() to report.
+ * Steps past the events trace_input_only_ids() left out, from @data on,
+ * deciding by id alone before any record is filled in: this loop is where
+ * "report -F" on a rare event spends its time.  Returns the first event to
+ * keep, or NULL at the page's end; *@first is cleared once one is skipped.
+ * A damaged position is left to fill_record() to report.
  */
-static int unwanted(struct stream *s, const unsigned char *data, int first)
+static const void *skip_unwanted(struct stream *s, const void *data, int *first)
 {
 	struct trace_input *in = s->in;
-	int off, id;
+	const unsigned char *ids = in->want_ids;
+	const unsigned char *end = s->win + s->page_end;
+	size_t field_end = (size_t)in->type_offset + in->type_size;
 
-	if (!in->want_ids || s->no_skip)
-		return 0;
-	off = kbuffer_curr_offset(s->kbuf);
-	if ((!first && off <= s->last_off) ||
-	    data + in->type_offset + in->type_size > s->win + s->page_end)
-		return 0;
-	id = cur_decode(&in->type_cursor, data + in->type_offset, in->type_size);
-	if (id >= LAZY_IDS || in->want_ids[id])
-		return 0;
-	s->last_off = off;
-	return 1;
+	if (!ids || s->no_skip)
+		return data;
+	while (data) {
+		const unsigned char *p = data;
+		int off = page_walk_offset(&s->walk);
+		uint32_t id;
+
+		if ((!*first && off <= s->last_off) || p > end || field_end > (size_t)(end - p))
+			break;
+		id = common_value(p + in->type_offset, in->type_size, in->big_endian);
+		if (id >= LAZY_IDS || ids[id])
+			break;
+		s->last_off = off;
+		*first = 0;
+		data = page_walk_next(&s->walk);
+	}
+	return data;
+}
+
+/* A padding loop ends its page early: that is damage, not the end. */
+static int page_done(struct stream *s)
+{
+	int bad = page_walk_damage(&s->walk);
+
+	if (bad >= 0)
+		return stream_bad(s, page_offset(s) + bad, "%s at page offset %llu loops back",
+				  "padding", bad);
+	s->page += s->page_size;
+	s->page_loaded = 0;
+	return 0;
 }
 
 /* Moves @s to its next record: 1 when there is one, 0 at its end, -1 on damage. */
 static int stream_advance(struct stream *s)
 {
-	unsigned long long ts;
-	void *data;
+	const void *data;
 
 	if (s->skip_next) {
 		int ret;
@@ -2024,13 +2130,13 @@ static int stream_advance(struct stream *s)
 			return ret;
 	}
 	if (s->page_loaded) {
-		do
-			data = kbuffer_next_event(s->kbuf, &ts);
-		while (data && unwanted(s, data, 0));
+		int first = 0;
+
+		data = skip_unwanted(s, page_walk_next(&s->walk), &first);
 		if (data)
-			return fill_record(s, data, ts, 0);
-		s->page += s->page_size;
-		s->page_loaded = 0;
+			return fill_record(s, data, 0);
+		if (page_done(s) < 0)
+			return -1;
 	}
 	for (;;) {
 		int first = 1;
@@ -2043,15 +2149,11 @@ static int stream_advance(struct stream *s)
 		}
 		if (load_page(s) < 0)
 			return -1;
-		data = kbuffer_read_event(s->kbuf, &ts);
-		while (data && unwanted(s, data, first)) {
-			data = kbuffer_next_event(s->kbuf, &ts);
-			first = 0;
-		}
+		data = skip_unwanted(s, page_walk_event(&s->walk), &first);
 		if (data)
-			return fill_record(s, data, ts, first);
-		s->page += s->page_size;
-		s->page_loaded = 0;
+			return fill_record(s, data, first);
+		if (page_done(s) < 0)
+			return -1;
 	}
 }
 
@@ -2138,19 +2240,21 @@ static void heap_down(struct trace_input *in, int i)
 	}
 }
 
-static struct kbuffer *new_kbuffer(struct trace_input *in)
+/*
+ * Sets up a page walk for @in's pages.  Old-format files and
+ * TRACE_CMD_KBUFFER=1 (to compare the two walkers) go through kbuffer.
+ */
+static int walk_init(struct trace_input *in, struct page_walk *w)
 {
-	struct kbuffer *kb = kbuffer_alloc(in->kernel_long_size == 8 ? KBUFFER_LSIZE_8 :
-					   KBUFFER_LSIZE_4, in->big_endian ? KBUFFER_ENDIAN_BIG :
-					   KBUFFER_ENDIAN_LITTLE);
+	int old = in->tep && tep_is_old_format(in->tep);
+	const char *env = getenv("TRACE_CMD_KBUFFER");
 
-	if (!kb) {
-		error("out of memory for a page reader");
-		return NULL;
-	}
-	if (in->tep && tep_is_old_format(in->tep))
-		kbuffer_set_old_format(kb);
-	return kb;
+	if (page_walk_init(w, in->big_endian, in->kernel_long_size,
+			   old || (env && *env && strcmp(env, "0"))) < 0)
+		return -1;
+	if (old)
+		page_walk_old_format(w);
+	return 0;
 }
 
 static int stream_init(struct trace_input *in, struct stream *s, int b, int cpu)
@@ -2170,8 +2274,7 @@ static int stream_init(struct trace_input *in, struct stream *s, int b, int cpu)
 	 */
 	if (s->chunked && s->end + 4 <= in->fsize)
 		s->end += 4;
-	s->kbuf = new_kbuffer(in);
-	if (!s->kbuf)
+	if (walk_init(in, &s->walk) < 0)
 		return -1;
 	if (s->chunked) {
 		unsigned char hdr[4];
@@ -2190,10 +2293,11 @@ static int stream_init(struct trace_input *in, struct stream *s, int b, int cpu)
 
 static void stream_free(struct stream *s)
 {
-	if (s->kbuf)
-		kbuffer_free(s->kbuf);
-	if (s->peek_kbuf)
-		kbuffer_free(s->peek_kbuf);
+	page_walk_free(&s->walk);
+	page_walk_free(&s->peek);
+	unmap_window(s);
+	if (s->zone)
+		munmap(s->zone, s->zone_len);
 	free(s->win);
 }
 
@@ -2282,49 +2386,57 @@ void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw
 
 	raw->page = s->win + s->page;
 	raw->page_size = s->page_size;
-	raw->offset = kbuffer_curr_offset(s->kbuf);
-	raw->size = kbuffer_curr_size(s->kbuf);
-	raw->raw_ts = kbuffer_timestamp(s->kbuf);
+	raw->offset = page_walk_offset(&s->walk);
+	raw->size = page_walk_record_size(&s->walk);
+	raw->raw_ts = page_walk_ts(&s->walk);
+}
+
+/* Whether the page at @page in the window has a header load_page() would take. */
+static int page_sound(struct stream *s, size_t page)
+{
+	size_t hdr = 8 + s->in->kernel_long_size;
+	uint64_t commit = page_commit(s, page);
+	uint64_t size = commit & COMMIT_MASK;
+
+	if (size > s->page_size - hdr)
+		return 0;
+	return !(commit & MISSED_STORED) || hdr + size + s->in->kernel_long_size <= s->page_size;
 }
 
 int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
 			      struct tep_record *next)
 {
 	struct stream *s = rec->priv;
-	unsigned long long ts;
 	size_t page = s->page;
-	void *data;
-	int off;
+	const void *data;
 
 	if (!s->page_loaded || s->skip_next)
 		return 0;
-	if (!s->peek_kbuf && !(s->peek_kbuf = new_kbuffer(in)))
+	if (!s->peek_ready) {
+		if (walk_init(in, &s->peek) < 0)
+			return 0;
+		s->peek_ready = 1;
+	}
+	/* Stand a second walk on the current record, then step once. */
+	if (!page_walk_copy(&s->peek, &s->walk))
 		return 0;
-	/* Position a second reader on the current record, then step once. */
-	kbuffer_load_subbuffer(s->peek_kbuf, s->win + page);
-	off = kbuffer_curr_offset(s->kbuf);
-	data = kbuffer_read_at_offset(s->peek_kbuf, off, &ts);
-	if (!data)
-		return 0;
-	data = kbuffer_next_event(s->peek_kbuf, &ts);
+	data = page_walk_next(&s->peek);
 	while (!data) {
-		/* The next page, if this window holds it whole. */
+		/* The next page, if this window holds it whole and it looks sound. */
 		page += s->page_size;
-		if (page + s->page_size > s->win_len)
+		if (page + s->page_size > s->win_len || !page_sound(s, page))
 			return 0;
-		kbuffer_load_subbuffer(s->peek_kbuf, s->win + page);
-		data = kbuffer_read_event(s->peek_kbuf, &ts);
-		if (!data && kbuffer_subbuffer_size(s->peek_kbuf) > (int)s->page_size)
-			return 0;
+		page_walk_load(&s->peek, s->win + page);
+		data = page_walk_event(&s->peek);
 	}
 	memset(next, 0, sizeof(*next));
-	next->ts = adjust_ts(in, ts);
-	next->size = kbuffer_event_size(s->peek_kbuf);
-	next->data = data;
+	next->ts = adjust_ts(in, page_walk_ts(&s->peek));
+	next->size = page_walk_event_size(&s->peek);
+	next->data = (void *)data;
 	next->cpu = s->cpu;
 	next->ref_count = 1;
 	next->priv = s;
-	if ((unsigned char *)data + next->size > s->win + page + s->page_size ||
+	if (next->size < 0 || (const unsigned char *)data + next->size > s->win + page + s->page_size ||
 	    check_record(NULL, next) < 0)
 		return 0;
 	/* It must also be the next record of the merge: no other CPU's comes first. */

@@ -104,6 +104,31 @@ test_expect_success 'garbage: a page whose commit size exceeds the page' '
 	grep -q "CPU 1: page data size 65535 is larger than the page" err
 '
 
+# kbuffer spins for ever on this one (TRACE_CMD_KBUFFER=1 would hang).
+test_expect_success 'garbage: a padding whose length leads back to itself' '
+	cp upstream-v6-sched.dat bad.dat &&
+	"$HELPERS/dump-header" bad.dat >h &&
+	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
+	patch bad.dat $((off + 16)) 1d000000fcffffff &&
+	fails_cleanly bad.dat &&
+	grep -q "CPU 1: padding at page offset 16 loops back" err &&
+	test_must_fail "$TRACE_CMD" report -F sched_switch bad.dat >/dev/null 2>err &&
+	grep -q "CPU 1: padding at page offset 16 loops back" err
+'
+
+# The page holds 4 bytes: its event's length word and payload lie past them.
+test_expect_success 'garbage: an event past its page data is reported, not skipped by -F' '
+	cp upstream-v6-sched.dat bad.dat &&
+	"$HELPERS/dump-header" bad.dat >h &&
+	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
+	patch bad.dat $((off + 8)) 04000000 &&
+	patch bad.dat $((off + 16)) 00000000 &&
+	fails_cleanly bad.dat &&
+	grep -q "CPU 1: event (.* bytes) runs past its page" err &&
+	test_must_fail "$TRACE_CMD" report -F sched_switch bad.dat >/dev/null 2>err &&
+	grep -q "CPU 1: event (.* bytes) runs past its page" err
+'
+
 test_expect_success 'garbage: unknown v7 compression' '
 	cp upstream-v7-zstd-sched.dat bad.dat &&
 	patch bad.dat 18 6c7a34 &&

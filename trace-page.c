@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a ring-buffer page for the walk in trace-page.h, and the kbuffer
+ * fallback behind the same functions: kbuffer's position is copied into
+ * the walk after each of its steps, so the accessors read fields either way.
+ */
+#include <stdlib.h>
+
+#include <kbuffer.h>
+
+#include "trace-cmd.h"
+#include "trace-page.h"
+
+#define PAGE_COMMIT_MASK	((1ULL << 27) - 1)
+#define PAGE_MISSED_EVENTS	(1ULL << 31)
+#define PAGE_MISSED_STORED	(1ULL << 30)
+
+static int host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return !*(const unsigned char *)&one;
+}
+
+int page_walk_init(struct page_walk *w, int big_endian, int long_size, int use_kbuffer)
+{
+	memset(w, 0, sizeof(*w));
+	w->big_endian = big_endian;
+	w->swap = big_endian != host_big_endian();
+	w->start = 8 + long_size;
+	if (!use_kbuffer)
+		return 0;
+	w->kb = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			      big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!w->kb)
+		return error("out of memory for a page reader");
+	return 0;
+}
+
+/* Which walker old-format files need (see kbuffer_set_old_format()). */
+void page_walk_old_format(struct page_walk *w)
+{
+	if (w->kb)
+		kbuffer_set_old_format(w->kb);
+}
+
+void page_walk_free(struct page_walk *w)
+{
+	if (w->kb)
+		kbuffer_free(w->kb);
+	w->kb = NULL;
+}
+
+static uint64_t page_u64(const struct page_walk *w, const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return w->swap ? __builtin_bswap64(v) : v;
+}
+
+static uint64_t page_long(const struct page_walk *w, const unsigned char *p)
+{
+	return w->start == 16 ? page_u64(w, p) : page_walk_u32(w, p);
+}
+
+/* Copies kbuffer's position after a step that gave @ev (NULL: page done). */
+static const void *kb_sync(struct page_walk *w, const void *ev)
+{
+	w->curr = kbuffer_curr_offset(w->kb) - w->start;
+	w->ts = kbuffer_timestamp(w->kb);
+	if (ev) {
+		w->index = (const unsigned char *)ev - w->data;
+		w->next = w->index + kbuffer_event_size(w->kb);
+	}
+	return ev;
+}
+
+const void *page_walk_kb_next(struct page_walk *w)
+{
+	return kb_sync(w, kbuffer_next_event(w->kb, NULL));
+}
+
+void page_walk_load(struct page_walk *w, const void *page)
+{
+	const unsigned char *p = page;
+	uint64_t commit = page_long(w, p + 8);
+
+	w->data = p + w->start;
+	w->bad = 0;
+	w->size = commit & PAGE_COMMIT_MASK;
+	if (w->kb) {
+		/* kbuffer only fails on a NULL page */
+		kbuffer_load_subbuffer(w->kb, (void *)page);
+		w->size = kbuffer_subbuffer_size(w->kb);
+		w->missed = kbuffer_missed_events(w->kb);
+		kb_sync(w, kbuffer_read_event(w->kb, NULL));
+		return;
+	}
+	if (!(commit & PAGE_MISSED_EVENTS))
+		w->missed = 0;
+	else if (commit & PAGE_MISSED_STORED)
+		w->missed = page_long(w, w->data + w->size);
+	else
+		w->missed = -1;
+	w->ts = page_u64(w, p);
+	w->curr = w->index = w->next = 0;
+	page_walk_next(w);
+}
+
+const void *page_walk_copy(struct page_walk *dst, const struct page_walk *src)
+{
+	struct kbuffer *kb = dst->kb;
+
+	if (!kb) {
+		*dst = *src;
+		return page_walk_event(dst);
+	}
+	/* kbuffer's state is its own: walk a second one up to the same event. */
+	*dst = *src;
+	dst->kb = kb;
+	kbuffer_load_subbuffer(kb, (void *)(src->data - src->start));
+	return kb_sync(dst, kbuffer_read_at_offset(kb, page_walk_offset(src), NULL));
+}
