@@ -218,8 +218,8 @@ test_expect_success TRACEFS,UPSTREAM 'a time range: ours keeps the events printe
 	"$UPSTREAM" split -i rec6.dat -o u $start $end >/dev/null 2>&1 &&
 	in_range in.ev $start $end >want &&
 	ev p.1 >got && test_cmp want got && uev p.1 >ugot && test_cmp want ugot &&
-	grep -v -e "\] $start: " -e "\] $end: " got >inner && uev u.1 >theirs &&
-	grep -v -e "\] $start: " -e "\] $end: " theirs >uinner && test_cmp uinner inner
+	grep -v -e "\] \+$start: " -e "\] \+$end: " got >inner && uev u.1 >theirs &&
+	grep -v -e "\] \+$start: " -e "\] \+$end: " theirs >uinner && test_cmp uinner inner
 '
 
 test_expect_success TRACEFS,UPSTREAM 'where upstream stops after one piece of -r with an END, ours goes on' '
