@@ -2,9 +2,8 @@
 /*
  * Reads trace.dat v6 and v7 (trace-cmd.dat.v6(5), .v7(5), as corrected by
  * FORMATS.md section 3).  The metadata is parsed through bounded cursors
- * over a read-only mapping; per-CPU data is mapped (or read, or
- * decompressed chunk by chunk) a window at a time, and its events stepped
- * through by trace-page.c, so memory does not grow with the file.
+ * over a read-only mapping; per-CPU data is read in windows with pread (or
+ * decompressed chunk by chunk), so memory does not grow with the file.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -82,11 +81,6 @@ struct stream {
 	size_t			win_cap;
 	size_t			win_len;
 	size_t			win_dirty;	/* win's bytes from here on are zeros */
-	/* Uncompressed data is mapped, not copied, into a range of zeros: */
-	unsigned char		*zone;		/* that range, or NULL */
-	size_t			zone_len;
-	size_t			zone_used;	/* bytes of the file mapped at its start */
-	unsigned char		*heap_win;	/* win's own buffer while win is the zone */
 	uint64_t		win_off;	/* file offset of win[0] (raw data) */
 	size_t			page;		/* offset of the loaded page in win */
 	int			page_loaded;
@@ -183,8 +177,6 @@ struct trace_input {
 	int			started;
 	int			failed;
 };
-
-static void stream_free(struct stream *s);
 
 static void own(struct trace_input *in, void *p)
 {
@@ -1398,7 +1390,9 @@ void trace_input_close(struct trace_input *in)
 			free(in->streams[i].ahead[j].src);
 			free(in->streams[i].ahead[j].dst);
 		}
-		stream_free(&in->streams[i]);
+		page_walk_free(&in->streams[i].walk);
+		page_walk_free(&in->streams[i].peek);
+		free(in->streams[i].win);
 	}
 	free(in->streams);
 	free(in->heap);
@@ -1788,58 +1782,6 @@ static size_t take_ahead(struct stream *s)
 }
 
 /*
- * Maps the @len bytes at s->next as the window, saving report -F the copy
- * that pread makes (it was half its time).  The zone is reserved once as
- * zeros, and each window mapped over its start, so zeros follow the data
- * as after a window read, and the last window's file pages leave the
- * resident set when the next replaces them.  Only whole pages of the file
- * can be mapped, and only inside the file: anything else returns -1 and is
- * read.
- */
-static int map_window(struct stream *s, size_t len)
-{
-	static size_t pg;
-	size_t flen;
-	void *m;
-
-	if (!pg)
-		pg = sysconf(_SC_PAGESIZE);
-	flen = (len + pg - 1) & ~(pg - 1);
-	if ((s->next & (pg - 1)) || s->next + len > s->in->fsize ||
-	    (flen != len && s->next + len != s->in->fsize))
-		return -1;
-	if (!s->zone) {
-		s->zone_len = (((size_t)WINDOW_PAGES * s->page_size + pg - 1) & ~(pg - 1)) +
-			      WINDOW_SLACK;
-		m = mmap(NULL, s->zone_len, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-			 -1, 0);
-		if (m == MAP_FAILED)
-			return -1;
-		s->zone = m;
-	}
-	if (flen + WINDOW_SLACK > s->zone_len)
-		return -1;
-	if (s->zone_used > flen &&
-	    mmap(s->zone + flen, s->zone_used - flen, PROT_READ,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-		return -1;
-	s->zone_used = flen;
-	if (mmap(s->zone, flen, PROT_READ, MAP_PRIVATE | MAP_FIXED, s->in->fd, s->next) ==
-	    MAP_FAILED)
-		return -1;
-	s->heap_win = s->win;
-	s->win = s->zone;
-	return 0;
-}
-
-/* Gives the window its own buffer back if it was the zone. */
-static void unmap_window(struct stream *s)
-{
-	if (s->zone && s->win == s->zone)
-		s->win = s->heap_win;
-}
-
-/*
  * Loads the next window of pages.  Zeros follow the data so that a damaged
  * event that points a little past its page still reads inside the buffer.
  * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
@@ -1854,15 +1796,6 @@ static int fill_window(struct stream *s)
 		len = s->end - s->next;
 		if (len > (size_t)WINDOW_PAGES * s->page_size)
 			len = (size_t)WINDOW_PAGES * s->page_size;
-		unmap_window(s);
-		if (map_window(s, len) == 0) {
-			s->win_off = s->next;
-			s->next += len;
-			s->win_len = len;
-			s->page = 0;
-			s->page_loaded = 0;
-			return 1;
-		}
 		ensure_window(s, len);
 		if (read_at(s, s->win, len, s->next, "data") < 0)
 			return -1;
@@ -2295,9 +2228,6 @@ static void stream_free(struct stream *s)
 {
 	page_walk_free(&s->walk);
 	page_walk_free(&s->peek);
-	unmap_window(s);
-	if (s->zone)
-		munmap(s->zone, s->zone_len);
 	free(s->win);
 }
 
