@@ -53,3 +53,24 @@ same_both_ways() {
 	diff slow.err fast.err | head -5 >&2
 	return 1
 }
+
+# all_files CHECK ARGS -- FILE...: CHECK FILE ARGS for every FILE there is
+# (0 same, 1 differs, 2 not comparable); true if at least one was the same
+# and none differed.
+all_files() {
+	check=$1
+	shift
+	args=()
+	while [ "$1" != "--" ]; do args+=("$1"); shift; done
+	shift
+	n=0 bad=0
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		"$check" "$f" "${args[@]}"
+		case $? in
+		0) n=$((n + 1)) ;;
+		1) bad=$((bad + 1)) ;;
+		esac
+	done
+	[ $n -gt 0 ] && [ $bad = 0 ]
+}

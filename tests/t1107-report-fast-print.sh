@@ -8,22 +8,7 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-report.sh"
 
-# all_same_both_ways ARGS -- FILE...: every file, counting at least one.
-all_same_both_ways() {
-	args=()
-	while [ "$1" != "--" ]; do args+=("$1"); shift; done
-	shift
-	n=0 bad=0
-	for f in "$@"; do
-		[ -f "$f" ] || continue
-		same_both_ways "$f" "${args[@]}"
-		case $? in
-		0) n=$((n + 1)) ;;
-		1) bad=$((bad + 1)) ;;
-		esac
-	done
-	[ $n -gt 0 ] && [ $bad = 0 ]
-}
+all_same_both_ways() { all_files same_both_ways "$@"; }
 
 test_expect_success 'every fixture prints the same through both printers' '
 	all_same_both_ways -- "$FIXTURES"/*.dat "$FIXTURES"/fuzz/*.dat

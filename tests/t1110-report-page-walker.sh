@@ -24,22 +24,7 @@ same_walk() {
 	return 1
 }
 
-# all_same_walk ARGS -- FILE...: every file, counting at least one.
-all_same_walk() {
-	args=()
-	while [ "$1" != "--" ]; do args+=("$1"); shift; done
-	shift
-	n=0 bad=0
-	for f in "$@"; do
-		[ -f "$f" ] || continue
-		same_walk "$f" "${args[@]}"
-		case $? in
-		0) n=$((n + 1)) ;;
-		1) bad=$((bad + 1)) ;;
-		esac
-	done
-	[ $n -gt 0 ] && [ $bad = 0 ]
-}
+all_same_walk() { all_files same_walk "$@"; }
 
 test_expect_success 'every fixture walks the same with kbuffer' '
 	all_same_walk -- "$FIXTURES"/*.dat "$FIXTURES"/fuzz/*.dat
