@@ -17,13 +17,16 @@ ours_record() {
 }
 
 # Upstream records with "$@" under the shim.  It grows the ring buffer to
-# the kernel's default and leaves it so: the old size is put back.
+# the kernel's default and leaves it so: the old size is put back.  Its
+# command sleeps a little after the work: on a loaded machine (the suite
+# runs three scripts at once) upstream once kept no event of a command that
+# ended at once.
 upstream_record() {
 	kb=$(cat $T/buffer_size_kb) &&
 	test_when_finished "echo $kb >$T/buffer_size_kb; $SHIM off" &&
 	$SHIM on &&
 	"$UPSTREAM" record -e sched_switch -e sched_wakeup -o "$@" \
-		sh -c "$WORK" >/dev/null 2>up.err
+		sh -c "$WORK; sleep 0.2" >/dev/null 2>up.err
 	code=$?
 	$SHIM off
 	echo $kb >$T/buffer_size_kb
