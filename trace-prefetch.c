@@ -34,7 +34,7 @@ struct prefetch {
 	struct worker *worker;
 	struct ahead_file *files;
 	size_t nr, alloc;
-	char *modules;		/* /proc/modules before kallsyms was read */
+	char *modules;		/* /proc/modules before anything was read */
 	int finished;
 };
 
@@ -143,6 +143,8 @@ static void prefetch_main(void *arg)
 {
 	struct prefetch *p = arg;
 
+	/* Before anything is read: a module may come while printk_formats is. */
+	p->modules = module_list();
 	for (size_t i = 0; i < p->nr; i++) {
 		struct ahead_file *f = &p->files[i];
 
@@ -150,7 +152,6 @@ static void prefetch_main(void *arg)
 			f->text = slurp(f->path, &f->len);
 			continue;
 		}
-		p->modules = module_list();
 		f->text = trace_output_read_kallsyms(&f->len);
 		if (f->text) {
 			f->text = xrealloc(f->text, f->len + 1);
