@@ -69,10 +69,22 @@ upstream_same() {
 	events_of "$1.theirs" >theirs && events_of "$1.ours" >ours && test_cmp theirs ours
 }
 
+# early_recorded FILE ARGS: record_watched until the early files held some
+# bytes, three tries at most.  The thread runs at nice 19, below the suite's
+# other scripts, so on a loaded machine a try may leave it all to the end.
+early_recorded() {
+	for try in 1 2 3; do
+		record_watched "$@" || return 1
+		echo "try $try: early files seen: $(cat $1.seen), bytes: $(cat $1.bytes)"
+		test "$(cat $1.seen)" = $NR_CPUS || return 1
+		test $(cat $1.bytes) -gt 0 && return 0
+	done
+	return 1
+}
+
 for comp in zstd zlib; do
 	test_expect_success TRACEFS,UPSTREAM,PYTHON "--compression $comp: chunks compressed early, every marker once, upstream agrees" "
-		record_watched $comp.dat --compression $comp &&
-		test \"\$(cat $comp.dat.seen)\" = $NR_CPUS && test \$(cat $comp.dat.bytes) -gt 0 &&
+		early_recorded $comp.dat --compression $comp &&
 		markers_ok $comp.dat && upstream_same $comp.dat
 	"
 done
