@@ -12,8 +12,10 @@ test_lock_tracefs
 events_of() { sed '0,/^cpus=/d' "$1"; }
 NR_CPUS=$(ls -d "$T"/per_cpu/cpu* | wc -l)
 
-# 3,000 markers in six bursts 0.15 s apart: about 90 pages, so whole
-# chunks are ready while the command runs.
+# 3,000 markers in six bursts 0.15 s apart: about 60 pages.  With -b 200
+# the recorders wake at half of 200 KB (buffer_percent 50) and write while
+# the command runs, so whole chunks are ready before it ends; at the
+# default 1410 KB they would write only at the end.
 cat >work.sh <<EOF
 for b in 1 2 3 4 5 6; do
 	for i in \$(seq 500); do echo "early-\$b-\$i-padding-to-make-the-event-longer" >$T/trace_marker; done
@@ -36,7 +38,7 @@ early_bytes() {
 record_watched() {
 	out=$1; shift
 	tracefs_state >before &&
-	{ "$TRACE_CMD" record -e sched_switch "$@" -o "$out" sh work.sh >rec.out 2>rec.err & } &&
+	{ "$TRACE_CMD" record -e sched_switch -b 200 "$@" -o "$out" sh work.sh >rec.out 2>rec.err & } &&
 	pid=$! && max=0 bytes=0 &&
 	while kill -0 $pid 2>/dev/null; do
 		n=$(early_files $pid); [ "$n" -gt "$max" ] && max=$n
@@ -100,7 +102,7 @@ test_expect_success TRACEFS 'v6 and v7 without compression compress nothing earl
 # make one file of everything written before it.
 test_expect_success TRACEFS,UPSTREAM 'record stopped by SIGINT: the early chunks and the rest, every marker once' '
 	tracefs_state >before &&
-	{ "$TRACE_CMD" record -e sched_switch -o int.dat >rec.out 2>rec.err & } &&
+	{ "$TRACE_CMD" record -e sched_switch -b 200 -o int.dat >rec.out 2>rec.err & } &&
 	pid=$! &&
 	for i in $(seq 100); do grep -q "Hit Ctrl" rec.err 2>/dev/null && break; sleep 0.05; done &&
 	sh work.sh && n=$(early_files $pid) &&
