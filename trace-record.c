@@ -940,6 +940,12 @@ static int add_proc_maps(struct record_run *run, struct trace_output *out)
 	return trace_output_add_option(out, TRACE_OPT_PROCMAPS, text, size);
 }
 
+/* The TRACE_COMP_* of --compression, "any" when not given. */
+static int plan_compression(const struct record_plan *plan)
+{
+	return trace_compress_lookup(plan->compression ? plan->compression : "any");
+}
+
 /*
  * The helper threads, made before the exclusion list is written so that
  * their ids go in it (trace-worker.h): a compressed v7 file's top buffer
@@ -948,8 +954,7 @@ static int add_proc_maps(struct record_run *run, struct trace_output *out)
  */
 static void make_workers(struct record_run *run)
 {
-	const char *name = run->plan->compression ? run->plan->compression : "any";
-	int comp = trace_compress_lookup(name);
+	int comp = plan_compression(run->plan);
 	struct tfs_events *formats;
 
 	if (run->net || run->plan->live)
@@ -1031,11 +1036,10 @@ static int write_trace(struct record_run *run)
 	if (ret == 0)
 		ret = add_proc_maps(run, out);
 	if (ret == 0 && run->early) {
-		const char *name = run->plan->compression ? run->plan->compression : "any";
 		const struct cpu_chunks *early = early_stop(run->early);
 
 		if (early)
-			trace_output_set_chunks(out, trace_compress_lookup(name), early, run->nr_cpus);
+			trace_output_set_chunks(out, plan_compression(run->plan), early, run->nr_cpus);
 	}
 	if (ret == 0)
 		ret = trace_output_write_data(out, run->nr_cpus, top_fds, clock);

@@ -667,9 +667,9 @@ const char *tfs_events_name(const struct tfs_events *ev, size_t i)
 /*
  * Whether no event of the buffer is enabled (its events/enable reads 0).
  * Then that 0 is saved, and written back it turns off every event record
- * enabled with one write, where one per system and event took 100 ms more
- * for -e all.  A fake tracing directory without the file is restored file
- * by file.
+ * enabled in one write, not one per system and event (over 100 for -e
+ * all).  A fake tracing directory without the file is restored file by
+ * file.
  */
 static int save_all_off(struct tfs_saved *saved)
 {
