@@ -959,8 +959,9 @@ static void make_workers(struct record_run *run)
 
 	if (run->net || run->plan->live)
 		return;
+	/* -m empties and swaps the recorders' files: nothing in them is final. */
 	if (run->plan->version == 7 && comp != TRACE_COMP_NONE && top_used(run->plan) &&
-	    run->tmp_fds)
+	    run->tmp_fds && !run->plan->recorder.max_bytes)
 		run->early = early_start(comp, run->nr_cpus, run->tmp_fds, run->tmp_paths,
 					 run->page_size * TRACE_PAGES_IN_CHUNK);
 	/* The same list write_trace() gives the writer. */

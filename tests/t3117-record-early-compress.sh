@@ -98,6 +98,18 @@ test_expect_success TRACEFS 'v6 and v7 without compression compress nothing earl
 	markers_ok none.dat
 '
 
+# -m keeps the last KB only: the recorders empty and swap their files, so
+# nothing in them is final before the end and nothing is compressed early.
+# What comes out is a run of the last markers, in order, with no gap.
+test_expect_success TRACEFS '-m: nothing compressed early, the file holds the last markers in order' '
+	record_watched m.dat -m 100 && test "$(cat m.dat.seen)" = 0 &&
+	"$TRACE_CMD" report -i m.dat >m.ours &&
+	grep -o "early-[0-9]*-[0-9]*-" m.ours >got &&
+	for b in 1 2 3 4 5 6; do seq 500 | sed "s/^/early-$b-/; s/\$/-/"; done >all &&
+	n=$(wc -l <got) && test $n -gt 100 && test $n -lt 3000 &&
+	tail -n $n all >want && test_cmp want got
+'
+
 # Without a command, record runs until Ctrl-C: the early chunks and the rest
 # make one file of everything written before it.
 test_expect_success TRACEFS,UPSTREAM 'record stopped by SIGINT: the early chunks and the rest, every marker once' '
