@@ -98,15 +98,25 @@ test_expect_success TRACEFS 'v6 and v7 without compression compress nothing earl
 	markers_ok none.dat
 '
 
-# -m keeps the last KB only: the recorders empty and swap their files, so
-# nothing in them is final before the end and nothing is compressed early.
-# What comes out is a run of the last markers, in order, with no gap.
-test_expect_success TRACEFS '-m: nothing compressed early, the file holds the last markers in order' '
-	record_watched m.dat -m 100 && test "$(cat m.dat.seen)" = 0 &&
+# -m keeps each CPU's last KB only: the recorders empty and swap their
+# files, so nothing in them is final before the end and nothing may be
+# compressed early.  6,000 markers (about 420 KB) on CPU 0 against -m 200
+# (halves of 100 KB): what comes out is a run of the last ones, in order,
+# with no gap.
+cat >work-m.sh <<EOF
+for b in 1 2 3 4 5 6 7 8 9 10; do
+	for i in \$(seq 600); do echo "minus-m-\$b-\$i-padding-to-make-the-event-longer" >$T/trace_marker; done
+	sleep 0.15
+done
+EOF
+test_expect_success TRACEFS '-m: the file holds the last markers in order, none from before' '
+	tracefs_state >before &&
+	"$TRACE_CMD" record -q -e sched_switch -b 400 -m 200 -o m.dat taskset -c 0 sh work-m.sh &&
+	tracefs_state >after && test_cmp before after &&
 	"$TRACE_CMD" report -i m.dat >m.ours &&
-	grep -o "early-[0-9]*-[0-9]*-" m.ours >got &&
-	for b in 1 2 3 4 5 6; do seq 500 | sed "s/^/early-$b-/; s/\$/-/"; done >all &&
-	n=$(wc -l <got) && test $n -gt 100 && test $n -lt 3000 &&
+	grep -o "minus-m-[0-9]*-[0-9]*-" m.ours >got &&
+	for b in 1 2 3 4 5 6 7 8 9 10; do seq 600 | sed "s/^/minus-m-$b-/; s/\$/-/"; done >all &&
+	n=$(wc -l <got) && test $n -gt 500 && test $n -lt 6000 &&
 	tail -n $n all >want && test_cmp want got
 '
 
