@@ -23,6 +23,7 @@
 
 #include "trace-cmd.h"
 #include "trace-compress.h"
+#include "trace-dat.h"
 #include "trace-early.h"
 #include "trace-output.h"
 #include "trace-worker.h"
@@ -80,11 +81,19 @@ static int compress_chunk(struct early_compress *e, int cpu)
 	return 0;
 }
 
-static uint64_t written_size(int fd)
+/*
+ * What the recorder has written in whole pages.  A recorder killed in the
+ * middle of a write leaves a part of a page, which record cuts off before
+ * it drains the CPU into the same file: that part is not final.
+ */
+static uint64_t written_size(const struct early_compress *e, int fd)
 {
+	uint64_t page = e->chunk / TRACE_PAGES_IN_CHUNK;
 	struct stat st;
 
-	return fstat(fd, &st) < 0 ? 0 : (uint64_t)st.st_size;
+	if (fstat(fd, &st) < 0)
+		return 0;
+	return (uint64_t)st.st_size - (uint64_t)st.st_size % page;
 }
 
 /* Every whole chunk ready on every CPU; 1 if there was one, -1 on failure. */
@@ -93,7 +102,7 @@ static int compress_ready(struct early_compress *e)
 	int found = 0;
 
 	for (int cpu = 0; cpu < e->nr_cpus; cpu++) {
-		uint64_t size = written_size(e->raw_fds[cpu]);
+		uint64_t size = written_size(e, e->raw_fds[cpu]);
 
 		while (!atomic_load(&e->stop) && e->chunks[cpu].raw + e->chunk <= size) {
 			if (compress_chunk(e, cpu) < 0)

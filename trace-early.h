@@ -16,9 +16,9 @@ struct cpu_chunks;
 /*
  * A thread (trace-worker.h) to compress with @comp (TRACE_COMP_*) the data
  * the recorders write to @raw_fds (one per CPU, kept open by the caller) in
- * chunks of @chunk bytes, each CPU's into an unnamed file beside
- * @paths[cpu]; it starts at early_go().  NULL if it cannot be made: the
- * writer then compresses everything.
+ * chunks of @chunk bytes (TRACE_PAGES_IN_CHUNK pages), each CPU's into an
+ * unnamed file beside @paths[cpu]; it starts at early_go().  NULL if it
+ * cannot be made: the writer then compresses everything.
  */
 struct early_compress *early_start(int comp, int nr_cpus, const int *raw_fds,
 				   char *const *paths, size_t chunk);
