@@ -36,9 +36,6 @@
 #define WINDOW_PAGES		64		/* pages read at once per CPU */
 #define WINDOW_SLACK		(1U << 17)	/* zeros after a window, see fill_window() */
 #define AHEAD_DEPTH		8		/* chunks queued per stream */
-#define COMMIT_MASK		((1ULL << 27) - 1)
-#define MISSED_EVENTS		(1ULL << 31)
-#define MISSED_STORED		(1ULL << 30)
 
 
 struct option_rec {
@@ -1880,6 +1877,21 @@ static uint64_t page_commit(struct stream *s, size_t page)
 	return cur_decode(&c, s->win + page + 8, s->in->kernel_long_size);
 }
 
+/* What is wrong with a page header's @commit word: 0 nothing, or HEADER_*. */
+enum { HEADER_TOO_BIG = 1, HEADER_NO_MISSED_ROOM };
+
+static int header_fault(const struct stream *s, uint64_t commit)
+{
+	size_t hdr = 8 + s->in->kernel_long_size;
+	uint64_t size = commit & PAGE_COMMIT_MASK;
+
+	if (size > s->page_size - hdr)
+		return HEADER_TOO_BIG;
+	if ((commit & PAGE_MISSED_STORED) && hdr + size + s->in->kernel_long_size > s->page_size)
+		return HEADER_NO_MISSED_ROOM;
+	return 0;
+}
+
 /* Loads the page at s->page after checking its header against its bounds. */
 static int load_page(struct stream *s)
 {
@@ -1887,19 +1899,21 @@ static int load_page(struct stream *s)
 	size_t avail = s->win_len - s->page;
 	size_t hdr = 8 + in->kernel_long_size;
 	uint64_t commit, size;
+	int fault;
 
 	if (avail > s->page_size)
 		avail = s->page_size;
 	if (avail < hdr)
 		return stream_truncated(s, page_offset(s), hdr, "page header");
 	commit = page_commit(s, s->page);
-	size = commit & COMMIT_MASK;
-	if (size > s->page_size - hdr)
+	size = commit & PAGE_COMMIT_MASK;
+	fault = header_fault(s, commit);
+	if (fault == HEADER_TOO_BIG)
 		return stream_bad(s, page_offset(s), "%s %llu is larger than the page",
 				  "page data size", size);
 	if (hdr + size > avail)
 		return stream_truncated(s, page_offset(s), hdr + size, "page");
-	if ((commit & MISSED_STORED) && hdr + size + in->kernel_long_size > s->page_size)
+	if (fault == HEADER_NO_MISSED_ROOM)
 		return stream_bad(s, page_offset(s), "%s%llu", "no room for the missed count at ",
 				  hdr + size);
 	page_walk_load(&s->walk, s->win + s->page);
@@ -2324,13 +2338,7 @@ void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw
 /* Whether the page at @page in the window has a header load_page() would take. */
 static int page_sound(struct stream *s, size_t page)
 {
-	size_t hdr = 8 + s->in->kernel_long_size;
-	uint64_t commit = page_commit(s, page);
-	uint64_t size = commit & COMMIT_MASK;
-
-	if (size > s->page_size - hdr)
-		return 0;
-	return !(commit & MISSED_STORED) || hdr + size + s->in->kernel_long_size <= s->page_size;
+	return !header_fault(s, page_commit(s, page));
 }
 
 int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,

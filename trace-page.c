@@ -11,10 +11,6 @@
 #include "trace-cmd.h"
 #include "trace-page.h"
 
-#define PAGE_COMMIT_MASK	((1ULL << 27) - 1)
-#define PAGE_MISSED_EVENTS	(1ULL << 31)
-#define PAGE_MISSED_STORED	(1ULL << 30)
-
 static int host_big_endian(void)
 {
 	const uint16_t one = 1;

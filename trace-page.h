@@ -34,6 +34,11 @@ struct page_walk {
 	struct kbuffer		*kb;		/* not NULL: kbuffer does the walking */
 };
 
+/* A page header's commit word: the data size, and flags for events missed before it. */
+#define PAGE_COMMIT_MASK	((1ULL << 27) - 1)
+#define PAGE_MISSED_EVENTS	(1ULL << 31)
+#define PAGE_MISSED_STORED	(1ULL << 30)	/* their count follows the data */
+
 #define PAGE_TYPE_PADDING	29
 #define PAGE_TYPE_TIME_EXTEND	30
 #define PAGE_TYPE_TIME_STAMP	31
@@ -183,12 +188,6 @@ static inline int page_walk_missed(const struct page_walk *w)
 static inline int page_walk_damage(const struct page_walk *w)
 {
 	return (int)w->bad - 1;
-}
-
-/* The page's data size from its commit word. */
-static inline unsigned int page_walk_data_size(const struct page_walk *w)
-{
-	return w->size;
 }
 
 #endif

@@ -20,6 +20,7 @@
 #include "trace-cmd.h"
 #include "trace-convert-dat.h"
 #include "trace-input.h"
+#include "trace-page.h"
 
 extern const struct command cmd_split;
 
@@ -97,8 +98,6 @@ struct split {
 	bool piece_started;
 };
 
-#define COMMIT_SIZE_MASK	((1ULL << 27) - 1)
-#define COMMIT_MISSED_STORED	(1ULL << 30)
 
 static uint64_t get_long(const unsigned char *p, unsigned int size)
 {
@@ -311,7 +310,7 @@ static int flush_page(struct split *sp, struct lane *l)
 		return 0;
 	l->open = false;
 	put_long(p + 8, sp->long_size, l->fill | l->flags);
-	if (l->flags & COMMIT_MISSED_STORED)
+	if (l->flags & PAGE_MISSED_STORED)
 		put_long(p + sp->hdr + l->fill, sp->long_size, l->missed);
 	if (write_all(l->fd, p, sp->page_size) < 0)
 		return error("cannot write a temporary file: %s", strerror(errno));
@@ -361,9 +360,9 @@ static void open_page(struct split *sp, struct lane *l, const struct trace_input
 	memset(l->page, 0, sp->page_size);
 	if (at_start) {
 		memcpy(&ts, raw->page, 8);
-		l->flags = commit & ~COMMIT_SIZE_MASK;
-		l->missed = l->flags & COMMIT_MISSED_STORED ?
-			get_long(raw->page + sp->hdr + (commit & COMMIT_SIZE_MASK), sp->long_size) : 0;
+		l->flags = commit & ~PAGE_COMMIT_MASK;
+		l->missed = l->flags & PAGE_MISSED_STORED ?
+			get_long(raw->page + sp->hdr + (commit & PAGE_COMMIT_MASK), sp->long_size) : 0;
 		l->prev_end = sp->hdr;
 	} else {
 		ts = l->prev_ts;

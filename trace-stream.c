@@ -23,6 +23,7 @@
 #include "trace-cmd.h"
 #include "trace-input.h"
 #include "trace-output.h"
+#include "trace-page.h"
 #include "trace-record.h"
 #include "trace-report.h"
 #include "trace-tracefs.h"
@@ -75,9 +76,6 @@ static const char stream_usage[] =
 
 /* Rounds a function_graph entry waits for its exit before it is printed open. */
 #define STREAM_HOLD_ROUNDS	10
-
-/* The ring-buffer page header's commit word (FORMATS.md). */
-#define COMMIT_MASK		((1ULL << 27) - 1)
 
 /* A record decoded from a slot's pages, and the page it is in. */
 struct live_rec {
@@ -254,7 +252,7 @@ static int page_usable(struct stream *st, const unsigned char *page)
 		memcpy(&c32, page + 8, 4);
 		commit = c32;
 	}
-	return (commit & COMMIT_MASK) <= st->page_size - hdr;
+	return (commit & PAGE_COMMIT_MASK) <= st->page_size - hdr;
 }
 
 /* The record at @data in the loaded page, filled as trace-input fills its records. */
