@@ -133,13 +133,15 @@ ssize_t write_all(int fd, const void *buf, size_t len)
 	return done;
 }
 
-ssize_t read_all(int fd, void *buf, size_t len)
+/* Reads @len bytes, at @off with pread, or where @fd stands when @off is -1. */
+static ssize_t read_full(int fd, void *buf, size_t len, int64_t off)
 {
 	char *p = buf;
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = read(fd, p + done, len - done);
+		ssize_t n = off < 0 ? read(fd, p + done, len - done) :
+				      pread(fd, p + done, len - done, off + done);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -153,24 +155,14 @@ ssize_t read_all(int fd, void *buf, size_t len)
 	return done;
 }
 
+ssize_t read_all(int fd, void *buf, size_t len)
+{
+	return read_full(fd, buf, len, -1);
+}
+
 ssize_t pread_all(int fd, void *buf, size_t len, uint64_t off)
 {
-	char *p = buf;
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, p + done, len - done, off + done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		done += n;
-	}
-	return done;
+	return read_full(fd, buf, len, (int64_t)off);
 }
 
 char *read_text(int fd, size_t *lenp)
