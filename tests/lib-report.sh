@@ -18,6 +18,20 @@ events_of() {
 	sed -e '0,/^cpus=[0-9]*$/d' "$1"
 }
 
+# upstream_events FILE: upstream's event lines of FILE, read with no error
+# or warning.  Debian's 3.1.6 has no zlib: a zlib file goes through python's
+# decompression (mkdat.py), not our C code, so a shared bug cannot hide.
+# Leaves upstream's whole report in FILE.theirs.
+upstream_events() {
+	f=$1
+	if [ "$(head -c 22 "$1" | tail -c 4)" = zlib ]; then
+		python3 "$HELPERS/mkdat.py" --decompress "$1" "$1.plain" >/dev/null || return 1
+		f=$1.plain
+	fi
+	"$UPSTREAM" report -i "$f" >"$1.theirs" 2>"$1.err" &&
+	! grep -i "error\|warning\|bug" "$1.err" && events_of "$1.theirs"
+}
+
 # Our report of FILE must exit 0 and print upstream's event lines (ARGS are
 # given before -i, where upstream honours them).
 same_as_upstream() {

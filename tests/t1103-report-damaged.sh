@@ -95,38 +95,42 @@ test_expect_success 'garbage: a damaged flyrecord tag' '
 	grep -q "expected .flyrecord. or .latency." err
 '
 
-test_expect_success 'garbage: a page whose commit size exceeds the page' '
+# cpu1_patched OFFSET HEXBYTES...: upstream-v6-sched.dat as bad.dat, with
+# each HEXBYTES written OFFSET bytes into CPU 1's first page.
+cpu1_patched() {
 	cp upstream-v6-sched.dat bad.dat &&
 	"$HELPERS/dump-header" bad.dat >h &&
-	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
-	patch bad.dat $((off + 8)) ffff0000 &&
+	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) || return 1
+	while [ $# -gt 1 ]; do
+		patch bad.dat $((off + $1)) $2 || return 1
+		shift 2
+	done
+}
+
+# fails_both_ways MESSAGE: report of bad.dat fails cleanly naming MESSAGE,
+# and so does report -F, whose id filter steps over events on its own.
+fails_both_ways() {
+	fails_cleanly bad.dat && grep -q "$1" err &&
+	test_must_fail "$TRACE_CMD" report -F sched_switch bad.dat >/dev/null 2>err &&
+	grep -q "$1" err
+}
+
+test_expect_success 'garbage: a page whose commit size exceeds the page' '
+	cpu1_patched 8 ffff0000 &&
 	fails_cleanly bad.dat &&
 	grep -q "CPU 1: page data size 65535 is larger than the page" err
 '
 
 # kbuffer spins for ever on this one (TRACE_CMD_KBUFFER=1 would hang).
 test_expect_success 'garbage: a padding whose length leads back to itself' '
-	cp upstream-v6-sched.dat bad.dat &&
-	"$HELPERS/dump-header" bad.dat >h &&
-	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
-	patch bad.dat $((off + 16)) 1d000000fcffffff &&
-	fails_cleanly bad.dat &&
-	grep -q "CPU 1: padding at page offset 16 loops back" err &&
-	test_must_fail "$TRACE_CMD" report -F sched_switch bad.dat >/dev/null 2>err &&
-	grep -q "CPU 1: padding at page offset 16 loops back" err
+	cpu1_patched 16 1d000000fcffffff &&
+	fails_both_ways "CPU 1: padding at page offset 16 loops back"
 '
 
 # The page holds 4 bytes: its event's length word and payload lie past them.
 test_expect_success 'garbage: an event past its page data is reported, not skipped by -F' '
-	cp upstream-v6-sched.dat bad.dat &&
-	"$HELPERS/dump-header" bad.dat >h &&
-	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
-	patch bad.dat $((off + 8)) 04000000 &&
-	patch bad.dat $((off + 16)) 00000000 &&
-	fails_cleanly bad.dat &&
-	grep -q "CPU 1: event (.* bytes) runs past its page" err &&
-	test_must_fail "$TRACE_CMD" report -F sched_switch bad.dat >/dev/null 2>err &&
-	grep -q "CPU 1: event (.* bytes) runs past its page" err
+	cpu1_patched 8 04000000 16 00000000 &&
+	fails_both_ways "CPU 1: event (.* bytes) runs past its page"
 '
 
 test_expect_success 'garbage: unknown v7 compression' '

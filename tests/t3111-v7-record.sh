@@ -3,10 +3,10 @@
 # report of our files and ours of upstream's files print the same lines.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-tracefs.sh"
+. "$TEST_DIR/lib-report.sh"
 
 test_lock_tracefs
 
-events_of() { sed '0,/^cpus=/d' "$1"; }
 WORK="echo v7-interop >$T/trace_marker; ls / >/dev/null"
 
 # Ours records with "$@"; tracefs must be as it was.
@@ -31,17 +31,6 @@ upstream_record() {
 	$SHIM off
 	echo $kb >$T/buffer_size_kb
 	return $code
-}
-
-# Upstream's report; zlib files through python's decompression (no zlib there).
-upstream_events() {
-	f=$1
-	if [ "$(head -c 22 "$1" | tail -c 4)" = zlib ]; then
-		python3 "$HELPERS/mkdat.py" --decompress "$1" "$1.plain" >/dev/null || return 1
-		f=$1.plain
-	fi
-	"$UPSTREAM" report -i "$f" >"$1.theirs" 2>"$1.err" &&
-	! grep -i "error\|warning\|bug" "$1.err" && events_of "$1.theirs"
 }
 
 # What the file's prefix says: version and compression.

@@ -3,19 +3,9 @@
 # compression, checked with our report, upstream's report, and upstream's
 # own convert run on our output.
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
 
 no_version() { sed '/^version = /d' "$1"; }
-events_of() { sed '0,/^cpus=/d' "$1"; }
-# Upstream's report; zlib files through python's decompression (none there).
-upstream_events() {
-	local f=$1
-	if [ "$(head -c 22 "$1" | tail -c 4)" = zlib ]; then
-		python3 "$HELPERS/mkdat.py" --decompress "$1" "$1.plain" >/dev/null || return 1
-		f=$1.plain
-	fi
-	"$UPSTREAM" report -i "$f" 2>"$1.err" | sed '0,/^cpus=/d' &&
-	! grep -i "error\|warning\|bug" "$1.err"
-}
 prefix_of() {
 	python3 -c '
 import sys

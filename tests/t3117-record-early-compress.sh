@@ -6,10 +6,10 @@
 # recorder's, which /proc shows while the recording runs.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-tracefs.sh"
+. "$TEST_DIR/lib-report.sh"
 
 test_lock_tracefs
 
-events_of() { sed '0,/^cpus=/d' "$1"; }
 NR_CPUS=$(ls -d "$T"/per_cpu/cpu* | wc -l)
 
 # 3,000 markers in six bursts 0.15 s apart: about 60 pages.  With -b 200
@@ -58,17 +58,9 @@ markers_ok() {
 	test_cmp want got
 }
 
-# upstream_same FILE: upstream's event lines of FILE (zlib through python's
-# decompression: Debian's 3.1.6 has no zlib) are ours.
+# upstream_same FILE: upstream's event lines of FILE are ours (FILE.ours).
 upstream_same() {
-	f=$1
-	if [ "$(head -c 22 "$1" | tail -c 4)" = zlib ]; then
-		python3 "$HELPERS/mkdat.py" --decompress "$1" "$1.plain" >/dev/null || return 1
-		f=$1.plain
-	fi
-	"$UPSTREAM" report -i "$f" >"$1.theirs" 2>"$1.err" &&
-	! grep -i "error\|warning\|bug" "$1.err" &&
-	events_of "$1.theirs" >theirs && events_of "$1.ours" >ours && test_cmp theirs ours
+	upstream_events "$1" >theirs && events_of "$1.ours" >ours && test_cmp theirs ours
 }
 
 # early_recorded FILE ARGS: record_watched until the early files held some
