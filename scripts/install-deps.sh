@@ -6,7 +6,10 @@ pkgs="build-essential pkg-config libtraceevent-dev libtracefs-dev zlib1g-dev lib
       libtraceevent1-plugin asciidoc-base xmlto docbook-xsl python3 perl util-linux
       trace-cmd kmod procps zstd"
 # The fuzz targets and the sanitizer build (make fuzz, make check-asan), valgrind tests.
-pkgs="$pkgs clang libclang-rt-14-dev valgrind"
+# llvm puts llvm-symbolizer on PATH, where the sanitizers look for it: without
+# it their frames have no names and fuzz/lsan.supp never matches (clang only
+# recommends it).
+pkgs="$pkgs clang libclang-rt-14-dev llvm valgrind"
 # bench/record-loss: perf bench sched messaging is its workload.
 pkgs="$pkgs linux-perf"
 # t6005: the order of record's tracefs writes, seen with strace.
