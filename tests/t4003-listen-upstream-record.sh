@@ -19,12 +19,12 @@ test_have_prereq TRACEFS,UPSTREAM && . "$TEST_DIR/lib-tracefs.sh" && test_lock_t
 # data connections open and close empty), whichever listener it talks to.
 upstream_record() {
 	size=$(cat $T/buffer_size_kb) &&
-	"$SHIM" on &&
+	upstream_shim on &&
 	# Under timeout: an upstream client stuck on our listener must fail, not hang the suite.
 	timeout 60 "$UPSTREAM" record -N localhost:$LPORT "$@" -b 8 -e initcall \
 		sh -c "sleep 0.2; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done" >record.out 2>&1
 	status=$?
-	"$SHIM" off
+	upstream_shim off
 	echo $size >$T/buffer_size_kb
 	return $status
 }
@@ -38,7 +38,7 @@ for mode in "v3 udp" "v3 tcp" "v1 udp" "v1 tcp"; do
 	set -- $mode
 	largs=; [ $1 = v1 ] && largs=--v1
 	rargs=; [ $2 = tcp ] && rargs=-t
-	test_expect_success TRACEFS,UPSTREAM "upstream record -N $rargs, our listen $largs ($1, $2): markers in order, same report" '
+	test_expect_success TRACEFS,UPSTREAM,SHIM "upstream record -N $rargs, our listen $largs ($1, $2): markers in order, same report" '
 		fresh_dir && start_listen $largs &&
 		tracefs_state >before &&
 		upstream_record $rargs &&

@@ -63,12 +63,12 @@ test_expect_success TRACEFS,UPSTREAM 'restore -c writes a partial file that -i t
 '
 
 # Upstream 3.x's restore -c writes a version 7 partial file.
-test_expect_success TRACEFS,UPSTREAM 'restore -i takes upstream'"'"'s v7 partial file as upstream'"'"'s restore -i does' '
-	test_when_finished "$SHIM off" &&
-	$SHIM on >/dev/null &&
+test_expect_success TRACEFS,UPSTREAM,SHIM 'restore -i takes upstream'"'"'s v7 partial file as upstream'"'"'s restore -i does' '
+	test_when_finished "upstream_shim off" &&
+	upstream_shim on &&
 	"$UPSTREAM" restore -c -o up-partial.dat >/dev/null 2>&1 &&
 	"$UPSTREAM" restore -i up-partial.dat -o up-restored.dat $(cat cpus) >/dev/null 2>&1 &&
-	$SHIM off >/dev/null &&
+	upstream_shim off &&
 	test "$(od -An -c -j10 -N1 up-partial.dat | tr -d " ")" = 7 &&
 	"$TRACE_CMD" restore -i up-partial.dat -o from-v7.dat $(cat cpus) &&
 	events from-v7.dat >ours7.txt && test_cmp up.txt ours7.txt &&

@@ -13,10 +13,9 @@ TEST_DIR=$(cd "$(dirname "$0")" && pwd)
 SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
 TRACE_CMD=${TRACE_CMD:-$SRC_DIR/trace-cmd}
 UPSTREAM=${UPSTREAM:-/usr/bin/trace-cmd}
-# The workplace's shared/ sits beside the checkout; a clone elsewhere finds it
-# at /work/shared.
+# The workplace's shared/ sits beside the checkout (a user's clone has none:
+# tests needing it skip, naming CORPUS or SHIM).
 SHARED=${SHARED:-$SRC_DIR/../shared}
-[ -d "$SHARED" ] || SHARED=/work/shared
 SHIM=${SHIM:-$SHARED/tools/upstream-shim}
 CORPUS=${CORPUS:-$SHARED/corpus}
 FIXTURES=$TEST_DIR/fixtures
@@ -43,6 +42,7 @@ prereq_check() {
 	TRACEFS) [ "$(id -u)" = 0 ] && tracefs_dir >/dev/null ;;
 	UPSTREAM) [ -x "$UPSTREAM" ] ;;
 	CORPUS) [ -d "$CORPUS" ] ;;
+	SHIM) [ "$(shim_needed)" = no ] || [ -x "$SHIM" ] ;;
 	PYTHON) command -v python3 >/dev/null ;;
 	*) eval "[ \"\${prereq_$1:-}\" = yes ]" ;;
 	esac
@@ -65,10 +65,31 @@ tracefs_dir() {
 	[ -n "$d" ] && [ -e "$d/trace_marker" ] && echo "$d"
 }
 
+# Upstream aborts where the kernel refuses (EPERM) the function tracer's
+# files; ../shared's shim covers them with empty files around an upstream
+# command.  A kernel that refuses them refuses to write ftrace_enabled back
+# as it is (a no-op elsewhere).  Prints yes or no, once per script.
+shim_needed() {
+	if [ -z "${SHIM_NEEDED:-}" ]; then
+		SHIM_NEEDED=no
+		v=$(cat /proc/sys/kernel/ftrace_enabled 2>/dev/null) &&
+			! (echo "$v" >/proc/sys/kernel/ftrace_enabled) 2>/dev/null && SHIM_NEEDED=yes
+		export SHIM_NEEDED
+	fi
+	echo "$SHIM_NEEDED"
+}
+
+# upstream_shim on|off: around each upstream command that writes tracefs
+# (prerequisite SHIM); nothing where the kernel lets upstream run as it is.
+upstream_shim() {
+	[ "$(shim_needed)" = no ] || "$SHIM" "$1" >/dev/null
+}
+
 # A test script that touches tracefs calls this first: no two run at once.
 test_lock_tracefs() {
 	exec 9>"$TRACEFS_LOCK"
 	flock 9
+	shim_needed >/dev/null
 	expand_buffer
 }
 
