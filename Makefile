@@ -4,6 +4,9 @@
 #   make test            build everything, then the whole test suite with the
 #                        ASan+UBSan build (make check-asan)
 #   make test-plain      the whole test suite with the plain ./trace-cmd
+#   make check-fresh     the README's test command in a fresh Debian 12 root
+#                        (FRESH=--no-shared: without ../shared; FRESH=--main:
+#                        the README's first command), as .ci/run does
 #   make doc             build the man pages from Documentation/*.txt
 #   make install         install to $(DESTDIR)$(prefix)
 #   make install_doc     install the man pages
@@ -58,6 +61,11 @@ TEST_JOBS	?= 3
 test-plain: all helpers
 	tests/run -j $(TEST_JOBS)
 
+FRESH		?=
+
+check-fresh:
+	sh scripts/fresh-root.sh $(FRESH)
+
 doc: $(MAN1) $(MAN5)
 
 Documentation/%: Documentation/%.txt
@@ -76,7 +84,7 @@ install_doc: doc
 clean:
 	rm -f trace-cmd trace-cmd.bash *.o $(HELPERS) $(MAN1) $(MAN5) Documentation/*.xml
 
-.PHONY: all helpers test test-plain doc install install_doc clean
+.PHONY: all helpers test test-plain check-fresh doc install install_doc clean
 
 # ---- Hardening (issue 7): fuzz targets and the sanitizer build ------------
 #   make fuzz                 build the libFuzzer targets fuzz/fuzz-* (clang)

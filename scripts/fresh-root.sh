@@ -1,0 +1,120 @@
+#!/bin/sh
+# Runs one of the README's two commands in a fresh Debian 12 root, as a new
+# user would on a new machine: debootstrap (minbase, bookworm, this machine's
+# own apt sources), this tree's HEAD cloned into it, nothing else installed.
+# A missing install step then fails here instead of hiding behind what the
+# build machine happens to have.
+#
+# usage: scripts/fresh-root.sh [--main] [--no-shared] [--keep]
+#   --main       the README's first command (record and report), not its
+#                second (the whole test suite)
+#   --no-shared  leave ../shared out, as a user who clones the project has
+#                it: tests needing it skip and say so (they fail under CI=true)
+#   --keep       keep the root afterwards (its path is printed)
+# Runs as root.  The pristine root (before any package of ours) is cached in
+# $FRESH_CACHE for a week; installed packages never are.  Everything is
+# mounted in a mount namespace of its own, so nothing is left mounted.
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+cache=${FRESH_CACHE:-/var/cache/trace-cmd-fresh}
+which=test
+shared=$src/../shared
+keep=
+for a in "$@"; do
+	case $a in
+	--main) which=main ;;
+	--no-shared) shared= ;;
+	--keep) keep=1 ;;
+	*) echo "usage: $0 [--main] [--no-shared] [--keep]" >&2; exit 2 ;;
+	esac
+done
+fail() { echo "fresh-root: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot, mounts)"
+if [ -n "$shared" ] && [ ! -d "$shared" ]; then
+	[ "${CI:-}" != true ] || fail "'$shared' is missing (CI=true needs ../shared beside the checkout)"
+	echo "fresh-root: no '$shared': running without it"
+	shared=
+fi
+
+# The README's first (main) or second (test) command: the first line of its
+# first or second ```sh block, so what runs here is what a user reads.
+readme_command() {
+	awk -v want="$1" '/^```sh$/ { n++; inblock = 1; next }
+		/^```/ { inblock = 0; next }
+		inblock && n == want && !done { print; done = 1 }' "$src/README.md"
+}
+case $which in
+main) cmd=$(readme_command 1) ;;
+test) cmd=$(readme_command 2) ;;
+esac
+[ -n "$cmd" ] || fail "README.md has no sh command block for '$which'"
+
+command -v debootstrap >/dev/null || {
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends debootstrap >/dev/null ||
+		{ apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -q --no-install-recommends debootstrap >/dev/null; }
+} || fail "cannot install debootstrap"
+
+# This machine's Debian mirror, from its apt sources (deb822 or one-line).
+mirror() {
+	{ sed -n 's/^URIs: *\([^ ]*debian\)\/*$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+	  sed -n 's/^deb  *\(http[^ ]*debian\)\/*  *bookworm .*/\1/p' /etc/apt/sources.list \
+		/etc/apt/sources.list.d/*.list 2>/dev/null; } | head -n 1
+}
+
+# The pristine root, made once a week and kept as a tarball.
+pristine=$cache/bookworm-minbase.tar
+mkdir -p "$cache"
+if [ -z "$(find "$pristine" -mtime -7 2>/dev/null)" ]; then
+	m=$(mirror); m=${m:-http://deb.debian.org/debian}
+	tmp=$(mktemp -d /var/tmp/trace-cmd-debootstrap.XXXXXX)
+	echo "fresh-root: debootstrap --variant=minbase bookworm ($m)"
+	debootstrap --variant=minbase bookworm "$tmp" "$m" >"$cache/debootstrap.log" 2>&1 ||
+		{ rm -rf "$tmp"; fail "debootstrap failed, see $cache/debootstrap.log"; }
+	tar -C "$tmp" -cf "$pristine.new" . && mv "$pristine.new" "$pristine"
+	rm -rf "$tmp"
+fi
+
+root=$(mktemp -d /var/tmp/trace-cmd-fresh.XXXXXX)
+# Whatever the command left running in the root is ended with it.
+end_root_processes() {
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -9 "${p#/proc/}" 2>/dev/null
+	done
+	return 0
+}
+cleanup() {
+	end_root_processes
+	if [ -n "$keep" ]; then echo "fresh-root: kept $root"; else rm -rf "$root"; fi
+}
+trap cleanup EXIT
+tar -C "$root" -xf "$pristine"
+# This machine's own apt sources, DNS, and a localhost.
+for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+	[ -f "$f" ] && cp "$f" "$root$f"
+done
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+git clone -q --no-local "$src" "$root/root/trace-cmd"
+[ -z "$shared" ] || cp -a "$shared" "$root/root/shared"
+# The tracefs lock is shared with the machine's own test runs (tracefs is one
+# global state), so the root's /tmp gets the machine's lock file.
+touch /tmp/trace-cmd-tracefs.lock
+
+echo "fresh-root: in $root: $cmd"
+start=$(date +%s)
+status=0
+unshare -m --propagation private sh -eu -c '
+	r=$1; cmd=$2
+	mount --bind "$r" "$r"
+	mount --rbind /proc "$r/proc"
+	mount --rbind /sys "$r/sys"
+	mount --rbind /dev "$r/dev"
+	touch "$r/tmp/trace-cmd-tracefs.lock"
+	mount --bind /tmp/trace-cmd-tracefs.lock "$r/tmp/trace-cmd-tracefs.lock"
+	exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		${CI:+CI=$CI} /bin/sh -c "cd /root/trace-cmd && $cmd"
+' fresh-root "$root" "$cmd" || status=$?
+echo "fresh-root: '$which' command exited $status after $(( $(date +%s) - start )) s"
+exit $status
