@@ -9,7 +9,9 @@
 #   --main       the README's first command (record and report), not its
 #                second (the whole test suite)
 #   --no-shared  leave ../shared out, as a user who clones the project has
-#                it: tests needing it skip and say so (they fail under CI=true)
+#                it: the command runs as a user's would, tests needing
+#                ../shared skip and say so.  With ../shared it runs under
+#                CI=true: a missing prerequisite fails.
 #   --keep       keep the root afterwards (its path is printed)
 # Runs as root.  The pristine root (before any package of ours) is cached in
 # $FRESH_CACHE for a week; installed packages never are.  Everything is
@@ -35,6 +37,7 @@ if [ -n "$shared" ] && [ ! -d "$shared" ]; then
 	echo "fresh-root: no '$shared': running without it"
 	shared=
 fi
+ci=; [ -z "$shared" ] || ci=true
 
 # The README's first (main) or second (test) command: the first line of its
 # first or second ```sh block, so what runs here is what a user reads.
@@ -105,7 +108,7 @@ echo "fresh-root: in $root: $cmd"
 start=$(date +%s)
 status=0
 unshare -m --propagation private sh -eu -c '
-	r=$1; cmd=$2
+	r=$1; cmd=$2; ci=$3
 	mount --bind "$r" "$r"
 	mount --rbind /proc "$r/proc"
 	mount --rbind /sys "$r/sys"
@@ -114,7 +117,7 @@ unshare -m --propagation private sh -eu -c '
 	mount --bind /tmp/trace-cmd-tracefs.lock "$r/tmp/trace-cmd-tracefs.lock"
 	exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		${CI:+CI=$CI} /bin/sh -c "cd /root/trace-cmd && $cmd"
-' fresh-root "$root" "$cmd" || status=$?
+		${ci:+CI=$ci} /bin/sh -c "cd /root/trace-cmd && $cmd"
+' fresh-root "$root" "$cmd" "$ci" || status=$?
 echo "fresh-root: '$which' command exited $status after $(( $(date +%s) - start )) s"
 exit $status
