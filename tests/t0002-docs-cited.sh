@@ -80,4 +80,21 @@ test_expect_success 'every page section a C source cites is a heading of that pa
 	test_cmp /dev/null missing
 '
 
+# The command lines of a page's EXAMPLES listings.
+page_examples() {
+	sed -n "/^EXAMPLES$/,/^NOTES$/p" "$1" | awk '/^----$/ { inside = !inside; next } inside'
+}
+
+test_expect_success 'the examples of the file-format pages work' '
+	for v in 6 7; do
+		cp "$SRC_DIR/tests/fixtures/synth-sched-v$v.dat" trace.dat &&
+		page_examples "$SRC_DIR/Documentation/trace-cmd.dat.v$v.5.txt" >examples &&
+		test -s examples &&
+		while read -r cmd args; do
+			[ "$cmd" = trace-cmd ] && cmd=$TRACE_CMD
+			$cmd $args >out 2>&1 && test -s out || { echo "failed: $cmd $args"; cat out; exit 1; }
+		done <examples || exit 1
+	done
+'
+
 test_done
