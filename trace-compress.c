@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Compression for the trace.dat writer (FORMATS.md 3.3, "Algorithms"): zlib
+ * Compression for the trace.dat writer (trace-cmd.dat.v7(5), COMPRESSION): zlib
  * at level 9 in a zlib-wrapped stream, and zstd without a content-size field,
  * as upstream writes them.  "any" picks zstd, the lightest weight.  And the
  * decompression every reader of such files shares.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * zlib and zstd for trace.dat (FORMATS.md 3.3, "Algorithms"): the writer's
+ * zlib and zstd for trace.dat (trace-cmd.dat.v7(5), COMPRESSION): the writer's
  * compression of sections and data chunks, and the readers' decompression.
  */
 #ifndef TRACE_COMPRESS_H

@@ -6,7 +6,7 @@
 #ifndef TRACE_DAT_H
 #define TRACE_DAT_H
 
-/* Option ids of the trace.dat format; v7 section ids are the same (FORMATS.md 3.3). */
+/* Option ids of trace.dat; v7 section ids are the same (trace-cmd.dat.v7(5), SECTIONS). */
 enum {
 	TRACE_OPT_DONE		= 0,
 	TRACE_OPT_DATE		= 1,

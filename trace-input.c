@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reads trace.dat v6 and v7 (trace-cmd.dat.v6(5), .v7(5), as corrected by
- * FORMATS.md section 3).  The metadata is parsed through bounded cursors
+ * Reads trace.dat v6 and v7 (trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5) in
+ * Documentation/).  The metadata is parsed through bounded cursors
  * over a read-only mapping; per-CPU data is read in windows with pread (or
  * decompressed chunk by chunk), so memory does not grow with the file.
  */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading trace.dat (v6 and v7, see trace-cmd.dat.v6(5), .v7(5) and
- * FORMATS.md): every layout fact comes from the file, the tep handle is built
- * from the file's own formats, and records come out merged across CPUs and
- * buffers in timestamp order, reading per-CPU data in bounded windows.
+ * Reading trace.dat (v6 and v7, see trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5)):
+ * every layout fact comes from the file, the tep handle is built from the
+ * file's own formats, and records come out merged across CPUs and buffers in
+ * timestamp order, reading per-CPU data in bounded windows.
  */
 #ifndef TRACE_INPUT_H
 #define TRACE_INPUT_H

@@ -2,7 +2,8 @@
 /*
  * Finishing a received trace.dat: walk the metadata the client sent (v6
  * sections, or v7 sections and the chain of options sections) through the
- * bounded cursor, then append the CPU data as FORMATS.md 3.2 / 3.3 lay it out.
+ * bounded cursor, then append the CPU data as trace-cmd.dat.v6(5), FLYRECORD
+ * and trace-cmd.dat.v7(5), BUFFER SECTIONS lay it out.
  */
 #include <errno.h>
 #include <stdio.h>

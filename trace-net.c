@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The `record -N` / `listen` wire protocol (FORMATS.md section 4): reads and
+ * The `record -N` / `listen` wire protocol (trace-cmd-listen(1), PROTOCOL): reads and
  * writes with timeouts, v3 messages parsed through the bounded cursor, the
  * v1 strings, the version negotiation and the per-CPU data sockets.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The wire protocol of `record -N` and `listen` (FORMATS.md section 4):
+ * The wire protocol of `record -N` and `listen` (trace-cmd-listen(1), PROTOCOL):
  * the v1 text handshake, the v3 messages, the negotiation between them and
  * the per-CPU data channels.  Everything a peer sends is bounds-checked here.
  */
@@ -21,7 +21,7 @@
 #define NET_TIMEOUT_MS		5000		/* upstream waits 5 s for each message */
 #define NET_UDP_MAX_PACKET	65516		/* pages this big force TCP */
 
-/* v3 commands (FORMATS.md 4.3); only 0-5 and 8 serve -N connections. */
+/* v3 commands (trace-cmd-listen(1), PROTOCOL); only 0-5 and 8 serve -N connections. */
 enum net_cmd {
 	NET_CLOSE	= 0,
 	NET_TINIT	= 1,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace.dat version 7 writer (FORMATS.md 3.3), behind trace-output.c's
+ * The trace.dat version 7 writer (trace-cmd.dat.v7(5)), behind trace-output.c's
  * API: metadata steps become (compressed) sections, options go in OPTIONS
  * sections chained by DONE, CPU data in chunks of at most 10 pages, and a
  * STRINGS section at the end holds every section's description.

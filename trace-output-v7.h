@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The version 7 half of the trace.dat writer (FORMATS.md 3.3): trace-output.c
+ * The version 7 half of the trace.dat writer (trace-cmd.dat.v7(5)): trace-output.c
  * calls these hooks when the output is version 7, so every user of the
  * trace_output API writes v7 without knowing the layout.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace.dat writer, version 6 as FORMATS.md section 3.2 describes it:
+ * The trace.dat writer, version 6 as trace-cmd.dat.v6(5) describes it:
  * strictly sequential, so it writes to a file, a pipe or a socket alike.
  * Metadata comes from the tracing directory; CPU data from the recorders'
  * files, each placed at a page-aligned offset.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Writing trace.dat (version 6, FORMATS.md 3.2): the prefix, the metadata
+ * Writing trace.dat (version 6, trace-cmd.dat.v6(5)): the prefix, the metadata
  * sections read from the tracing directory, options, and the flyrecord part
  * with each CPU's raw pages placed page-aligned.  Every write is checked.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Steps through the events of one ring-buffer page (sub-buffer) of a
- * trace.dat file, as trace-cmd.dat.v6(5) "CPU data" describes it.  It does
+ * trace.dat file, as trace-cmd.dat.v6(5), RING BUFFER PAGES describes it.  It does
  * the job of libtraceevent's kbuffer, which report used to call once per
  * event through function pointers; the step here is inline so a loop that
  * skips events by id stays tight.  Old-format files (Linux 2.6.30 and

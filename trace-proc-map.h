@@ -31,9 +31,9 @@ int proc_maps_stopped(struct proc_maps *pm, pid_t pid, int status);
 void proc_maps_read(struct proc_maps *pm, pid_t pid);
 
 /*
- * The PROCMAPS option text (FORMATS.md): per process "PID COUNT EXE\n" then
- * "START END PATH\n" for each mapping of a file, numbers in hex; NUL ended.
- * NULL when nothing was read.
+ * The PROCMAPS option text (trace-cmd.dat.v7(5), OPTION IDS): per process
+ * "PID COUNT EXE\n" then "START END PATH\n" for each mapping of a file,
+ * numbers in hex; NUL ended.  NULL when nothing was read.
  */
 const char *proc_maps_text(const struct proc_maps *pm, size_t *size);
 

@@ -2,7 +2,7 @@
 /*
  * record -N: connect to a listener, agree on protocol v3 (or v1), open one
  * data channel per CPU, and send the file header over the control connection
- * as FORMATS.md section 4 describes upstream's client.  The header is built
+ * as trace-cmd-listen(1), PROTOCOL describes it.  The header is built
  * in a memfd (v7 patches offsets in it), never in a file on disk.
  */
 #include <errno.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * record -N HOST:PORT: the client's side of the listen protocol (FORMATS.md
- * section 4).  The recording is the same as a local one; the file header
- * goes over the control connection and each CPU's pages over its own data
- * channel, and nothing is written to the client's disk.
+ * record -N HOST:PORT: the client's side of the listen protocol
+ * (trace-cmd-listen(1), PROTOCOL).  The recording is the same as a local
+ * one; the file header goes over the control connection and each CPU's pages
+ * over its own data channel, and nothing is written to the client's disk.
  */
 #ifndef TRACE_RECORD_NET_H
 #define TRACE_RECORD_NET_H

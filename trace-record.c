@@ -905,8 +905,9 @@ static void print_stats(struct record_run *run)
 
 /*
  * --date: the DATE option, wall-clock minus trace time in microseconds as
- * "0x<hex>" (FORMATS.md), so report shows dates.  The local and global
- * clocks count from boot like CLOCK_MONOTONIC, whose offset this is.
+ * "0x<hex>" (trace-cmd.dat.v7(5), OPTION IDS), so report shows dates.  The
+ * local and global clocks count from boot like CLOCK_MONOTONIC, whose offset
+ * this is.
  */
 static int add_date_option(struct trace_output *out)
 {

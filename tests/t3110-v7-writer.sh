@@ -20,7 +20,7 @@ upstream_events() {
 	esac >"$1.theirs" 2>"$1.err" && events_of "$1.theirs"
 }
 
-# The section walk of FORMATS.md 3.3 in python: contiguous sections, chunk sizes.
+# The section walk of trace-cmd.dat.v7(5), SECTIONS in python: contiguous sections, chunk sizes.
 layout() {
 	python3 - "$1" <<'EOF'
 import struct, sys, zlib

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """dat-fields.py FILE: where a trace.dat's pieces start and end, for the
-damaged-file tests.  An independent walk of the layout (FORMATS.md section 3),
-sharing no code with the C reader.  Prints one fact a line:
+damaged-file tests.  An independent walk of the layout (trace-cmd.dat.v6(5),
+trace-cmd.dat.v7(5)), sharing no code with the C reader.  Prints one fact a line:
   boundary OFFSET            a piece starts or ends here (cut the file here)
   size OFFSET WIDTH          a size or count field of WIDTH bytes
 """

@@ -4,7 +4,7 @@
 
 Writes v6 and v7 files (none/zlib/zstd), either byte order, long size 4 or 8,
 any page size, from a JSON spec or a built-in scenario, following
-trace-cmd.dat.v6(5), trace-cmd.dat.v7(5) and ../shared/FORMATS.md.  It shares
+trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5) (Documentation/).  It shares
 no code with the C tree on purpose: a bug our reader and writer share cannot
 hide from it.  Standard library only; zstd goes through the zstd(1) CLI.
 

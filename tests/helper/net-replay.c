@@ -43,7 +43,7 @@ static int skip_sized(struct cursor *c, int n, const char *what)
 	return cur_uint(c, n, &size, what) < 0 ? -1 : cur_skip(c, size, what);
 }
 
-/* Finds the flyrecord part of a v6 file (FORMATS.md 3.2). */
+/* Finds the flyrecord part of a v6 file (trace-cmd.dat.v6(5), FLYRECORD). */
 static int parse_v6(struct replay *r, const char *name)
 {
 	struct cursor c;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-# v7-chunks.py FILE: walks a little-endian v7 trace.dat's sections (FORMATS.md
-# 3.3) and prints, for each CPU the first BUFFER option lists, its id and the
-# page count of each data chunk ("raw" when uncompressed), independently of
-# the C reader.
+# v7-chunks.py FILE: walks a little-endian v7 trace.dat's sections
+# (trace-cmd.dat.v7(5), SECTIONS) and prints, for each CPU the first BUFFER
+# option lists, its id and the page count of each data chunk ("raw" when
+# uncompressed), independently of the C reader.
 import struct, sys
 
 d = open(sys.argv[1], "rb").read()
