@@ -74,15 +74,18 @@ if [ -z "$(find "$pristine" -mtime -7 2>/dev/null)" ]; then
 	echo "fresh-root: debootstrap --variant=minbase bookworm ($m)"
 	debootstrap --variant=minbase bookworm "$tmp" "$m" >"$cache/debootstrap.log" 2>&1 ||
 		{ rm -rf "$tmp"; fail "debootstrap failed, see $cache/debootstrap.log"; }
+	chmod 755 "$tmp"	# mktemp's 0700 would shut every other user out of /
 	tar -C "$tmp" -cf "$pristine.new" . && mv "$pristine.new" "$pristine"
 	rm -rf "$tmp"
 fi
 
 root=$(mktemp -d /var/tmp/trace-cmd-fresh.XXXXXX)
-# Whatever the command left running in the root is ended with it.
+# Whatever the command left running in the root (its mount namespace,
+# noted in .mntns) is ended with it.
 end_root_processes() {
+	ns=$(cat "$root/.mntns" 2>/dev/null) || return 0
 	for p in /proc/[0-9]*; do
-		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && kill -9 "${p#/proc/}" 2>/dev/null
+		[ "$(readlink "$p/ns/mnt" 2>/dev/null)" = "$ns" ] && kill -9 "${p#/proc/}" 2>/dev/null
 	done
 	return 0
 }
@@ -92,6 +95,7 @@ cleanup() {
 }
 trap cleanup EXIT
 tar -C "$root" -xf "$pristine"
+chmod 755 "$root"
 # This machine's own apt sources, DNS, and a localhost.
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 	[ -f "$f" ] && cp "$f" "$root$f"
@@ -109,13 +113,22 @@ start=$(date +%s)
 status=0
 unshare -m --propagation private sh -eu -c '
 	r=$1; cmd=$2; ci=$3
+	readlink /proc/self/ns/mnt >"$r/.mntns"
 	mount --bind "$r" "$r"
 	mount --rbind /proc "$r/proc"
 	mount --rbind /sys "$r/sys"
 	mount --rbind /dev "$r/dev"
 	touch "$r/tmp/trace-cmd-tracefs.lock"
 	mount --bind /tmp/trace-cmd-tracefs.lock "$r/tmp/trace-cmd-tracefs.lock"
-	exec chroot "$r" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	# pivot_root, not chroot: the kernel refuses a chrooted process a user
+	# namespace (unshare -U, as t7004 uses), and the root must be the
+	# namespace'"'"'s own / for it.
+	mkdir -p "$r/.old-root"
+	cd "$r"
+	pivot_root . .old-root
+	umount -l /.old-root
+	rmdir /.old-root
+	exec /usr/sbin/chroot / /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		${ci:+CI=$ci} /bin/sh -c "cd /root/trace-cmd && $cmd"
 ' fresh-root "$root" "$cmd" "$ci" || status=$?

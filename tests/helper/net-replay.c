@@ -113,13 +113,15 @@ static int parse_v6(struct replay *r, const char *name)
 	return 0;
 }
 
-static int send_cpu(struct replay *r, uint32_t cpu, int port, long *pages)
+/*
+ * The data goes to the address the control connection reached, as record -N
+ * sends it: a name that resolves to ::1 first would take a UDP "connect" to
+ * a port no one listens on there, and the pages would be lost.
+ */
+static int send_cpu(struct replay *r, int control_fd, uint32_t cpu, int port, long *pages)
 {
-	char p[16];
-	int fd;
+	int fd = net_data_connect(control_fd, port, r->tcp, cpu);
 
-	snprintf(p, sizeof(p), "%d", port);
-	fd = net_connect(r->host, p, r->tcp ? SOCK_STREAM : SOCK_DGRAM, "cpu data");
 	if (fd < 0)
 		return -1;
 	for (uint64_t done = 0; done < r->len[cpu]; done += r->page_size) {
@@ -178,7 +180,7 @@ static int replay(struct replay *r)
 		return -1;
 	}
 	for (uint32_t i = 0; i < r->cpus; i++)
-		if (send_cpu(r, i, ports[i], &pages) < 0)
+		if (send_cpu(r, peer.fd, i, ports[i], &pages) < 0)
 			return -1;
 	if (r->hold_ms)
 		usleep(r->hold_ms * 1000);
