@@ -399,6 +399,30 @@ out:
 }
 
 /*
+ * libtraceevent's filter parser writes its error message into a 1 KiB buffer
+ * without bounds: the condition (the text after the first ':'), a newline,
+ * as many spaces again up to where the error is, then a caret and the reason.
+ * A condition of 511 bytes or more with an error at its end overflows it (a
+ * heap overflow found with the ASan build; 510 nested parentheses are 1020
+ * bytes of such text, the use-after-free seen there is the same overflow).
+ * Deep nesting alone is harmless (50,000 levels parse), so length is the one
+ * limit, with a margin.
+ */
+#define FILTER_CONDITION_MAX	500
+
+static int check_filter_length(const char *spec)
+{
+	const char *cond = strchr(spec, ':');
+	size_t len = cond ? strlen(cond + 1) : 0;
+
+	if (len <= FILTER_CONDITION_MAX)
+		return 0;
+	return error("filter '%.32s...': condition too long: %zu bytes, at most %d "
+		     "(more can overflow libtraceevent's 1 KiB error buffer)",
+		     spec, len, FILTER_CONDITION_MAX);
+}
+
+/*
  * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
  * value, "pid =="), so each is parsed first in a child that may die.
  */
@@ -428,12 +452,32 @@ static int filter_parses_safely(struct report *r, const char *spec)
 	return 0;
 }
 
+/*
+ * libtraceevent's parse error is three lines: the condition, a caret under
+ * the fault, the reason.  One line instead: the reason and the column.
+ */
+static int filter_parse_error(const char *spec, char *msg)
+{
+	char *reason = strrchr(msg, '\n'), *caret;
+
+	if (!reason)
+		return error("filter '%s': %s", spec, trim(msg));
+	*reason++ = '\0';
+	caret = strchr(msg, '^');
+	if (!caret || !strchr(msg, '\n') || caret < strchr(msg, '\n'))
+		return error("filter '%s': %s", spec, trim(reason));
+	if (*reason)
+		*reason = tolower((unsigned char)*reason);
+	return error("filter '%s': %s (at column %d of the condition)", spec, trim(reason),
+		     (int)(caret - strchr(msg, '\n')));
+}
+
 static int setup_filters(struct report *r)
 {
 	for (int i = 0; i < r->nr_filters; i++) {
 		struct tep_event_filter **f = r->filter_neg[i] ? &r->c->neg_filter : &r->c->filter;
 		enum tep_errno err;
-		char msg[256];
+		char msg[TEP_FILTER_ERROR_BUFSZ + 1];
 
 		if (check_filter(r, r->filters[i]) < 0 ||
 		    filter_parses_safely(r, r->filters[i]) < 0)
@@ -446,7 +490,7 @@ static int setup_filters(struct report *r)
 		if (err < 0) {
 			if (tep_filter_strerror(*f, err, msg, sizeof(msg)) < 0)
 				tep_strerror(r->c->tep, err, msg, sizeof(msg));
-			return error("filter '%s': %s", r->filters[i], trim(msg));
+			return filter_parse_error(r->filters[i], trim(msg));
 		}
 	}
 	return 0;
@@ -1666,6 +1710,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 			add_file(r, optarg);
 			break;
 		case 'F':
+			if (check_filter_length(optarg) < 0)
+				return EXIT_USAGE;
 			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
 			r->filter_neg[r->nr_filters] = r->invert;
 			r->filters = add_str(r->filters, &r->nr_filters, optarg);
