@@ -192,6 +192,8 @@ struct report {
 	uint64_t	ts2secs;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
+	char		**plugin_opts;	/* -O, checked once the plugins are loaded */
+	int		nr_plugin_opts;
 	int		wakeup;		/* -w */
 	struct wake_stats {
 		uint64_t	total, count, max, max_ts, min, min_ts;
@@ -296,6 +298,29 @@ static int names_match(const char *system, const char *name, const char *pat)
 	ok = !regexec(&ev_re, name, 0, NULL, 0) || !regexec(&ev_re, system, 0, NULL, 0);
 	regfree(&ev_re);
 	return ok;
+}
+
+/* -r and -n: a pattern names_match() can use, checked when given. */
+static int check_name_pattern(const char *opt, const char *pat)
+{
+	const char *slash = strchr(pat, '/');
+	char *part[2] = { xstrdup(pat), NULL };
+	int ret = check_named(opt, pat, "an event regex");
+
+	if (slash) {
+		part[0][slash - pat] = '\0';
+		part[1] = xstrdup(slash + 1);
+	}
+	for (int i = 0; i < 2 && !ret && part[i]; i++) {
+		regex_t rx;
+
+		ret = compile_regex(opt, part[i], REG_ICASE | REG_NOSUB, &rx);
+		if (!ret)
+			regfree(&rx);
+	}
+	free(part[0]);
+	free(part[1]);
+	return ret;
 }
 
 static char *trim(char *s)
@@ -786,12 +811,72 @@ static int graph_option(int i)
 	return graph_options[i].set && (!v || strcmp(v, "0"));
 }
 
-static void setup_graph(struct report *r)
+static void register_graph_options(void)
 {
 	static int registered;
 
 	if (!registered++)
 		tep_plugin_add_options("fgraph", graph_options);
+}
+
+/*
+ * Whether @opt ("[plugin:]option", up to @len) is an option of a loaded
+ * plugin.  tep_plugin_list_options() of libtraceevent 1.7 reallocs its list
+ * by bytes, not pointers (heap corruption past four options), so the list
+ * is read from tep_plugin_print_options(): a "plugin:" line, then "option:".
+ */
+static int plugin_has_option(const char *opt, size_t len)
+{
+	const char *colon = memchr(opt, ':', len);
+	char plugin[256] = "", name[256];
+	struct trace_seq s;
+	int found = 0;
+
+	trace_seq_init(&s);
+	tep_plugin_print_options(&s);
+	trace_seq_terminate(&s);
+	for (char *line = s.buffer; line && *line && !found; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (*line == '-' || *line == '=')	/* the next option's block */
+			plugin[0] = '\0';
+		if (sscanf(line, " plugin: %255s", plugin) == 1 ||
+		    sscanf(line, " option: %255s", name) != 1)
+			continue;
+		if (colon)
+			found = (size_t)(colon - opt) == strlen(plugin) &&
+				!strncmp(opt, plugin, colon - opt) &&
+				strlen(name) == len - (colon - opt) - 1 &&
+				!strncmp(colon + 1, name, strlen(name));
+		else
+			found = strlen(name) == len && !strncmp(opt, name, len);
+	}
+	trace_seq_destroy(&s);
+	return found;
+}
+
+/*
+ * libtraceevent keeps an -O that no plugin has for a plugin that may come,
+ * so a typo would change nothing in silence: each must name an option of
+ * the plugins loaded.
+ */
+static int check_plugin_options(struct report *r)
+{
+	register_graph_options();
+	for (int i = 0; i < r->nr_plugin_opts; i++) {
+		const char *opt = r->plugin_opts[i];
+		size_t len = strcspn(opt, "=");
+
+		if (!plugin_has_option(opt, len))
+			return error("no plugin option '%.*s'%s", (int)len, opt,
+				     r->input_flags & TRACE_INPUT_NO_PLUGINS ?
+				     " (-N loads no plugins)" : "");
+	}
+	return 0;
+}
+
+static void setup_graph(struct report *r)
+{
+	register_graph_options();
 	r->c->graph_entry = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_entry");
 	r->c->graph_exit = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_exit");
 	if (r->c->graph_entry) {
@@ -1555,6 +1640,8 @@ static int report_files(struct report *r)
 			return EXIT_FAILED;
 		}
 	}
+	if (check_plugin_options(r) < 0)
+		return EXIT_USAGE;
 	for (int i = 0; i < r->nr_files; i++) {
 		r->c = &r->files[i];
 		if (prepare_events(r) < 0)
@@ -1573,6 +1660,8 @@ static int report_file(struct report *r)
 		return report_files(r);
 	if (open_file(r, &r->files[0]) < 0)
 		return EXIT_FAILED;
+	if (check_plugin_options(r) < 0)
+		return EXIT_USAGE;
 
 	switch (r->mode) {
 	case MODE_FORMATS:
@@ -1749,9 +1838,13 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->raw = 1;
 			break;
 		case 'r':
+			if (check_name_pattern("-r", optarg) < 0)
+				return EXIT_USAGE;
 			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
 			break;
 		case 'n':
+			if (check_name_pattern("-n", optarg) < 0)
+				return EXIT_USAGE;
 			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
 						     optarg);
 			break;
@@ -1761,9 +1854,15 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'O': {
 			char *eq = strchr(optarg, '=');
 
+			if (eq == optarg || check_named("-O", optarg, "a plugin option") < 0)
+				return eq == optarg ? usage_error(&cmd_report,
+					"-O needs a plugin option before '='") : EXIT_USAGE;
+			r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, optarg);
 			if (eq)
 				*eq = 0;
 			tep_plugin_add_option(optarg, eq ? eq + 1 : NULL);
+			if (eq)
+				*eq = '=';
 			break;
 		}
 		case 'q':
@@ -1824,6 +1923,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->pids[r->nr_pids++] = l;
 			break;
 		case OPT_COMM:
+			if (check_named("--comm", optarg, "a task name") < 0)
+				return EXIT_USAGE;
 			r->comms = add_str(r->comms, &r->nr_comms, optarg);
 			break;
 		case OPT_FORMAT:
@@ -1996,6 +2097,7 @@ out:
 	free(r.woken);
 	free(r.comms);
 	free(r.nohandle_events);
+	free(r.plugin_opts);
 	free(r.cpus);
 	return ret;
 }
