@@ -118,6 +118,13 @@ static int finish_stdout(int status)
 	return status ? status : EXIT_FAILED;
 }
 
+/* --version x: the top-level options take nothing after them. */
+static int extra_argument(char **argv)
+{
+	fprintf(stderr, "trace-cmd: %s takes no argument: '%s' given\n", argv[1], argv[2]);
+	return EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -128,15 +135,20 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v") ||
 	    !strcmp(argv[1], "version")) {
+		if (argc > 2)
+			return extra_argument(argv);
 		printf("trace-cmd version %s\n", TRACE_CMD_VERSION);
 		return finish_stdout(EXIT_OK);
 	}
+	/* -h COMMAND is help COMMAND, as git's --help COMMAND. */
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		list_commands(stdout);
-		return finish_stdout(EXIT_OK);
+		current_command = cmd_help.name;
+		return finish_stdout(run_help(argc - 1, argv + 1));
 	}
 	/* Used by the build to generate bash completion from this same table. */
 	if (!strcmp(argv[1], "--list-commands")) {
+		if (argc > 2)
+			return extra_argument(argv);
 		for (int i = 0; commands[i]; i++)
 			puts(commands[i]->name);
 		return finish_stdout(EXIT_OK);

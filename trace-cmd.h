@@ -7,6 +7,7 @@
 #ifndef TRACE_CMD_H
 #define TRACE_CMD_H
 
+#include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -54,6 +55,15 @@ int show_usage(const struct command *cmd);
 int parse_ulong(const char *opt, const char *arg, unsigned long min,
 		unsigned long max, unsigned long *out);
 int parse_long(const char *opt, const char *arg, long min, long max, long *out);
+
+/*
+ * An option that names something may not be empty (nor only blanks): prints
+ * "-e needs an event name" (@what: "an event name") and returns -1.
+ */
+int check_named(const char *opt, const char *arg, const char *what);
+
+/* regcomp() whose failure prints "invalid -r regex '(': <why>" and returns -1. */
+int compile_regex(const char *opt, const char *re, int flags, regex_t *rx);
 
 /* Full writes and reads that retry on EINTR and short transfers. */
 ssize_t write_all(int fd, const void *buf, size_t len);

@@ -35,8 +35,18 @@ void ftrace_setup_init(struct ftrace_setup *fs, int argc)
 int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 			const char *last_event)
 {
+	static const struct { int opt; const char *name, *what; } named[] = {
+		{ 'p', "-p", "a tracer name" }, { 'l', "-l", "a function name" },
+		{ 'n', "-n", "a function name" }, { 'g', "-g", "a function name" },
+		{ 'f', "-f", "a filter" }, { 'R', "-R", "a trigger" },
+		{ 'C', "-C", "a clock name" }, { 'O', "-O", "a trace option" },
+		{ FTRACE_OPT_MODULE, "--module", "a module name" },
+	};
 	unsigned long num;
 
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if (opt == named[i].opt && check_named(named[i].name, arg, named[i].what) < 0)
+			return -1;
 	switch (opt) {
 	case 'p':
 		if (fs->plugin && strcmp(fs->plugin, arg))
@@ -82,10 +92,12 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
 	case 'M':
 		if (!*arg || arg[strspn(arg, "0123456789abcdefABCDEF,")])
 			return error("invalid -M value '%s': not a hex CPU mask", arg);
+		if (!arg[strspn(arg, "0,")])
+			return error("invalid -M value '%s': the mask selects no CPU", arg);
 		fs->cpumask = arg;
 		return 1;
 	case 'O':
-		if (!*arg || strchr(arg, '/'))
+		if (strchr(arg, '/'))
 			return error("invalid -O value '%s': not an option name", arg);
 		fs->options[fs->nr_options++] = arg;
 		return 1;

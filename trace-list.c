@@ -115,16 +115,10 @@ static int parse(int argc, char **argv, struct list_opts *o)
 /* Compiles @re (NULL matches everything); a bad one is a usage error. */
 static int compile(regex_t *rx, const char *opt, const char *re)
 {
-	char msg[256];
-	int err;
-
-	if (!re)
+	if (!re || compile_regex(opt, re, REG_EXTENDED | REG_NOSUB, rx) == 0)
 		return 0;
-	err = regcomp(rx, re, REG_EXTENDED | REG_NOSUB);
-	if (!err)
-		return 0;
-	regerror(err, rx, msg, sizeof(msg));
-	return usage_error(&cmd_list, "invalid %s regex '%s': %s", opt, re, msg);
+	fputs(cmd_list.usage, stderr);
+	return EXIT_USAGE;
 }
 
 static char *read_top(const char *file)

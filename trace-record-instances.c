@@ -83,6 +83,8 @@ int rec_instances_option(struct rec_instances *ri, int opt, const char *arg)
 		return 0;
 	switch (opt) {
 	case 'e':
+		if (check_named("-e", arg, "an event name") < 0)
+			return -1;
 		ftrace_setup_event(&in->ftrace, in->nr_events);
 		in->events[in->nr_events++] = arg;
 		return 1;

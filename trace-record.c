@@ -236,6 +236,10 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 			plan->proc_map = 1;
 			break;
 		case 'e':
+			if (check_named("-e", optarg, "an event name") < 0) {
+				fputs(plan->cmd->usage, stderr);
+				return -1;
+			}
 			ftrace_setup_event(&plan->ftrace, plan->nr_events);
 			plan->events[plan->nr_events++] = optarg;
 			break;

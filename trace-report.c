@@ -192,6 +192,8 @@ struct report {
 	uint64_t	ts2secs;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
+	char		**plugin_opts;	/* -O, checked once the plugins are loaded */
+	int		nr_plugin_opts;
 	int		wakeup;		/* -w */
 	struct wake_stats {
 		uint64_t	total, count, max, max_ts, min, min_ts;
@@ -298,6 +300,29 @@ static int names_match(const char *system, const char *name, const char *pat)
 	return ok;
 }
 
+/* -r and -n: a pattern names_match() can use, checked when given. */
+static int check_name_pattern(const char *opt, const char *pat)
+{
+	const char *slash = strchr(pat, '/');
+	char *part[2] = { xstrdup(pat), NULL };
+	int ret = check_named(opt, pat, "an event regex");
+
+	if (slash) {
+		part[0][slash - pat] = '\0';
+		part[1] = xstrdup(slash + 1);
+	}
+	for (int i = 0; i < 2 && !ret && part[i]; i++) {
+		regex_t rx;
+
+		ret = compile_regex(opt, part[i], REG_ICASE | REG_NOSUB, &rx);
+		if (!ret)
+			regfree(&rx);
+	}
+	free(part[0]);
+	free(part[1]);
+	return ret;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -399,6 +424,30 @@ out:
 }
 
 /*
+ * libtraceevent's filter parser writes its error message into a 1 KiB buffer
+ * without bounds: the condition (the text after the first ':'), a newline,
+ * as many spaces again up to where the error is, then a caret and the reason.
+ * A condition of 511 bytes or more with an error at its end overflows it (a
+ * heap overflow found with the ASan build; 510 nested parentheses are 1020
+ * bytes of such text, the use-after-free seen there is the same overflow).
+ * Deep nesting alone is harmless (50,000 levels parse), so length is the one
+ * limit, with a margin.
+ */
+#define FILTER_CONDITION_MAX	500
+
+static int check_filter_length(const char *spec)
+{
+	const char *cond = strchr(spec, ':');
+	size_t len = cond ? strlen(cond + 1) : 0;
+
+	if (len <= FILTER_CONDITION_MAX)
+		return 0;
+	return error("filter '%.32s...': condition too long: %zu bytes, at most %d "
+		     "(more can overflow libtraceevent's 1 KiB error buffer)",
+		     spec, len, FILTER_CONDITION_MAX);
+}
+
+/*
  * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
  * value, "pid =="), so each is parsed first in a child that may die.
  */
@@ -428,12 +477,32 @@ static int filter_parses_safely(struct report *r, const char *spec)
 	return 0;
 }
 
+/*
+ * libtraceevent's parse error is three lines: the condition, a caret under
+ * the fault, the reason.  One line instead: the reason and the column.
+ */
+static int filter_parse_error(const char *spec, char *msg)
+{
+	char *reason = strrchr(msg, '\n'), *caret;
+
+	if (!reason)
+		return error("filter '%s': %s", spec, trim(msg));
+	*reason++ = '\0';
+	caret = strchr(msg, '^');
+	if (!caret || !strchr(msg, '\n') || caret < strchr(msg, '\n'))
+		return error("filter '%s': %s", spec, trim(reason));
+	if (*reason)
+		*reason = tolower((unsigned char)*reason);
+	return error("filter '%s': %s (at column %d of the condition)", spec, trim(reason),
+		     (int)(caret - strchr(msg, '\n')));
+}
+
 static int setup_filters(struct report *r)
 {
 	for (int i = 0; i < r->nr_filters; i++) {
 		struct tep_event_filter **f = r->filter_neg[i] ? &r->c->neg_filter : &r->c->filter;
 		enum tep_errno err;
-		char msg[256];
+		char msg[TEP_FILTER_ERROR_BUFSZ + 1];
 
 		if (check_filter(r, r->filters[i]) < 0 ||
 		    filter_parses_safely(r, r->filters[i]) < 0)
@@ -446,7 +515,7 @@ static int setup_filters(struct report *r)
 		if (err < 0) {
 			if (tep_filter_strerror(*f, err, msg, sizeof(msg)) < 0)
 				tep_strerror(r->c->tep, err, msg, sizeof(msg));
-			return error("filter '%s': %s", r->filters[i], trim(msg));
+			return filter_parse_error(r->filters[i], trim(msg));
 		}
 	}
 	return 0;
@@ -742,12 +811,72 @@ static int graph_option(int i)
 	return graph_options[i].set && (!v || strcmp(v, "0"));
 }
 
-static void setup_graph(struct report *r)
+static void register_graph_options(void)
 {
 	static int registered;
 
 	if (!registered++)
 		tep_plugin_add_options("fgraph", graph_options);
+}
+
+/*
+ * Whether @opt ("[plugin:]option", up to @len) is an option of a loaded
+ * plugin.  tep_plugin_list_options() of libtraceevent 1.7 reallocs its list
+ * by bytes, not pointers (heap corruption past four options), so the list
+ * is read from tep_plugin_print_options(): a "plugin:" line, then "option:".
+ */
+static int plugin_has_option(const char *opt, size_t len)
+{
+	const char *colon = memchr(opt, ':', len);
+	char plugin[256] = "", name[256];
+	struct trace_seq s;
+	int found = 0;
+
+	trace_seq_init(&s);
+	tep_plugin_print_options(&s);
+	trace_seq_terminate(&s);
+	for (char *line = s.buffer; line && *line && !found; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (*line == '-' || *line == '=')	/* the next option's block */
+			plugin[0] = '\0';
+		if (sscanf(line, " plugin: %255s", plugin) == 1 ||
+		    sscanf(line, " option: %255s", name) != 1)
+			continue;
+		if (colon)
+			found = (size_t)(colon - opt) == strlen(plugin) &&
+				!strncmp(opt, plugin, colon - opt) &&
+				strlen(name) == len - (colon - opt) - 1 &&
+				!strncmp(colon + 1, name, strlen(name));
+		else
+			found = strlen(name) == len && !strncmp(opt, name, len);
+	}
+	trace_seq_destroy(&s);
+	return found;
+}
+
+/*
+ * libtraceevent keeps an -O that no plugin has for a plugin that may come,
+ * so a typo would change nothing in silence: each must name an option of
+ * the plugins loaded.
+ */
+static int check_plugin_options(struct report *r)
+{
+	register_graph_options();
+	for (int i = 0; i < r->nr_plugin_opts; i++) {
+		const char *opt = r->plugin_opts[i];
+		size_t len = strcspn(opt, "=");
+
+		if (!plugin_has_option(opt, len))
+			return error("no plugin option '%.*s'%s", (int)len, opt,
+				     r->input_flags & TRACE_INPUT_NO_PLUGINS ?
+				     " (-N loads no plugins)" : "");
+	}
+	return 0;
+}
+
+static void setup_graph(struct report *r)
+{
+	register_graph_options();
 	r->c->graph_entry = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_entry");
 	r->c->graph_exit = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_exit");
 	if (r->c->graph_entry) {
@@ -1511,6 +1640,8 @@ static int report_files(struct report *r)
 			return EXIT_FAILED;
 		}
 	}
+	if (check_plugin_options(r) < 0)
+		return EXIT_USAGE;
 	for (int i = 0; i < r->nr_files; i++) {
 		r->c = &r->files[i];
 		if (prepare_events(r) < 0)
@@ -1529,6 +1660,8 @@ static int report_file(struct report *r)
 		return report_files(r);
 	if (open_file(r, &r->files[0]) < 0)
 		return EXIT_FAILED;
+	if (check_plugin_options(r) < 0)
+		return EXIT_USAGE;
 
 	switch (r->mode) {
 	case MODE_FORMATS:
@@ -1666,6 +1799,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 			add_file(r, optarg);
 			break;
 		case 'F':
+			if (check_filter_length(optarg) < 0)
+				return EXIT_USAGE;
 			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
 			r->filter_neg[r->nr_filters] = r->invert;
 			r->filters = add_str(r->filters, &r->nr_filters, optarg);
@@ -1703,9 +1838,13 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->raw = 1;
 			break;
 		case 'r':
+			if (check_name_pattern("-r", optarg) < 0)
+				return EXIT_USAGE;
 			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
 			break;
 		case 'n':
+			if (check_name_pattern("-n", optarg) < 0)
+				return EXIT_USAGE;
 			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
 						     optarg);
 			break;
@@ -1715,9 +1854,15 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'O': {
 			char *eq = strchr(optarg, '=');
 
+			if (eq == optarg || check_named("-O", optarg, "a plugin option") < 0)
+				return eq == optarg ? usage_error(&cmd_report,
+					"-O needs a plugin option before '='") : EXIT_USAGE;
+			r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, optarg);
 			if (eq)
 				*eq = 0;
 			tep_plugin_add_option(optarg, eq ? eq + 1 : NULL);
+			if (eq)
+				*eq = '=';
 			break;
 		}
 		case 'q':
@@ -1778,6 +1923,8 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->pids[r->nr_pids++] = l;
 			break;
 		case OPT_COMM:
+			if (check_named("--comm", optarg, "a task name") < 0)
+				return EXIT_USAGE;
 			r->comms = add_str(r->comms, &r->nr_comms, optarg);
 			break;
 		case OPT_FORMAT:
@@ -1950,6 +2097,7 @@ out:
 	free(r.woken);
 	free(r.comms);
 	free(r.nohandle_events);
+	free(r.plugin_opts);
 	free(r.cpus);
 	return ret;
 }

@@ -132,6 +132,8 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		case 'h':
 			return show_usage(p->cmd);
 		case 'e':
+			if (check_named("-e", optarg, "an event name") < 0)
+				return bad_value(p);
 			b->groups = xrealloc(b->groups, (b->nr_groups + 1) * sizeof(*b->groups));
 			b->groups[b->nr_groups++] = (struct event_group){
 				.spec = optarg, .negated = b->negate_next };
@@ -146,6 +148,8 @@ static int parse(struct start_plan *p, int argc, char **argv)
 				return usage_error(p->cmd, "-f must follow an -e");
 			if (b->groups[b->nr_groups - 1].negated)
 				return usage_error(p->cmd, "-f cannot follow a -v -e: its events are not enabled");
+			if (check_named("-f", optarg, "a filter") < 0)
+				return bad_value(p);
 			b->groups[b->nr_groups - 1].filter = optarg;
 			break;
 		case 'R':
@@ -153,9 +157,13 @@ static int parse(struct start_plan *p, int argc, char **argv)
 				return usage_error(p->cmd, "-R must follow an -e");
 			if (b->groups[b->nr_groups - 1].negated)
 				return usage_error(p->cmd, "-R cannot follow a -v -e: its events are not enabled");
+			if (check_named("-R", optarg, "a trigger") < 0)
+				return bad_value(p);
 			b->groups[b->nr_groups - 1].trigger = optarg;
 			break;
 		case 'p':
+			if (check_named("-p", optarg, "a tracer name") < 0)
+				return bad_value(p);
 			b->tracer = optarg;
 			b->used = any = true;
 			break;
@@ -165,15 +173,21 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			b->used = any = true;
 			break;
 		case 'C':
+			if (check_named("-C", optarg, "a clock name") < 0)
+				return bad_value(p);
 			b->clock = optarg;
 			b->used = any = true;
 			break;
 		case 'O':
+			if (check_named("-O", optarg, "a trace option") < 0)
+				return bad_value(p);
 			b->options = xrealloc(b->options, (b->nr_options + 1) * sizeof(char *));
 			b->options[b->nr_options++] = optarg;
 			b->used = any = true;
 			break;
 		case 'B':
+			if (check_named("-B", optarg, "an instance name") < 0)
+				return bad_value(p);
 			p->bufs = xrealloc(p->bufs, (p->nr_bufs + 1) * sizeof(*p->bufs));
 			p->bufs[p->nr_bufs++] = (struct buffer_plan){ .instance = optarg, .used = true };
 			any = true;

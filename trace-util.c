@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages in one voice ("trace-cmd CMD: what: why"), option number parsing,
- * and I/O helpers that survive EINTR and short transfers.
+ * Messages in one voice ("trace-cmd CMD: what: why"), option value parsing
+ * (numbers, names, regexes), and I/O helpers that survive EINTR and short transfers.
  */
 #include <errno.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,24 @@ int parse_long(const char *opt, const char *arg, long min, long max, long *out)
 nan:
 	error("invalid %s value '%s': not a number", opt, arg ? arg : "");
 	return -1;
+}
+
+int check_named(const char *opt, const char *arg, const char *what)
+{
+	if (arg && arg[strspn(arg, " \t\n")])
+		return 0;
+	return error("%s needs %s", opt, what);
+}
+
+int compile_regex(const char *opt, const char *re, int flags, regex_t *rx)
+{
+	char msg[256];
+	int err = regcomp(rx, re, flags);
+
+	if (!err)
+		return 0;
+	regerror(err, rx, msg, sizeof(msg));
+	return error("invalid %s regex '%s': %s", opt, re, msg);
 }
 
 ssize_t write_all(int fd, const void *buf, size_t len)

@@ -42,4 +42,20 @@ test_expect_success 'writing to a full device fails instead of exiting 0' '
 	grep -q "write error on standard output" err
 '
 
+test_expect_success '--version and --list-commands take no argument' '
+	for opt in --version -v version --list-commands; do
+		test_expect_code 2 "$TRACE_CMD" $opt x >out 2>err &&
+		test "$(cat err)" = "trace-cmd: $opt takes no argument: '"'"'x'"'"' given" &&
+		test ! -s out || return 1
+	done
+'
+
+test_expect_success '-h COMMAND and --help COMMAND are help COMMAND' '
+	"$TRACE_CMD" help stop >expect &&
+	"$TRACE_CMD" -h stop >out && test_cmp expect out &&
+	"$TRACE_CMD" --help stop >out && test_cmp expect out &&
+	test_expect_code 2 "$TRACE_CMD" -h nosuch 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd help: unknown command '"'"'nosuch'"'"'"
+'
+
 test_done

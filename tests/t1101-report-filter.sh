@@ -84,4 +84,45 @@ test_expect_success 'a filter with a syntax error is an error' '
 	grep -q "^trace-cmd report: filter .sched_switch: prev_pid ==.: " err
 '
 
+# libtraceevent writes a filter's error message, the condition and a caret
+# line under it, into a 1 KiB buffer: conditions of 511 bytes and more can
+# overflow it (heap overflow, seen with the ASan build).
+repeat() { printf "%${2}s" "" | sed "s/ /$1/g"; }
+
+test_expect_success 'a filter condition over 500 bytes is refused before libtraceevent' '
+	long=" $(repeat "prev_pid == 1 || " 29)prev_pid = 1" &&
+	test ${#long} -gt 500 &&
+	test_expect_code 2 "$TRACE_CMD" report -F "sched_switch:$long" $F >out 2>err &&
+	test "$(cat err)" = "trace-cmd report: filter '"'"'sched_switch: prev_pid == 1 || p...'"'"': condition too long: ${#long} bytes, at most 500 (more can overflow libtraceevent'"'"'s 1 KiB error buffer)" &&
+	test ! -s out
+'
+
+test_expect_success 'the limit holds for -v -F, with --cpu and -T, and for 510 nested parentheses' '
+	parens="$(repeat "(" 510)$(repeat ")" 510)" &&
+	open="$(repeat "(" 511)" &&
+	for args in "-F sched_switch:$parens" "-F sched_switch:$open" "-v -F sched:$open" \
+		    "--cpu 0 -F sched_switch:$open" "-T -F sched_switch:$open"; do
+		test_expect_code 2 "$TRACE_CMD" report $args $F >out 2>err &&
+		grep -q "^trace-cmd report: filter .*: condition too long: [0-9]* bytes, at most 500 " err &&
+		test $(wc -l <err) = 1 || return 1
+	done
+'
+
+test_expect_success 'a condition of 500 bytes still filters, and its errors are still told' '
+	ok=" $(repeat "prev_pid == 99999 || " 22)prev_pid ==$(printf "%25s" "")0" &&
+	test ${#ok} = 500 &&
+	"$TRACE_CMD" report -F "sched_switch:$ok" $F >out &&
+	"$TRACE_CMD" report -F "sched_switch: prev_pid == 0" $F >expect &&
+	test_cmp expect out &&
+	bad=" $(repeat "prev_pid == 99999 || " 22)prev_pid == 0$(printf "%21s" "")&&&" &&
+	test ${#bad} = 500 &&
+	test_expect_code 1 "$TRACE_CMD" report -F "sched_switch:$bad" $F >out 2>err &&
+	test "$(cat err)" = "trace-cmd report: filter '"'"'sched_switch:$bad'"'"': syntax error (at column 500 of the condition)"
+'
+
+test_expect_success 'a parse error is one line: the reason and where' '
+	test_expect_code 1 "$TRACE_CMD" report -F "sched_switch: prev_pid == 1 &&& 2" $F >out 2>err &&
+	test "$(cat err)" = "trace-cmd report: filter '"'"'sched_switch: prev_pid == 1 &&& 2'"'"': syntax error (at column 18 of the condition)"
+'
+
 test_done

@@ -190,4 +190,42 @@ test_expect_success 'a bad --ts-offset is a usage error' '
 	grep -q "^trace-cmd report: invalid --ts-offset value .1x.: not a number" err
 '
 
+# check_report_usage "ARGS" "stderr's first line": exit 2, nothing on stdout.
+check_report_usage() {
+	msg=$2
+	eval "set -- $1"
+	"$TRACE_CMD" report "$@" $F >out 2>err
+	code=$?
+	[ $code = 2 ] || { echo "report $*: exit $code"; cat err; return 1; }
+	[ "$(head -n 1 err)" = "$msg" ] || { echo "report $*: '"'"'$(head -n 1 err)'"'"'"; return 1; }
+	test ! -s out || { echo "report $* printed events"; return 1; }
+}
+
+test_expect_success 'a plugin option no loaded plugin has is a usage error' '
+	check_report_usage "-O bogus" "trace-cmd report: no plugin option '"'"'bogus'"'"'" &&
+	check_report_usage "-O bogus=1" "trace-cmd report: no plugin option '"'"'bogus'"'"'" &&
+	check_report_usage "-O ftrace:bogus" "trace-cmd report: no plugin option '"'"'ftrace:bogus'"'"'" &&
+	check_report_usage "-O fgraph:parent" "trace-cmd report: no plugin option '"'"'fgraph:parent'"'"'" &&
+	check_report_usage "-N -O parent" "trace-cmd report: no plugin option '"'"'parent'"'"' (-N loads no plugins)" &&
+	check_report_usage "-O \"\"" "trace-cmd report: -O needs a plugin option" &&
+	check_report_usage "-O =1" "trace-cmd report: -O needs a plugin option before '"'"'='"'"'"
+'
+
+test_expect_success 'the plugins'"'"' own options are taken, with or without their plugin' '
+	for o in parent ftrace:parent=1 ftrace:indent=0 tailprint fgraph:depth=1; do
+		"$TRACE_CMD" report -O $o $F >out 2>err && test ! -s err || { echo "-O $o"; return 1; }
+	done &&
+	"$TRACE_CMD" report -N -O depth $F >out
+'
+
+test_expect_success 'a bad -r or -n regex, or an empty one, is a usage error' '
+	check_report_usage "-r [" "trace-cmd report: invalid -r regex '"'"'['"'"': Invalid regular expression" &&
+	check_report_usage "-n [" "trace-cmd report: invalid -n regex '"'"'['"'"': Invalid regular expression" &&
+	check_report_usage "-r sched/[" "trace-cmd report: invalid -r regex '"'"'['"'"': Invalid regular expression" &&
+	check_report_usage "-r '"'"'a\\{1'"'"'" "trace-cmd report: invalid -r regex '"'"'a\\{1'"'"': Unmatched \\{" &&
+	check_report_usage "-r \"\"" "trace-cmd report: -r needs an event regex" &&
+	check_report_usage "-n \" \"" "trace-cmd report: -n needs an event regex" &&
+	check_report_usage "--comm \"\"" "trace-cmd report: --comm needs a task name"
+'
+
 test_done

@@ -83,4 +83,30 @@ test_expect_success 'a command not in PATH fails before tracefs is looked at' '
 		"trace-cmd record: cannot run '"'"'./missing'"'"': command not found"
 '
 
+test_expect_success 'an empty name or a mask selecting no CPU is a usage error' '
+	check_usage 2 "-e \"\" true" "trace-cmd record: -e needs an event name" &&
+	check_usage 2 "-e \" \" true" "trace-cmd record: -e needs an event name" &&
+	check_usage 2 "-e sched -B inst -e \"\" true" "trace-cmd record: -e needs an event name" &&
+	check_usage 2 "-e sched -M 0 true" "trace-cmd record: invalid -M value '"'"'0'"'"': the mask selects no CPU" &&
+	check_usage 2 "-e sched -M 00,0 true" "trace-cmd record: invalid -M value '"'"'00,0'"'"': the mask selects no CPU" &&
+	check_usage 2 "-e sched -M xyz true" "trace-cmd record: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" &&
+	check_usage 2 "-e sched -f \"\" true" "trace-cmd record: -f needs a filter" &&
+	check_usage 2 "-e sched -R \"\" true" "trace-cmd record: -R needs a trigger" &&
+	check_usage 2 "-e sched -p \"\" true" "trace-cmd record: -p needs a tracer name" &&
+	check_usage 2 "-e sched -p function -l \"\" true" "trace-cmd record: -l needs a function name" &&
+	check_usage 2 "-e sched -p function -n \"\" true" "trace-cmd record: -n needs a function name" &&
+	check_usage 2 "-e sched -p function_graph -g \"\" true" "trace-cmd record: -g needs a function name" &&
+	check_usage 2 "-e sched -p function --module \"\" true" "trace-cmd record: --module needs a module name" &&
+	check_usage 2 "-e sched -C \"\" true" "trace-cmd record: -C needs a clock name" &&
+	check_usage 2 "-e sched -O \"\" true" "trace-cmd record: -O needs a trace option" &&
+	check_usage 2 "-e sched -B inst -O \"\" true" "trace-cmd record: -O needs a trace option"
+'
+
+test_expect_success 'stream takes the same checks' '
+	TRACE_CMD_TRACING_DIR=$NOWHERE test_expect_code 2 "$TRACE_CMD" stream -e "" 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd stream: -e needs an event name" &&
+	TRACE_CMD_TRACING_DIR=$NOWHERE test_expect_code 2 "$TRACE_CMD" stream -e sched -M 0 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd stream: invalid -M value '"'"'0'"'"': the mask selects no CPU"
+'
+
 test_done
