@@ -388,10 +388,8 @@ static void finish_events(struct chrome *c)
 {
 	char name[300];
 
-	for (int t = 0; t < c->nr_cpus; t++) {
+	for (int t = 0; t < c->nr_cpus; t++)
 		close_slice(c, t, c->last_ts);
-		free(c->cpus[t].comm);
-	}
 	for (size_t i = 0; i < c->task_slots; i++) {
 		struct task *t = &c->tasks[i];
 
@@ -401,8 +399,6 @@ static void finish_events(struct chrome *c)
 			end_call(c, t, c->last_ts);
 		put_metadata(c, "process_name", t->pid, t->pid, t->comm);
 		put_metadata(c, "thread_name", t->pid, t->pid, t->comm);
-		free(t->comm);
-		free(t->stack);
 	}
 	if (!c->nr_cpus)
 		return;
@@ -466,6 +462,21 @@ static int export(struct chrome *c)
 	return flush_out(c);
 }
 
+/* What the export holds, freed whether it ended or stopped at a damaged record. */
+static void free_chrome(struct chrome *c)
+{
+	for (int t = 0; t < c->nr_cpus; t++)
+		free(c->cpus[t].comm);
+	for (size_t i = 0; i < c->task_slots; i++) {
+		free(c->tasks[i].comm);
+		free(c->tasks[i].stack);
+	}
+	jbuf_free(&c->b);
+	free(c->tasks);
+	free(c->cpus);
+	trace_input_close(c->in);
+}
+
 int trace_chrome_export(const char *input, const char *output)
 {
 	struct chrome c = { .output = output };
@@ -493,9 +504,6 @@ int trace_chrome_export(const char *input, const char *output)
 	}
 	if (ret < 0 && c.out != stdout)
 		unlink(output);
-	jbuf_free(&c.b);
-	free(c.tasks);
-	free(c.cpus);
-	trace_input_close(c.in);
+	free_chrome(&c);
 	return ret;
 }
