@@ -23,6 +23,7 @@
 #include "trace-ahead.h"
 #include "trace-compress.h"
 #include "trace-kallsyms.h"
+#include "trace-outfile.h"
 #include "trace-page.h"
 #include "trace-stdout.h"
 
@@ -1333,18 +1334,11 @@ struct trace_input *trace_input_open(const char *file, int flags)
 
 	in->file = xstrdup(file);
 	in->flags = flags;
-	/* O_NONBLOCK: a FIFO with no writer must not hang open(); it is refused below. */
-	in->fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (in->fd < 0) {
-		error("cannot open '%s': %s", file, strerror(errno));
+	in->fd = open_regular(file);
+	if (in->fd < 0)
 		goto fail;
-	}
 	if (fstat(in->fd, &st) < 0) {
 		error("cannot stat '%s': %s", file, strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		error("'%s': not a regular file", file);
 		goto fail;
 	}
 	in->fsize = st.st_size;
