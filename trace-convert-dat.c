@@ -16,6 +16,7 @@
 #include "trace-cmd.h"
 #include "trace-compress.h"
 #include "trace-convert-dat.h"
+#include "trace-dat.h"
 #include "trace-input.h"
 #include "trace-outfile.h"
 #include "trace-output.h"
@@ -108,15 +109,58 @@ static int copy_formats(struct trace_output *out, struct trace_input *in)
 	return 0;
 }
 
-static int copy_metadata(struct trace_output *out, struct trace_input *in)
+static int buffer_has_data(struct trace_input *in, int buffer)
+{
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(in, buffer); cpu++)
+		if (trace_input_cpu_size(in, buffer, cpu))
+			return 1;
+	return 0;
+}
+
+/*
+ * The size of the pages the data copied is in (that of the buffers b with
+ * cpu_fds[b], or all when !cpu_fds): report reads a v7 buffer's pages by its
+ * BUFFER option's size, not the file header's, and the copy has one size
+ * for all (v6 has no other), so buffers of different sizes are not copied.
+ */
+static int data_page_size(struct trace_input *in, int *const *cpu_fds, uint32_t *page_size)
+{
+	int first = -1;
+
+	*page_size = trace_input_page_size(in);
+	for (int b = 0; b < trace_input_nr_buffers(in); b++) {
+		uint32_t size = trace_input_buffer_page_size(in, b);
+
+		if ((cpu_fds && !cpu_fds[b]) || !buffer_has_data(in, b))
+			continue;
+		if (first >= 0 && size != *page_size)
+			return error("'%s': buffer '%s' has pages of %u bytes, buffer '%s' of %u: "
+				     "not rewritten", trace_input_file(in),
+				     trace_input_buffer_name(in, first), *page_size,
+				     trace_input_buffer_name(in, b), size);
+		if (first < 0)
+			first = b;
+		*page_size = size;
+	}
+	if (*page_size < TRACE_MIN_PAGE_SIZE)
+		return error("'%s': pages of %u bytes are too small for a file header: not rewritten",
+			     trace_input_file(in), *page_size);
+	return 0;
+}
+
+/* The metadata, the prefix giving the pages of the data copied (see data_page_size()). */
+static int copy_metadata(struct trace_output *out, struct trace_input *in, int *const *cpu_fds)
 {
 	const char *k = trace_input_kallsyms(in), *p = trace_input_printk(in);
 	const char *c = trace_input_cmdlines(in);
+	uint32_t page_size;
 
 	if (trace_input_failed(in))
 		return -1;	/* its kallsyms, said why */
+	if (data_page_size(in, cpu_fds, &page_size) < 0)
+		return -1;
 	trace_output_set_long_size(out, trace_input_long_size(in));
-	if (trace_output_write_prefix(out, trace_input_page_size(in)) < 0 ||
+	if (trace_output_write_prefix(out, page_size) < 0 ||
 	    copy_headers(out, in) < 0 || copy_formats(out, in) < 0 ||
 	    trace_output_begin_section(out, 19) < 0 ||
 	    put_sized(out, k ? k : "", k ? strlen(k) : 0, 0) < 0 ||
@@ -275,7 +319,7 @@ static int patch_v6_buffers(const struct outfile *f, uint64_t opts_at, const uin
 
 int trace_dat_copy_metadata(struct trace_output *out, struct trace_input *in)
 {
-	return copy_metadata(out, in);
+	return copy_metadata(out, in, NULL);
 }
 
 /* Refuses what the writer cannot reproduce; 0 when @in can be rewritten. */
@@ -333,7 +377,7 @@ int trace_dat_write(struct trace_input *in, struct outfile *f, int version,
 	for (int cpu = 0; cpu < top_cpus; cpu++)
 		none[cpu] = -1;
 	if ((compression && trace_output_set_compression(out, compression) < 0) ||
-	    copy_metadata(out, in) < 0 || copy_options(out, in) < 0 ||
+	    copy_metadata(out, in, cpu_fds) < 0 || copy_options(out, in) < 0 ||
 	    (version == 6 && add_v6_buffer_options(out, in, cpu_fds) < 0))
 		goto out;
 	opts_at = trace_output_offset(out);

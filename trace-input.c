@@ -922,7 +922,7 @@ static int parse_prefix(struct trace_input *in, struct cursor *c)
 	in->long_size = lsize;
 	if (cur_u32(c, &page_size, "page size") < 0)
 		return -1;
-	if (page_size < 64 || page_size > MAX_PAGE_SIZE || (page_size & (page_size - 1)))
+	if (page_size < TRACE_MIN_PAGE_SIZE || page_size > MAX_PAGE_SIZE || (page_size & (page_size - 1)))
 		return cur_bad(c, cur_offset(c) - 4, "page size %u is not a power of two",
 			       page_size);
 	in->page_size = page_size;
@@ -2409,6 +2409,11 @@ int trace_input_cpu_first_last(struct trace_input *in, int buffer, int cpu, uint
 	}
 	stream_free(&s);
 	return ret < 0 ? -1 : n > 0;
+}
+
+unsigned int trace_input_buffer_page_size(const struct trace_input *in, int buffer)
+{
+	return in->buffers[buffer].page_size;
 }
 
 int trace_input_buffer_compressed(const struct trace_input *in, int buffer)
