@@ -16,6 +16,7 @@
 #include "trace-cmd.h"
 #include "trace-input.h"
 #include "trace-format.h"
+#include "trace-outfile.h"
 #include "trace-chrome.h"
 
 /* The pseudo process holding one track per CPU, far from any real pid. */
@@ -388,10 +389,8 @@ static void finish_events(struct chrome *c)
 {
 	char name[300];
 
-	for (int t = 0; t < c->nr_cpus; t++) {
+	for (int t = 0; t < c->nr_cpus; t++)
 		close_slice(c, t, c->last_ts);
-		free(c->cpus[t].comm);
-	}
 	for (size_t i = 0; i < c->task_slots; i++) {
 		struct task *t = &c->tasks[i];
 
@@ -401,8 +400,6 @@ static void finish_events(struct chrome *c)
 			end_call(c, t, c->last_ts);
 		put_metadata(c, "process_name", t->pid, t->pid, t->comm);
 		put_metadata(c, "thread_name", t->pid, t->pid, t->comm);
-		free(t->comm);
-		free(t->stack);
 	}
 	if (!c->nr_cpus)
 		return;
@@ -466,6 +463,58 @@ static int export(struct chrome *c)
 	return flush_out(c);
 }
 
+/* What the export holds, freed whether it ended or stopped at a damaged record. */
+static void free_chrome(struct chrome *c)
+{
+	for (int t = 0; t < c->nr_cpus; t++)
+		free(c->cpus[t].comm);
+	for (size_t i = 0; i < c->task_slots; i++) {
+		free(c->tasks[i].comm);
+		free(c->tasks[i].stack);
+	}
+	jbuf_free(&c->b);
+	free(c->tasks);
+	free(c->cpus);
+	trace_input_close(c->in);
+}
+
+/* To a file: never the input, and what was there stays if the export fails. */
+static int export_to_file(struct chrome *c, const char *input, const char *output)
+{
+	const char *inputs[] = { input, NULL };
+	struct outfile f;
+	int ret;
+
+	if (outfile_open(&f, output, inputs) < 0)
+		return -1;
+	c->out = fdopen(f.fd, "w");
+	if (!c->out) {
+		ret = errno;
+		outfile_abort(&f);
+		return error("cannot write '%s': %s", output, strerror(ret));
+	}
+	f.fd = -1;	/* fclose() closes it */
+	ret = export(c);
+	if (fclose(c->out) && !ret)
+		ret = error("cannot write '%s': %s", output, strerror(errno));
+	if (ret < 0) {
+		outfile_abort(&f);
+		return -1;
+	}
+	return outfile_commit(&f);
+}
+
+static int export_to_stdout(struct chrome *c)
+{
+	int ret;
+
+	c->out = stdout;
+	ret = export(c);
+	if (fflush(stdout) && !ret)
+		ret = error("cannot write to stdout: %s", strerror(errno));
+	return ret;
+}
+
 int trace_chrome_export(const char *input, const char *output)
 {
 	struct chrome c = { .output = output };
@@ -474,28 +523,12 @@ int trace_chrome_export(const char *input, const char *output)
 	c.in = trace_input_open(input, 0);
 	if (!c.in)
 		return -1;
-	if (trace_input_is_latency(c.in)) {
-		trace_input_close(c.in);
-		return error("'%s': a latency tracer's text has no events to convert", input);
-	}
-	c.out = strcmp(output, "-") ? fopen(output, "w") : stdout;
-	if (!c.out) {
-		ret = errno;
-		trace_input_close(c.in);
-		return error("cannot create '%s': %s", output, strerror(ret));
-	}
-	ret = export(&c);
-	if (c.out != stdout) {
-		if (fclose(c.out) && !ret)
-			ret = error("cannot write '%s': %s", output, strerror(errno));
-	} else if (fflush(stdout) && !ret) {
-		ret = error("cannot write to stdout: %s", strerror(errno));
-	}
-	if (ret < 0 && c.out != stdout)
-		unlink(output);
-	jbuf_free(&c.b);
-	free(c.tasks);
-	free(c.cpus);
-	trace_input_close(c.in);
+	if (trace_input_is_latency(c.in))
+		ret = error("'%s': a latency tracer's text has no events to convert", input);
+	else if (strcmp(output, "-"))
+		ret = export_to_file(&c, input, output);
+	else
+		ret = export_to_stdout(&c);
+	free_chrome(&c);
 	return ret;
 }

@@ -16,7 +16,9 @@
 #include "trace-cmd.h"
 #include "trace-compress.h"
 #include "trace-convert-dat.h"
+#include "trace-dat.h"
 #include "trace-input.h"
+#include "trace-outfile.h"
 #include "trace-output.h"
 
 /* Input options the writer makes itself (layout), not copied. */
@@ -107,15 +109,58 @@ static int copy_formats(struct trace_output *out, struct trace_input *in)
 	return 0;
 }
 
-static int copy_metadata(struct trace_output *out, struct trace_input *in)
+static int buffer_has_data(struct trace_input *in, int buffer)
+{
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(in, buffer); cpu++)
+		if (trace_input_cpu_size(in, buffer, cpu))
+			return 1;
+	return 0;
+}
+
+/*
+ * The size of the pages the data copied is in (that of the buffers b with
+ * cpu_fds[b], or all when !cpu_fds): report reads a v7 buffer's pages by its
+ * BUFFER option's size, not the file header's, and the copy has one size
+ * for all (v6 has no other), so buffers of different sizes are not copied.
+ */
+static int data_page_size(struct trace_input *in, int *const *cpu_fds, uint32_t *page_size)
+{
+	int first = -1;
+
+	*page_size = trace_input_page_size(in);
+	for (int b = 0; b < trace_input_nr_buffers(in); b++) {
+		uint32_t size = trace_input_buffer_page_size(in, b);
+
+		if ((cpu_fds && !cpu_fds[b]) || !buffer_has_data(in, b))
+			continue;
+		if (first >= 0 && size != *page_size)
+			return error("'%s': buffer '%s' has pages of %u bytes, buffer '%s' of %u: "
+				     "not rewritten", trace_input_file(in),
+				     trace_input_buffer_name(in, first), *page_size,
+				     trace_input_buffer_name(in, b), size);
+		if (first < 0)
+			first = b;
+		*page_size = size;
+	}
+	if (*page_size < TRACE_MIN_PAGE_SIZE)
+		return error("'%s': pages of %u bytes are too small for a file header: not rewritten",
+			     trace_input_file(in), *page_size);
+	return 0;
+}
+
+/* The metadata, the prefix giving the pages of the data copied (see data_page_size()). */
+static int copy_metadata(struct trace_output *out, struct trace_input *in, int *const *cpu_fds)
 {
 	const char *k = trace_input_kallsyms(in), *p = trace_input_printk(in);
 	const char *c = trace_input_cmdlines(in);
+	uint32_t page_size;
 
 	if (trace_input_failed(in))
 		return -1;	/* its kallsyms, said why */
+	if (data_page_size(in, cpu_fds, &page_size) < 0)
+		return -1;
 	trace_output_set_long_size(out, trace_input_long_size(in));
-	if (trace_output_write_prefix(out, trace_input_page_size(in)) < 0 ||
+	if (trace_output_write_prefix(out, page_size) < 0 ||
 	    copy_headers(out, in) < 0 || copy_formats(out, in) < 0 ||
 	    trace_output_begin_section(out, 19) < 0 ||
 	    put_sized(out, k ? k : "", k ? strlen(k) : 0, 0) < 0 ||
@@ -247,9 +292,10 @@ static int write_v6_instance(struct trace_output *out, int nr_cpus, const int *f
  * v6 names an instance's flyrecord block in a BUFFER option that precedes it:
  * walk the options block written at @opts_at and fill in each offset.
  */
-static int patch_v6_buffers(const char *path, uint64_t opts_at, const uint64_t *at, int nb)
+static int patch_v6_buffers(const struct outfile *f, uint64_t opts_at, const uint64_t *at, int nb)
 {
-	int fd = open(path, O_RDWR | O_CLOEXEC), b = 1, ret = 0;
+	const char *path = f->path;
+	int fd = open(outfile_written(f), O_RDWR | O_CLOEXEC), b = 1, ret = 0;
 	uint64_t off = opts_at + 4 + 10;
 	uint16_t id;
 	uint32_t size;
@@ -273,24 +319,19 @@ static int patch_v6_buffers(const char *path, uint64_t opts_at, const uint64_t *
 
 int trace_dat_copy_metadata(struct trace_output *out, struct trace_input *in)
 {
-	return copy_metadata(out, in);
+	return copy_metadata(out, in, NULL);
 }
 
 /* Refuses what the writer cannot reproduce; 0 when @in can be rewritten. */
-static int check_rewritable(struct trace_input *in, const char *output)
+static int check_rewritable(struct trace_input *in)
 {
 	int one = 1;
-	struct stat a, b;
 
 	if (trace_input_is_latency(in))
 		return error("'%s': latency trace files are not rewritten", trace_input_file(in));
 	if (trace_input_big_endian(in) != !*(char *)&one)
 		return error("'%s': its byte order is not this machine's: not rewritten",
 			     trace_input_file(in));
-	/* Writing onto the input would truncate it before it is read. */
-	if (stat(trace_input_file(in), &a) == 0 && stat(output, &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return error("'%s' is the input file: write to another file", output);
 	return 0;
 }
 
@@ -315,7 +356,7 @@ static int add_v6_buffer_options(struct trace_output *out, struct trace_input *i
 	return 0;
 }
 
-int trace_dat_write(struct trace_input *in, const char *output, int version,
+int trace_dat_write(struct trace_input *in, struct outfile *f, int version,
 		    const char *compression, int *const *cpu_fds)
 {
 	int nb = trace_input_nr_buffers(in), ret = -1, nr_written = 1;
@@ -325,17 +366,18 @@ int trace_dat_write(struct trace_input *in, const char *output, int version,
 	struct trace_output *out;
 	int *none;
 
-	if (check_rewritable(in, output) < 0)
+	if (check_rewritable(in) < 0)
 		return -1;
-	out = trace_output_create(output, version);
+	out = trace_output_fdopen(f->fd, f->path, version);
 	if (!out)
 		return -1;
+	f->fd = -1;	/* the writer closes it */
 	bufopt_at = xcalloc(nb, sizeof(*bufopt_at));
 	none = xcalloc(top_cpus ? top_cpus : 1, sizeof(*none));
 	for (int cpu = 0; cpu < top_cpus; cpu++)
 		none[cpu] = -1;
 	if ((compression && trace_output_set_compression(out, compression) < 0) ||
-	    copy_metadata(out, in) < 0 || copy_options(out, in) < 0 ||
+	    copy_metadata(out, in, cpu_fds) < 0 || copy_options(out, in) < 0 ||
 	    (version == 6 && add_v6_buffer_options(out, in, cpu_fds) < 0))
 		goto out;
 	opts_at = trace_output_offset(out);
@@ -356,19 +398,18 @@ int trace_dat_write(struct trace_input *in, const char *output, int version,
 		ret = -1;
 	out = NULL;
 	if (ret == 0 && version == 6 && nr_written > 1)
-		ret = patch_v6_buffers(output, opts_at, bufopt_at, nr_written);
+		ret = patch_v6_buffers(f, opts_at, bufopt_at, nr_written);
 out:
 	if (out)
 		trace_output_close(out);
-	if (ret < 0)
-		unlink(output);
 	free(bufopt_at);
 	free(none);
 	return ret;
 }
 
-int trace_convert_dat(const char *input, const char *output, int version,
-		      const char *compression)
+/* @input rewritten into @f (not committed). */
+static int convert_into(const char *input, struct outfile *f, int version,
+			const char *compression)
 {
 	struct trace_input *in = trace_input_open(input, TRACE_INPUT_NO_TEP | TRACE_INPUT_NO_PLUGINS);
 	int nb, fd, ret = -1;
@@ -378,13 +419,11 @@ int trace_convert_dat(const char *input, const char *output, int version,
 		return -1;
 	nb = trace_input_nr_buffers(in);
 	fds = xcalloc(nb, sizeof(*fds));
-	if (check_rewritable(in, output) < 0)
+	if (check_rewritable(in) < 0)
 		goto out;
-	fd = open(input, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		error("cannot open '%s': %s", input, strerror(errno));
+	fd = open_regular(input);
+	if (fd < 0)
 		goto out;
-	}
 	ret = 0;
 	for (int b = 0; ret == 0 && b < nb; b++) {
 		fds[b] = cpu_files(in, fd, b, trace_input_buffer_cpus(in, b));
@@ -393,13 +432,28 @@ int trace_convert_dat(const char *input, const char *output, int version,
 	}
 	close(fd);
 	if (ret == 0)
-		ret = trace_dat_write(in, output, version, compression, fds);
+		ret = trace_dat_write(in, f, version, compression, fds);
 out:
 	for (int b = 0; b < nb; b++)
 		close_files(fds[b], trace_input_buffer_cpus(in, b));
 	free(fds);
 	trace_input_close(in);
 	return ret;
+}
+
+int trace_convert_dat(const char *input, const char *output, int version,
+		      const char *compression)
+{
+	const char *inputs[] = { input, NULL };
+	struct outfile f;
+
+	if (outfile_open(&f, output, inputs) < 0)
+		return -1;
+	if (convert_into(input, &f, version, compression) < 0) {
+		outfile_abort(&f);
+		return -1;
+	}
+	return outfile_commit(&f);
 }
 
 /* A v6 instance: "flyrecord", its CPU table, clock trailer, page-aligned data. */
@@ -478,30 +532,23 @@ int trace_dat_check_format(const struct command *cmd, int version, const char *c
 	return -1;
 }
 
-char *trace_dat_temp_v6(const char *output, int version, const char *compression)
+int trace_dat_write_via_v6(struct outfile *f, int version, const char *compression,
+			   int (*write_v6)(void *ctx, int fd, const char *name), void *ctx)
 {
-	char path[] = "/tmp/trace-cmd-v6.XXXXXX";
-	int fd;
+	char tmp[] = "/tmp/trace-cmd-v6.XXXXXX";
+	int fd, ret;
 
-	if (version == 6 && (!compression || !strcmp(compression, "none")))
-		return xstrdup(output);
-	fd = mkstemp(path);
-	if (fd < 0) {
-		error("cannot create a temporary file: %s", strerror(errno));
-		return NULL;
+	if (version == 6 && (!compression || !strcmp(compression, "none"))) {
+		fd = f->fd;
+		f->fd = -1;	/* write_v6 closes it */
+		return write_v6(ctx, fd, f->path);
 	}
-	close(fd);
-	return xstrdup(path);
-}
-
-int trace_dat_finish_v6(char *written, const char *output, int version, const char *compression)
-{
-	int ret = 0;
-
-	if (strcmp(written, output)) {
-		ret = trace_convert_dat(written, output, version, compression);
-		unlink(written);
-	}
-	free(written);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return error("cannot create a temporary file: %s", strerror(errno));
+	ret = write_v6(ctx, fd, tmp);
+	if (ret == 0)
+		ret = convert_into(tmp, f, version, compression);
+	unlink(tmp);
 	return ret;
 }

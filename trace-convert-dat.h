@@ -10,22 +10,23 @@
 /*
  * Writes @input to @output as @version (6 or 7), compressed with
  * @compression (NULL: the writer's default).  Returns 0, or -1 after
- * printing why (a partial @output is removed).
+ * printing why (@output then is as it was: see trace-outfile.h).
  */
 int trace_convert_dat(const char *input, const char *output, int version,
 		      const char *compression);
 
 struct trace_input;
+struct outfile;
 
 /*
- * Writes @output as @version/@compression (NULL: the writer's default) with
+ * Writes @f (taking its fd) as @version/@compression (NULL: the writer's default) with
  * @in's metadata and options, and for each buffer b of @in whose
  * cpu_fds[b] is set, each CPU's plain pages read from cpu_fds[b][cpu] (a
  * regular file, from offset 0 to its end; -1: no data).  The top buffer is
  * always written, empty when cpu_fds[0] is NULL.  Returns 0, or -1 after
- * printing why (a partial @output is removed).
+ * printing why; the caller commits or aborts @f.
  */
-int trace_dat_write(struct trace_input *in, const char *output, int version,
+int trace_dat_write(struct trace_input *in, struct outfile *f, int version,
 		    const char *compression, int *const *cpu_fds);
 
 struct trace_output;
@@ -48,13 +49,13 @@ int trace_dat_parse_format(const struct command *cmd, int opt, const char *arg, 
 int trace_dat_check_format(const struct command *cmd, int version, const char *compression);
 
 /*
- * For writers that make version 6 (extract, restore): the path to write
- * the v6 file to (malloc'd): @output itself for plain v6, else a temporary
- * file that trace_dat_finish_v6() converts into @output as
- * @version/@compression and removes.  NULL after printing why.
+ * For writers that make version 6 (extract, restore): @write_v6 writes the
+ * trace as version 6 to @fd (closing it; @name for messages), into @f itself
+ * for plain v6, else into a temporary file then converted into @f as
+ * @version/@compression.  Returns -1 after printing why; the caller commits
+ * or aborts @f.
  */
-char *trace_dat_temp_v6(const char *output, int version, const char *compression);
-/* Frees @written; returns -1 after printing why (no @output left then). */
-int trace_dat_finish_v6(char *written, const char *output, int version, const char *compression);
+int trace_dat_write_via_v6(struct outfile *f, int version, const char *compression,
+			   int (*write_v6)(void *ctx, int fd, const char *name), void *ctx);
 
 #endif

@@ -33,6 +33,9 @@ enum {
 	TRACE_OPT_BUFFER_TEXT	= 22,
 };
 
+/* The smallest page size a file header may give (the reader's limit). */
+#define TRACE_MIN_PAGE_SIZE	64
+
 /* A v7 file's CPU data is compressed in chunks of at most this many pages. */
 #define TRACE_PAGES_IN_CHUNK	10
 

@@ -17,6 +17,7 @@
 #include "trace-dat.h"
 #include "trace-compress.h"
 #include "trace-output-v7.h"
+#include "trace-outfile.h"
 
 extern const struct command cmd_dump;
 
@@ -826,9 +827,13 @@ static int dump_file(struct dump *d)
 	struct stat st;
 	int ret;
 
-	s->fd = open(s->file, O_RDONLY | O_CLOEXEC);
-	if (s->fd < 0 || fstat(s->fd, &st) < 0)
-		return error("cannot open '%s': %s", s->file, strerror(errno));
+	s->fd = open_regular(s->file);
+	if (s->fd < 0)
+		return -1;
+	if (fstat(s->fd, &st) < 0) {
+		error("cannot open '%s': %s", s->file, strerror(errno));
+		goto fail;
+	}
 	s->size = st.st_size;
 	if (get(s, pre, 18, "the file header") < 0)
 		goto fail;

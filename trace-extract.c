@@ -23,6 +23,7 @@
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-convert-dat.h"
+#include "trace-outfile.h"
 #include "trace-output.h"
 #include "trace-tracefs.h"
 
@@ -208,15 +209,25 @@ static int add_instance_stats(struct trace_output *out, struct tracefs_instance 
 	return 0;
 }
 
-/* Writes version 6 to @path (the output, or a file to convert). */
-static int write_v6(struct extract *x, struct buffers *b, const char *path)
+/* What write_v6() writes: the extract and its buffers. */
+struct extract_job {
+	struct extract	*x;
+	struct buffers	*b;
+};
+
+/* Writes version 6 to @fd, @name for messages (the output, or a file to convert). */
+static int write_v6(void *ctx, int fd, const char *name)
 {
-	struct trace_output *out = trace_output_create(path, 6);
+	struct extract *x = ((struct extract_job *)ctx)->x;
+	struct buffers *b = ((struct extract_job *)ctx)->b;
+	struct trace_output *out = trace_output_fdopen(fd, name, 6);
 	int *top = xcalloc(x->nr_cpus, sizeof(int));
 	char *clock = NULL;
 	bool have_top = false;
 	int ret = -1;
 
+	if (!out)
+		close(fd);
 	for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 		top[cpu] = -1;
 	if (!out || trace_output_write_metadata(out, x->page_size, NULL) < 0 ||
@@ -262,27 +273,13 @@ out:
 	return ret;
 }
 
-/* The output as --file-version/--compression ask: v6 written directly or converted. */
-static int write_file(struct extract *x, struct buffers *b)
-{
-	char *path = trace_dat_temp_v6(x->output, x->version, x->compression);
-
-	if (!path)
-		return -1;
-	if (write_v6(x, b, path) < 0) {
-		if (strcmp(path, x->output))
-			unlink(path);
-		free(path);
-		return -1;
-	}
-	return trace_dat_finish_v6(path, x->output, x->version, x->compression);
-}
-
 static int extract(struct extract *x, struct buffers *b)
 {
 	const char *raw = x->snapshot ? "snapshot_raw" : "trace_pipe_raw";
+	struct extract_job job = { x, b };
+	struct outfile f;
 	char rel[64];
-	int ret = -1, fd;
+	int ret = -1;
 
 	x->nr_cpus = tfs_cpu_count();
 	x->page_size = kernel_page_size();
@@ -293,9 +290,8 @@ static int extract(struct extract *x, struct buffers *b)
 		if (x->snapshot && !buffer_file_exists(buffers_instance(b, i), rel))
 			return error("this kernel has no snapshot buffer (no '%s')", rel);
 	/* Reading consumes the buffers: find out first that the file can be written. */
-	fd = open(x->output, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || close(fd) < 0)
-		return error("cannot create '%s': %s", x->output, strerror(errno));
+	if (outfile_open(&f, x->output, NULL) < 0)
+		return -1;
 	x->fds = xcalloc(buffers_count(b), sizeof(*x->fds));
 	for (int i = 0; i < buffers_count(b); i++) {
 		x->fds[i] = xcalloc(x->nr_cpus, sizeof(int));
@@ -305,14 +301,14 @@ static int extract(struct extract *x, struct buffers *b)
 	for (int i = 0; i < buffers_count(b); i++)
 		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 			if ((x->fds[i][cpu] = read_cpu(buffers_instance(b, i), cpu, raw,
-						       x->page_size)) < 0) {
-				unlink(x->output);
+						       x->page_size)) < 0)
 				goto out;
-			}
-	ret = write_file(x, b);
-	if (ret < 0)
-		unlink(x->output);
+	ret = trace_dat_write_via_v6(&f, x->version, x->compression, write_v6, &job);
 out:
+	if (ret < 0)
+		outfile_abort(&f);
+	else
+		ret = outfile_commit(&f);
 	for (int i = 0; i < buffers_count(b); i++) {
 		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 			if (x->fds[i][cpu] >= 0)

@@ -23,6 +23,7 @@
 #include "trace-ahead.h"
 #include "trace-compress.h"
 #include "trace-kallsyms.h"
+#include "trace-outfile.h"
 #include "trace-page.h"
 #include "trace-stdout.h"
 
@@ -921,7 +922,7 @@ static int parse_prefix(struct trace_input *in, struct cursor *c)
 	in->long_size = lsize;
 	if (cur_u32(c, &page_size, "page size") < 0)
 		return -1;
-	if (page_size < 64 || page_size > MAX_PAGE_SIZE || (page_size & (page_size - 1)))
+	if (page_size < TRACE_MIN_PAGE_SIZE || page_size > MAX_PAGE_SIZE || (page_size & (page_size - 1)))
 		return cur_bad(c, cur_offset(c) - 4, "page size %u is not a power of two",
 			       page_size);
 	in->page_size = page_size;
@@ -1333,18 +1334,11 @@ struct trace_input *trace_input_open(const char *file, int flags)
 
 	in->file = xstrdup(file);
 	in->flags = flags;
-	/* O_NONBLOCK: a FIFO with no writer must not hang open(); it is refused below. */
-	in->fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (in->fd < 0) {
-		error("cannot open '%s': %s", file, strerror(errno));
+	in->fd = open_regular(file);
+	if (in->fd < 0)
 		goto fail;
-	}
 	if (fstat(in->fd, &st) < 0) {
 		error("cannot stat '%s': %s", file, strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		error("'%s': not a regular file", file);
 		goto fail;
 	}
 	in->fsize = st.st_size;
@@ -2415,6 +2409,11 @@ int trace_input_cpu_first_last(struct trace_input *in, int buffer, int cpu, uint
 	}
 	stream_free(&s);
 	return ret < 0 ? -1 : n > 0;
+}
+
+unsigned int trace_input_buffer_page_size(const struct trace_input *in, int buffer)
+{
+	return in->buffers[buffer].page_size;
 }
 
 int trace_input_buffer_compressed(const struct trace_input *in, int buffer)

@@ -79,6 +79,8 @@ int trace_input_buffer_cpus(const struct trace_input *in, int buffer);
 uint64_t trace_input_cpu_size(const struct trace_input *in, int buffer, int cpu);
 /* The bytes of @cpu's data once decompressed (its size for uncompressed data). */
 uint64_t trace_input_cpu_data_size(struct trace_input *in, int buffer, int cpu);
+/* The size of the buffer's pages (v7: its BUFFER option's; else the file's). */
+unsigned int trace_input_buffer_page_size(const struct trace_input *in, int buffer);
 /* Whether the buffer's CPU data is stored compressed. */
 int trace_input_buffer_compressed(const struct trace_input *in, int buffer);
 /* File offset of that data (for v7 compressed data, of its chunk count). */

@@ -38,6 +38,7 @@ struct trace_output {
 	char *name;
 	int version;
 	uint64_t pos;
+	int failed;		/* a write failed, said why: nothing more is written */
 	uint32_t page_size;
 	int long_size;		/* the prefix's; 0: this machine's */
 	struct option_rec *opts;
@@ -100,8 +101,10 @@ int trace_output_write_raw(struct trace_output *out, const void *buf, size_t len
 {
 	if (out->v7 && v7_capture(out->v7, buf, len))
 		return 0;
-	if (write_all(out->fd, buf, len) < 0)
+	if (write_all(out->fd, buf, len) < 0) {
+		out->failed = 1;
 		return error("cannot write '%s': %s", out->name, strerror(errno));
+	}
 	out->pos += len;
 	return 0;
 }
@@ -622,7 +625,7 @@ int trace_output_close(struct trace_output *out)
 
 	if (!out)
 		return 0;
-	if (out->v7 && out->fd >= 0 && v7_finish(out, out->v7) < 0)
+	if (out->v7 && out->fd >= 0 && !out->failed && v7_finish(out, out->v7) < 0)
 		ret = -1;
 	v7_free(out->v7);
 	if (out->fd >= 0 && close(out->fd) < 0)

@@ -23,6 +23,7 @@
 #include "trace-compress.h"
 #include "trace-early.h"
 #include "trace-ftrace-setup.h"
+#include "trace-outfile.h"
 #include "trace-output.h"
 #include "trace-prefetch.h"
 #include "trace-proc-map.h"
@@ -143,9 +144,8 @@ struct record_run {
 	struct record_plan *plan;
 	struct tfs_events *events;
 	struct tfs_saved *saved;
-	int out_fd;
-	int out_created;	/* we created the output: remove it on failure */
-	int out_truncated;	/* its old content is gone */
+	struct outfile out;	/* until written or abandoned; out_open says which */
+	int out_open;
 	int out_written;	/* trace.dat is complete: keep it whatever the status */
 	int nr_cpus;
 	size_t page_size;
@@ -387,20 +387,12 @@ static char *find_command_path(const char *name)
 	return full;
 }
 
-/* Opens the output without truncating it: an old file survives a failed run. */
+/* Opens the output before tracing starts: an old file survives a failed run. */
 static int open_output(struct record_run *run)
 {
-	const char *path = run->plan->output;
-
-	run->out_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (run->out_fd >= 0) {
-		run->out_created = 1;
-		return 0;
-	}
-	if (errno == EEXIST)
-		run->out_fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (run->out_fd < 0)
-		return error("cannot create '%s': %s", path, strerror(errno));
+	if (outfile_open(&run->out, run->plan->output, NULL) < 0)
+		return -1;
+	run->out_open = 1;
 	return 0;
 }
 
@@ -1012,13 +1004,10 @@ static int write_trace(struct record_run *run)
 	char *clock;
 	int ret;
 
-	run->out_truncated = 1;
-	if (ftruncate(run->out_fd, 0) < 0 || lseek(run->out_fd, 0, SEEK_SET) < 0)
-		return error("cannot write '%s': %s", run->plan->output, strerror(errno));
-	out = trace_output_fdopen(run->out_fd, run->plan->output, run->plan->version);
+	out = trace_output_fdopen(run->out.fd, run->plan->output, run->plan->version);
 	if (!out)
 		return -1;
-	run->out_fd = -1;	/* the output owns it now */
+	run->out.fd = -1;	/* the output owns it now */
 	if (run->plan->compression &&
 	    trace_output_set_compression(out, run->plan->compression) < 0) {
 		trace_output_close(out);
@@ -1055,6 +1044,10 @@ static int write_trace(struct record_run *run)
 	free(top_fds);
 	if (trace_output_close(out) < 0)
 		ret = -1;
+	if (ret == 0) {
+		run->out_open = 0;
+		ret = outfile_commit(&run->out);
+	}
 	run->out_written = ret == 0;
 	return ret;
 }
@@ -1120,10 +1113,9 @@ static int finish(struct record_run *run, int status)
 	prefetch_free(run->prefetch);
 	remove_temp_files(run);
 	/* A file we created or already truncated is worthless unless complete. */
-	if (!run->out_written && (run->out_created || run->out_truncated))
-		unlink(run->plan->output);
-	if (run->out_fd >= 0)
-		close(run->out_fd);
+	/* Unless complete, the new file goes; what -o named before stays. */
+	if (run->out_open)
+		outfile_abort(&run->out);
 	for (int cpu = 0; run->stats && cpu < run->nr_cpus; cpu++)
 		free(run->stats[cpu]);
 	free(run->stats);
@@ -1252,7 +1244,7 @@ static int live_end(struct record_run *run)
 
 static int record(struct record_plan *plan)
 {
-	struct record_run run = { .plan = plan, .out_fd = -1 };
+	struct record_run run = { .plan = plan };
 
 	if (plan->proc_map)
 		run.maps = proc_maps_new();

@@ -19,6 +19,7 @@
 #include "trace-buffers.h"
 #include "trace-convert-dat.h"
 #include "trace-input.h"
+#include "trace-outfile.h"
 #include "trace-output.h"
 #include "trace-tracefs.h"
 
@@ -179,10 +180,10 @@ static int copy_partial(struct trace_output *out, const char *path)
 	char buf[65536];
 	uint32_t psize;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	int fd = open_regular(path), ret = -1;
 
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
 	if (read_all(fd, prefix, sizeof(prefix)) != sizeof(prefix) ||
 	    memcmp(prefix, "\x17\x08\x44tracing", 10)) {
 		error("'%s': not a trace.dat partial file (bad magic)", path);
@@ -220,26 +221,22 @@ out:
 	return ret;
 }
 
-/* Writes version 6 to @path: the partial file, the output, or a file to convert. */
-static int write_v6(const struct restore_opts *o, const char *path)
+/* Writes version 6 to @fd (@name for messages): the partial file, the output, or a file to convert. */
+static int write_v6(void *ctx, int fd, const char *name)
 {
-	struct trace_output *out;
-	int *fds = xcalloc(o->nr_cpus ? o->nr_cpus : 1, sizeof(int)), ret = -1;
+	const struct restore_opts *o = ctx;
+	struct trace_output *out = trace_output_fdopen(fd, name, 6);
+	int *fds = xcalloc(o->nr_cpus ? o->nr_cpus : 1, sizeof(int)), ret = -1, nr_open = 0;
 	char *clock = NULL;
 
-	for (int i = 0; i < o->nr_cpus; i++) {
-		fds[i] = open(o->cpu_files[i], O_RDONLY | O_CLOEXEC);
-		if (fds[i] < 0) {
-			error("cannot open '%s': %s", o->cpu_files[i], strerror(errno));
-			while (i--)
-				close(fds[i]);
-			free(fds);
-			return -1;
-		}
+	if (!out) {
+		close(fd);
+		free(fds);
+		return -1;
 	}
-	out = trace_output_create(path, 6);
-	if (!out)
-		goto out;
+	for (; nr_open < o->nr_cpus; nr_open++)
+		if ((fds[nr_open] = open_regular(o->cpu_files[nr_open])) < 0)
+			goto out;
 	if (o->input ? copy_partial(out, o->input) < 0 : write_local_metadata(out, o) < 0)
 		goto out;
 	if (!o->partial) {
@@ -254,28 +251,44 @@ static int write_v6(const struct restore_opts *o, const char *path)
 out:
 	if (trace_output_close(out) < 0)
 		ret = -1;
-	if (ret < 0 && out)
-		unlink(path);
-	for (int i = 0; i < o->nr_cpus; i++)
-		close(fds[i]);
+	while (nr_open--)
+		close(fds[nr_open]);
 	free(fds);
 	free(clock);
 	return ret;
 }
 
-/* The output as --file-version/--compression ask: v6 written directly or converted. */
+/* What restore reads, which its output must not be: the CPU files, -i and -k. */
+static const char **restore_inputs(const struct restore_opts *o)
+{
+	const char **inputs = xcalloc(o->nr_cpus + 3, sizeof(*inputs));
+	int n = 0;
+
+	for (int i = 0; i < o->nr_cpus; i++)
+		inputs[n++] = o->cpu_files[i];
+	if (o->input)
+		inputs[n++] = o->input;
+	if (o->kallsyms)
+		inputs[n++] = o->kallsyms;
+	return inputs;
+}
+
+/* The output as --file-version/--compression ask (-c: v6): written directly or converted. */
 static int restore(const struct restore_opts *o)
 {
-	char *path = o->partial ? xstrdup(o->output) :
-		     trace_dat_temp_v6(o->output, o->version, o->compression);
+	const char **inputs = restore_inputs(o);
+	struct outfile f;
+	int ret = outfile_open(&f, o->output, inputs);
 
-	if (!path)
+	free(inputs);
+	if (ret < 0)
 		return -1;
-	if (write_v6(o, path) < 0) {
-		free(path);
+	if (trace_dat_write_via_v6(&f, o->partial ? 6 : o->version,
+				   o->partial ? "none" : o->compression, write_v6, (void *)o) < 0) {
+		outfile_abort(&f);
 		return -1;
 	}
-	return trace_dat_finish_v6(path, o->output, o->version, o->compression);
+	return outfile_commit(&f);
 }
 
 static int run_restore(int argc, char **argv)

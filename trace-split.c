@@ -20,6 +20,7 @@
 #include "trace-cmd.h"
 #include "trace-convert-dat.h"
 #include "trace-input.h"
+#include "trace-outfile.h"
 #include "trace-page.h"
 
 extern const struct command cmd_split;
@@ -525,6 +526,22 @@ static size_t nr_pieces(struct split *sp)
 	return n;
 }
 
+/* One piece's file: never the input, and nothing left of it if it fails. */
+static int write_piece_file(struct split *sp, const char *name, const char *comp,
+			    int *const *fds)
+{
+	const char *inputs[] = { sp->o->input, NULL };
+	struct outfile f;
+
+	if (outfile_open(&f, name, inputs) < 0)
+		return -1;
+	if (trace_dat_write(sp->in, &f, trace_input_version(sp->in) >= 7 ? 7 : 6, comp, fds) < 0) {
+		outfile_abort(&f);
+		return -1;
+	}
+	return outfile_commit(&f);
+}
+
 static int write_piece(struct split *sp, size_t k, const char *name)
 {
 	int **fds = xcalloc(sp->nr_buffers, sizeof(*fds)), ret = 0;
@@ -549,8 +566,7 @@ static int write_piece(struct split *sp, size_t k, const char *name)
 		}
 	}
 	if (ret == 0)
-		ret = trace_dat_write(sp->in, name, trace_input_version(sp->in) >= 7 ? 7 : 6, comp,
-				      fds);
+		ret = write_piece_file(sp, name, comp, fds);
 	for (int b = 0; b < sp->nr_buffers; b++) {
 		for (int cpu = 0; fds[b] && cpu < trace_input_buffer_cpus(sp->in, b); cpu++)
 			if (fds[b][cpu] >= 0)

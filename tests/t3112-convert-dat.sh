@@ -4,6 +4,7 @@
 # own convert run on our output.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-report.sh"
+. "$TEST_DIR/lib-pagesize.sh"
 
 no_version() { sed '/^version = /d' "$1"; }
 prefix_of() {
@@ -109,6 +110,28 @@ test_expect_success 'a damaged input fails with the reader'"'"'s message and lea
 	head -c 3000 "$FIXTURES/synth-instances-v6.dat" >cut.dat &&
 	test_expect_code 1 "$TRACE_CMD" convert -i cut.dat -o out.dat --file-version 7 2>err &&
 	grep -q "^trace-cmd convert: .*cut.dat" err && test ! -e out.dat
+'
+
+# Report reads the data by the BUFFER option's page size: the copy must
+# give that size (and chunks of 10 of those pages), not the header's.
+for sizes in "4096 2048" "4096 65536" "65536 4096"; do
+	test_expect_success PYTHON "pages of ${sizes% *} bytes under a header saying ${sizes#* }: v7 and v6 report the same" '
+		pages_file pages.dat '"$sizes"' &&
+		"$TRACE_CMD" report -i pages.dat >a && no_version a >a.nv &&
+		for v in 7 6; do
+			"$TRACE_CMD" convert --file-version $v -i pages.dat -o c$v.dat &&
+			"$TRACE_CMD" report -i c$v.dat >b && no_version b >b.nv &&
+			test_cmp a.nv b.nv || { echo "version $v"; return 1; }
+		done
+	'
+done
+
+test_expect_success PYTHON 'buffers of different page sizes are refused, nothing written' '
+	instance_pages_file mixed.dat &&
+	"$TRACE_CMD" report -i mixed.dat >/dev/null &&
+	test_expect_code 1 "$TRACE_CMD" convert -i mixed.dat -o mixed-c.dat 2>err &&
+	echo "trace-cmd convert: '"'"'mixed.dat'"'"': buffer '"'"''"'"' has pages of 4096 bytes, buffer '"'"'foo'"'"' of 8192: not rewritten" >want &&
+	test_cmp want err && test ! -e mixed-c.dat
 '
 
 test_done

@@ -4,6 +4,7 @@
 # report, read alike by our report and upstream's; where upstream's split is
 # right its pieces hold the same events as ours.
 . "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-pagesize.sh"
 
 F=$FIXTURES
 # The event lines of a report (no header, no empty-CPU notes).
@@ -230,6 +231,28 @@ test_expect_success TRACEFS,UPSTREAM 'where upstream stops after one piece of -r
 	test "$(ls u.* | wc -l)" = 1 &&
 	pieces_ev p | pids >all.ev && in_range in.ev 0 $end | pids >want && test_cmp want all.ev &&
 	test "$(ls p.* | wc -l)" = $(( ($(wc -l <want) + 199) / 200 ))
+'
+
+# Report reads the data by the BUFFER option's page size: the pieces must
+# give that size, not the header's.
+for sizes in "4096 2048" "4096 65536" "65536 4096"; do
+	test_expect_success PYTHON "pages of ${sizes% *} bytes under a header saying ${sizes#* }: pieces report the same" '
+		pages_file pages.dat '"$sizes"' &&
+		rm -f p.* && "$TRACE_CMD" split -i pages.dat -o p &&
+		ev pages.dat >a && ev p.1 >b && test_cmp a b &&
+		"$TRACE_CMD" split -i pages.dat -o p -r -e 1000 &&
+		cat p.0001 >/dev/null && for f in p.0*; do ev $f; done >b && test_cmp a b
+	'
+done
+
+test_expect_success PYTHON 'buffers of different page sizes: refused together, split apart' '
+	instance_pages_file mixed.dat &&
+	test_expect_code 1 "$TRACE_CMD" split -i mixed.dat -o m 2>err &&
+	echo "trace-cmd split: '"'"'mixed.dat'"'"': buffer '"'"''"'"' has pages of 4096 bytes, buffer '"'"'foo'"'"' of 8192: not rewritten" >want &&
+	test_cmp want err && test ! -e m.1 &&
+	"$TRACE_CMD" split -i mixed.dat -o m -B foo &&
+	"$TRACE_CMD" report -i mixed.dat | grep -a "^ *foo:" >a &&
+	"$TRACE_CMD" report -i m.1 | grep -a "^ *foo:" >b && test -s a && test_cmp a b
 '
 
 test_done

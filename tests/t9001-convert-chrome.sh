@@ -168,4 +168,17 @@ test_expect_success CORPUS 'a damaged file fails with exit 1 and leaves no outpu
 	test -s err && test ! -e cut.json
 '
 
+# upstream-v6-sched.dat with CPU 1's second page damaged: the export stops
+# there, its tasks named (LeakSanitizer checks they are freed under --asan).
+test_expect_success 'convert --to chrome-json of a file damaged mid-way: exit 1, nothing left' '
+	fixture upstream-v6-sched.dat && cp upstream-v6-sched.dat bad.dat &&
+	"$HELPERS/dump-header" bad.dat >h &&
+	off=$(sed -n "s/^  cpu 1 offset \([0-9]*\) .*/\1/p" h) &&
+	printf "\377\377\000\000" | dd of=bad.dat bs=1 seek=$((off + 4096 + 8)) conv=notrunc 2>/dev/null &&
+	test_expect_code 1 "$TRACE_CMD" convert --to chrome-json -i bad.dat -o bad.json 2>err &&
+	echo "trace-cmd convert: '"'"'bad.dat'"'"': bad data at offset $((off + 4096)): CPU 1: page data size 65535 is larger than the page" >want &&
+	test_cmp want err &&
+	test ! -e bad.json
+'
+
 test_done
