@@ -72,6 +72,15 @@ ssize_t pread_all(int fd, void *buf, size_t len, uint64_t off);	/* < len only at
 /* All that is left to read of @fd, NUL-terminated (*len without the NUL); NULL (errno). */
 char *read_text(int fd, size_t *len);
 
+/*
+ * Text from outside (a peer, a file) made safe to quote in one log line:
+ * at most @max bytes of @s (up to its NUL), with newlines, other control
+ * bytes, backslashes and bytes past ASCII escaped as \n, \t, \\ and \xNN, so
+ * none can start a forged line.  Returns @buf.
+ */
+const char *printable(char *buf, size_t size, const char *s, size_t max);
+#define PRINTABLE_SIZE(max)	((max) * 4 + 1)
+
 /* Allocation that reports failure by message instead of returning NULL silently. */
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -37,6 +36,7 @@ struct cpu_chan {
 
 struct session {
 	const struct listen_opts *o;
+	struct listen_slot *slot;
 	struct net_peer	peer;
 	char		name[128];	/* HOST:PORT */
 	char		file[300];	/* PREFIX.HOST:PORT.dat */
@@ -48,6 +48,7 @@ struct session {
 	int		meta_done;	/* v3: FIN_DATA seen */
 	int		closed;		/* v3: CLOSE seen; v1: EOF */
 	long long	header_deadline;	/* v3: the next message by then, until FIN_DATA */
+	long long	last_meta;	/* v1: when the header last grew */
 	int		short_warned;
 	unsigned char	*page;
 };
@@ -76,9 +77,12 @@ static int negotiate(struct session *s, char *first, size_t size)
 			return 0;
 		if (!strcmp(first, NET_V3_REQUEST))
 			break;
-		if (!strcmp(first, prev))
-			return error("'%s': no common protocol version (client insists on '%.16s')",
-				     s->name, first + 2);
+		if (!strcmp(first, prev)) {
+			char shown[PRINTABLE_SIZE(16)];
+
+			return error("'%s': no common protocol version (client insists on '%s')",
+				     s->name, printable(shown, sizeof(shown), first + 2, 16));
+		}
 		snprintf(prev, sizeof(prev), "%s", first);
 		if (net_write(&s->peer, "V3", 3, "the protocol version") < 0)
 			return -1;
@@ -213,27 +217,49 @@ static int read_cpu(struct session *s, struct cpu_chan *c)
 	return 0;
 }
 
-static long long now_ms(void)
+/*
+ * The whole file header is here: from now on the client is a trace like any
+ * other, which the listener does not cut to make room for a new one.
+ */
+static void settle(struct session *s)
 {
-	struct timespec ts;
+	s->slot->settled = 1;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+/*
+ * v1 has no end to its file header: the client sends it at once after the
+ * port list, then only, perhaps, its command lines at the end.  The header
+ * is taken as whole once the control connection has been quiet for the
+ * timeout after it.  Sets the poll timeout until then.
+ */
+static void v1_header_wait(struct session *s, int *timeout)
+{
+	long long left;
+
+	if (s->slot->settled || !s->meta_len)
+		return;
+	left = s->last_meta + s->o->timeout_ms - net_now_ms();
+	if (left <= 0)
+		settle(s);
+	else
+		*timeout = left;
 }
 
 /*
  * Until FIN_DATA the client is sending its file header, message after
  * message (upstream's listener waits 5 s for each): a client that stalls
  * there is dropped.  After it, the trace may run for hours in silence.
- * Returns the poll timeout, or -1 with a message when the time is up.
+ * Sets the poll timeout; -1 with a message when the time is up.
  */
 static int header_wait(struct session *s, int *timeout)
 {
 	long long left;
 
+	if (s->version == 1)
+		v1_header_wait(s, timeout);
 	if (s->version != 3 || s->meta_done)
 		return 0;
-	left = s->header_deadline - now_ms();
+	left = s->header_deadline - net_now_ms();
 	if (left <= 0)
 		return error("'%s': timed out after %d s waiting for the next message of the file header",
 			     s->name, s->o->timeout_ms / 1000);
@@ -241,12 +267,18 @@ static int header_wait(struct session *s, int *timeout)
 	return 0;
 }
 
+/* The listener cut the connection: say so rather than that the client hung up. */
+static int was_cut(struct session *s)
+{
+	return s->slot->cut ? error("'%s': %s", s->name, s->peer.cut_why) : 0;
+}
+
 /* One v3 control message: metadata, its end, or the end of the trace. */
 static int control_v3(struct session *s, struct net_msg *m)
 {
 	if (net_recv_msg(&s->peer, m) < 0)
 		return -1;
-	s->header_deadline = now_ms() + s->o->timeout_ms;
+	s->header_deadline = net_now_ms() + s->o->timeout_ms;
 	switch (m->cmd) {
 	case NET_SEND_DATA:
 		if (s->meta_done)
@@ -256,6 +288,7 @@ static int control_v3(struct session *s, struct net_msg *m)
 		if (s->meta_done)
 			break;
 		s->meta_done = 1;
+		settle(s);
 		return 0;
 	case NET_CLOSE:
 		s->closed = 1;
@@ -275,8 +308,9 @@ static int control_v1(struct session *s)
 		return errno == EINTR ? 0 : error("'%s': cannot read: %s", s->name, strerror(errno));
 	if (n == 0) {
 		s->closed = s->meta_done = 1;
-		return 0;
+		return was_cut(s);
 	}
+	s->last_meta = net_now_ms();
 	return append_meta(s, buf, n);
 }
 
@@ -341,7 +375,8 @@ static int pump(struct session *s, int draining)
 		if (s->version == 1) {
 			ret = control_v1(s);
 		} else if ((k = peer_hung_up(s)) != 0) {
-			ret = k > 0 ? 1 : error("'%s': connection lost: %s", s->name, strerror(errno));
+			ret = was_cut(s) ?: k > 0 ? 1 :
+				error("'%s': connection lost: %s", s->name, strerror(errno));
 		} else {
 			ret = control_v3(s, m);
 		}
@@ -383,8 +418,12 @@ static int finish(struct session *s, int cut_off)
 static int serve(struct session *s)
 {
 	int ports[NET_MAX_CPUS];
-	int ret = handshake(s);
+	int ret;
 
+	/* Each read has its timeout, and the handshake as a whole has it too. */
+	net_set_deadline(&s->peer, s->o->timeout_ms, "the handshake");
+	ret = handshake(s);
+	net_clear_deadline(&s->peer);
 	if (ret <= 0) {
 		if (!ret)
 			listen_log("Refused protocol v3 from %s (v1 only): it may reconnect with v1",
@@ -405,7 +444,7 @@ static int serve(struct session *s)
 		return -1;
 	if (s->version == 1)
 		s->peer.timeout_ms = -1;
-	s->header_deadline = now_ms() + s->o->timeout_ms;
+	s->header_deadline = net_now_ms() + s->o->timeout_ms;
 	ret = pump(s, 0);
 	if (ret < 0)
 		return -1;
@@ -414,12 +453,14 @@ static int serve(struct session *s)
 	return finish(s, ret > 0 || listen_stopping);
 }
 
-int listen_client(int fd, const struct listen_opts *o)
+int listen_client(int fd, const struct listen_opts *o, struct listen_slot *slot)
 {
-	struct session s = { .o = o, .dat = -1 };
+	struct session s = { .o = o, .slot = slot, .dat = -1 };
 	int ret;
 
 	s.peer.fd = fd;
+	s.peer.cut = &slot->cut;
+	s.peer.cut_why = "dropped to make room for a new client: every --max-clients slot was taken, and this client had been the longest in its handshake or file header";
 	s.peer.timeout_ms = o->timeout_ms;
 	s.peer.name = s.name;
 	if (net_peer_name(fd, s.name, sizeof(s.name)) < 0)

@@ -384,8 +384,12 @@ static int walk_v7(struct meta *m)
 	    cur_u64(c, &first, "options offset") < 0)
 		return -1;
 	snprintf(m->comp, sizeof(m->comp), "%s", comp);
-	if (strcmp(comp, "none") && strcmp(comp, "zstd") && strcmp(comp, "zlib"))
-		return cur_bad(c, 18, "unknown compression '%.16s'", comp);
+	if (strcmp(comp, "none") && strcmp(comp, "zstd") && strcmp(comp, "zlib")) {
+		char shown[PRINTABLE_SIZE(16)];
+
+		return cur_bad(c, 18, "unknown compression '%s'",
+			       printable(shown, sizeof(shown), comp, 16));
+	}
 	/* Sections are contiguous up to the end of what the client sent. */
 	while (cur_left(c)) {
 		uint16_t id, flags;
@@ -522,8 +526,12 @@ static int parse_prefix(struct meta *m)
 	if (cur_string(c, &ver, "file version") < 0 || cur_u8(c, &endian, "endianness") < 0 ||
 	    cur_u8(c, &lsize, "long size") < 0)
 		return -1;
-	if (strcmp(ver, "6") && strcmp(ver, "7"))
-		return cur_bad(c, 10, "file version '%.8s' cannot be received", ver);
+	if (strcmp(ver, "6") && strcmp(ver, "7")) {
+		char shown[PRINTABLE_SIZE(8)];
+
+		return cur_bad(c, 10, "file version '%s' cannot be received",
+			       printable(shown, sizeof(shown), ver, 8));
+	}
 	if (endian > 1)
 		return cur_bad(c, cur_offset(c) - 2, "bad endianness byte %u", endian);
 	m->version = ver[0] - '0';

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,6 +27,12 @@
 
 #define DEFAULT_MAX_CLIENTS	64
 #define MAX_MAX_CLIENTS		1024
+/*
+ * With every slot taken, a client still in its handshake or file header
+ * this long gives way to a new one: a real client is through both in well
+ * under a second, one that dawdles there holds a slot a new client needs.
+ */
+#define MAKE_ROOM_AFTER_MS	1000
 
 extern const struct command cmd_listen;
 
@@ -43,9 +50,12 @@ static const char listen_usage[] =
 	"  -l LOGFILE         append log lines to LOGFILE, each prefixed [PID], instead of stdout\n"
 	"  -o NAME            name files NAME.HOST:PORT.dat instead of trace.HOST:PORT.dat\n"
 	"  --bind ADDR        listen on the address ADDR only (default: all addresses)\n"
-	"  --max-clients N    serve at most N clients at once, refuse more (default: 64)\n"
-	"  --timeout SECS     give up on a client silent this long in the handshake,\n"
-	"                     inside a message or its file header (default: 5)\n"
+	"  --max-clients N    serve at most N clients at once (default: 64); when all are\n"
+	"                     taken, cut the one longest (over 1 s) in its handshake or\n"
+	"                     file header for a new client, else refuse it\n"
+	"  --timeout SECS     give up on a client whose handshake takes this long, whose\n"
+	"                     message once started takes this long, or silent this long\n"
+	"                     between messages of its file header (default: 5)\n"
 	"  --v1               refuse protocol v3, so clients fall back to protocol v1\n"
 	"  -h                 show this help\n";
 
@@ -175,33 +185,132 @@ static int open_listener(const struct listen_cfg *cfg)
 	return fd;
 }
 
+/* A client's process, as the accept loop sees it. */
+struct kid {
+	pid_t		pid;		/* 0: a free place */
+	int		fd;		/* our copy of its connection while we may cut it, or -1 */
+	int		leaving;	/* cut: it ends and no longer counts */
+	long long	since;		/* when it connected */
+};
+
+/*
+ * The clients' processes, with twice --max-clients places: those cut to make
+ * room take a place until they have ended.  @slot, shared with the children,
+ * has one entry per place.
+ */
+struct kids {
+	struct kid	*kid;
+	struct listen_slot *slot;
+	unsigned long	size;
+	unsigned long	nr;		/* served, not cut */
+};
+
+static int kids_init(struct kids *k, unsigned long max_clients)
+{
+	k->size = 2 * max_clients;
+	k->nr = 0;
+	k->slot = mmap(NULL, k->size * sizeof(*k->slot), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (k->slot == MAP_FAILED)
+		return error("cannot map memory shared with the clients: %s", strerror(errno));
+	k->kid = xcalloc(k->size, sizeof(*k->kid));
+	for (unsigned long i = 0; i < k->size; i++)
+		k->kid[i].fd = -1;
+	return 0;
+}
+
+static void drop_fd(struct kid *kid)
+{
+	if (kid->fd >= 0)
+		close(kid->fd);
+	kid->fd = -1;
+}
+
+static void kids_free(struct kids *k)
+{
+	for (unsigned long i = 0; i < k->size; i++)
+		drop_fd(&k->kid[i]);
+	free(k->kid);
+	munmap(k->slot, k->size * sizeof(*k->slot));
+}
+
 /* The child: serve one client, leave with _exit so nothing of the parent runs. */
-static void run_child(int lfd, int fd, const struct listen_cfg *cfg, const sigset_t *old)
+static void run_child(int lfd, int fd, struct kids *k, unsigned long place,
+		      const struct listen_cfg *cfg, const sigset_t *old)
 {
 	close(lfd);
+	/* Other clients' connections end when their own child closes them. */
+	for (unsigned long i = 0; i < k->size; i++)
+		if (i != place)
+			drop_fd(&k->kid[i]);
 	sigprocmask(SIG_SETMASK, old, NULL);
 	if (log_prefix)
 		errors_to_log();
 	fflush(stdout);
-	_exit(listen_client(fd, &cfg->opts));
+	_exit(listen_client(fd, &cfg->opts, &k->slot[place]));
 }
 
-static void reap(pid_t *kids, unsigned long *nr)
+/* Forgets the children that ended, and our copy of connections past their header. */
+static void reap(struct kids *k)
 {
 	pid_t pid;
 
 	while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
-		for (unsigned long i = 0; i < *nr; i++)
-			if (kids[i] == pid) {
-				kids[i] = kids[--*nr];
+		for (unsigned long i = 0; i < k->size; i++)
+			if (k->kid[i].pid == pid) {
+				drop_fd(&k->kid[i]);
+				k->nr -= !k->kid[i].leaving;
+				k->kid[i].pid = 0;
 				break;
 			}
+	for (unsigned long i = 0; i < k->size; i++)
+		if (k->kid[i].pid && k->slot[i].settled)
+			drop_fd(&k->kid[i]);
 }
 
-static void accept_one(int lfd, const struct listen_cfg *cfg, pid_t *kids, unsigned long *nr,
+/*
+ * Every slot is taken: cuts the connection of the client that has been the
+ * longest in its handshake or file header, if it has been there a while.
+ * Its child says so in the log and ends.  0 when a slot is free now.
+ */
+static int make_room(struct kids *k)
+{
+	long long oldest = net_now_ms() - MAKE_ROOM_AFTER_MS;
+	struct kid *victim = NULL;
+	unsigned long at = 0;
+
+	for (unsigned long i = 0; i < k->size; i++) {
+		struct kid *kid = &k->kid[i];
+
+		if (kid->pid && !kid->leaving && kid->fd >= 0 && !k->slot[i].settled &&
+		    kid->since <= oldest && (!victim || kid->since < victim->since)) {
+			victim = kid;
+			at = i;
+		}
+	}
+	if (!victim)
+		return -1;
+	k->slot[at].cut = 1;
+	shutdown(victim->fd, SHUT_RDWR);
+	drop_fd(victim);
+	victim->leaving = 1;
+	k->nr--;
+	return 0;
+}
+
+static long free_place(const struct kids *k)
+{
+	for (unsigned long i = 0; i < k->size; i++)
+		if (!k->kid[i].pid)
+			return i;
+	return -1;
+}
+
+static void accept_one(int lfd, const struct listen_cfg *cfg, struct kids *k,
 		       const sigset_t *old)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	long place;
 	pid_t pid;
 
 	if (fd < 0) {
@@ -209,58 +318,59 @@ static void accept_one(int lfd, const struct listen_cfg *cfg, pid_t *kids, unsig
 			listen_log("Error: cannot accept a connection: %s", strerror(errno));
 		return;
 	}
-	if (*nr >= cfg->max_clients) {
+	place = free_place(k);
+	if (place < 0 || (k->nr >= cfg->max_clients && make_room(k) < 0)) {
 		char name[128] = "a client";
 
 		net_peer_name(fd, name, sizeof(name));
-		listen_log("Refused %s: already serving %lu clients (--max-clients)", name, *nr);
+		listen_log("Refused %s: already serving %lu clients (--max-clients)", name, k->nr);
 		close(fd);
 		return;
 	}
+	k->slot[place] = (struct listen_slot){ 0 };
 	pid = fork();
 	if (pid == 0)
-		run_child(lfd, fd, cfg, old);
-	if (pid < 0)
+		run_child(lfd, fd, k, place, cfg, old);
+	if (pid < 0) {
 		listen_log("Error: cannot fork for a client: %s", strerror(errno));
-	else
-		kids[(*nr)++] = pid;
-	close(fd);
+		close(fd);
+		return;
+	}
+	k->kid[place] = (struct kid){ .pid = pid, .fd = fd, .since = net_now_ms() };
+	k->nr++;
 }
 
 static int serve(int lfd, const struct listen_cfg *cfg)
 {
-	pid_t *kids = xcalloc(cfg->max_clients, sizeof(*kids));
-	unsigned long nr = 0;
+	struct kids k = { 0 };
 	sigset_t block, old;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGCHLD);
+	if (kids_init(&k, cfg->max_clients) < 0)
+		return EXIT_FAILED;
 	sigprocmask(SIG_BLOCK, &block, &old);
 	set_handlers();
 	while (!listen_stopping) {
 		struct pollfd pfd = { .fd = lfd, .events = POLLIN };
 
-		reap(kids, &nr);
+		reap(&k);
 		/* Signals are delivered only while waiting here, so none is lost. */
 		if (ppoll(&pfd, 1, NULL, &old) > 0)
-			accept_one(lfd, cfg, kids, &nr, &old);
+			accept_one(lfd, cfg, &k, &old);
 	}
 	close(lfd);
 	/* Each child finishes its file (or marks it incomplete) and leaves. */
-	for (unsigned long i = 0; i < nr; i++)
-		kill(kids[i], SIGTERM);
-	while (nr) {
-		pid_t pid = waitpid(-1, NULL, 0);
-
-		if (pid < 0 && errno != EINTR)
-			break;
-		for (unsigned long i = 0; pid > 0 && i < nr; i++)
-			if (kids[i] == pid)
-				kids[i] = kids[--nr];
+	for (unsigned long i = 0; i < k.size; i++) {
+		drop_fd(&k.kid[i]);
+		if (k.kid[i].pid)
+			kill(k.kid[i].pid, SIGTERM);
 	}
-	free(kids);
+	while (waitpid(-1, NULL, 0) > 0 || errno == EINTR)
+		;
+	kids_free(&k);
 	return EXIT_OK;
 }
 

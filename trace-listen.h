@@ -16,7 +16,19 @@ struct listen_opts {
 	int		dir_fd;		/* where files go (-d, default cwd) */
 	const char	*prefix;	/* -o, default "trace" */
 	int		allow_v3;	/* 0 with --v1: refuse v3, the client falls back */
-	int		timeout_ms;	/* per read during the handshake and metadata */
+	int		timeout_ms;	/* the handshake, each message, a pause in the header */
+};
+
+/*
+ * A client's place in the listener, in memory shared by both: the client
+ * says when it has sent its whole file header, and from then on is a trace
+ * like any other; until then, when every slot is taken, the listener may cut
+ * its connection to make room for a new client and sets @cut so that the
+ * client says why.
+ */
+struct listen_slot {
+	unsigned char	settled;
+	unsigned char	cut;
 };
 
 /* Set by SIGINT/SIGTERM: finish or give up and leave. */
@@ -26,7 +38,7 @@ extern volatile sig_atomic_t listen_stopping;
 void listen_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Serves one connected client in a child process; returns its exit status. */
-int listen_client(int fd, const struct listen_opts *o);
+int listen_client(int fd, const struct listen_opts *o, struct listen_slot *slot);
 
 /* One CPU's received data, in a temporary file. */
 struct listen_cpu {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -28,17 +29,46 @@ const char *net_cmd_name(uint32_t cmd)
 	return cmd < NET_NR_CMDS ? cmd_names[cmd] : "unknown command";
 }
 
-/* Waits until @fd is readable; 0, or -1 with errno ETIMEDOUT. */
-static int wait_readable(int fd, int timeout_ms)
+long long net_now_ms(void)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n;
+	struct timespec ts;
 
-	do
-		n = poll(&pfd, 1, timeout_ms);
-	while (n < 0 && errno == EINTR);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+void net_set_deadline(struct net_peer *p, int ms, const char *what)
+{
+	p->deadline.at = net_now_ms() + ms;
+	p->deadline.span_ms = ms;
+	p->deadline.what = what;
+}
+
+void net_clear_deadline(struct net_peer *p)
+{
+	p->deadline.at = 0;
+}
+
+/*
+ * Waits until the peer is readable; 0, or -1 with errno ETIMEDOUT (silent
+ * for its timeout) or ETIME (its deadline passed).
+ */
+static int wait_readable(struct net_peer *p)
+{
+	struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+	int n, wait, by_deadline;
+
+	do {
+		long long left = p->deadline.at ? p->deadline.at - net_now_ms() : -1;
+
+		wait = p->timeout_ms;
+		by_deadline = left >= 0 && (wait < 0 || left <= wait);
+		if (by_deadline)
+			wait = left;
+		n = poll(&pfd, 1, wait);
+	} while (n < 0 && errno == EINTR);
 	if (n == 0)
-		errno = ETIMEDOUT;
+		errno = by_deadline ? ETIME : ETIMEDOUT;
 	return n > 0 ? 0 : -1;
 }
 
@@ -50,7 +80,7 @@ static ssize_t read_some(struct net_peer *p, void *buf, size_t len)
 	while (done < len) {
 		ssize_t n;
 
-		if (wait_readable(p->fd, p->timeout_ms) < 0)
+		if (wait_readable(p) < 0)
 			return -1;
 		n = read(p->fd, (char *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
@@ -66,6 +96,11 @@ static ssize_t read_some(struct net_peer *p, void *buf, size_t len)
 
 static int read_failed(struct net_peer *p, size_t got, size_t len, const char *what)
 {
+	if (p->cut && *p->cut)
+		return error("'%s': %s", p->name, p->cut_why);
+	if (errno == ETIME)
+		return error("'%s': %s took longer than %d s (still waiting for %s)", p->name,
+			     p->deadline.what, p->deadline.span_ms / 1000, what);
 	if (errno == ETIMEDOUT)
 		return error("'%s': timed out after %d s waiting for %s", p->name,
 			     p->timeout_ms / 1000, what);
@@ -105,6 +140,8 @@ int net_write(struct net_peer *p, const void *buf, size_t len, const char *what)
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n <= 0 && p->cut && *p->cut)
+			return error("'%s': %s", p->name, p->cut_why);
 		if (n <= 0)
 			return error("'%s': cannot send %s: %s", p->name, what,
 				     n < 0 ? strerror(errno) : "nothing written");
@@ -123,7 +160,7 @@ static void put_be32(unsigned char *p, uint32_t v)
 	memcpy(p, &be, 4);
 }
 
-int net_recv_msg(struct net_peer *p, struct net_msg *m)
+static int recv_msg(struct net_peer *p, struct net_msg *m)
 {
 	unsigned char hdr[NET_MSG_HDR];
 	struct cursor c;
@@ -143,6 +180,19 @@ int net_recv_msg(struct net_peer *p, struct net_msg *m)
 		return error("'%s': invalid %s message: command size %u exceeds its size %u",
 			     p->name, net_cmd_name(m->cmd), m->fixed_len, size);
 	return net_read(p, m->body, m->len, "a message body");
+}
+
+int net_recv_msg(struct net_peer *p, struct net_msg *m)
+{
+	struct net_deadline outer = p->deadline;
+	int ret;
+
+	if (p->timeout_ms >= 0 &&
+	    (!outer.at || net_now_ms() + p->timeout_ms < outer.at))
+		net_set_deadline(p, p->timeout_ms, "a message");
+	ret = recv_msg(p, m);
+	p->deadline = outer;
+	return ret;
 }
 
 int net_send_msg(struct net_peer *p, uint32_t cmd, const void *fixed, uint32_t fixed_len,
@@ -218,8 +268,12 @@ int net_parse_tinit(struct net_peer *p, const struct net_msg *m, struct net_init
 
 		if (cur_string(&opts, &opt, "TINIT option") < 0)
 			return -1;
-		if (strcmp(opt, "tcp"))
-			return error("'%s': TINIT option '%.32s' is not supported", p->name, opt);
+		if (strcmp(opt, "tcp")) {
+			char shown[PRINTABLE_SIZE(32)];
+
+			return error("'%s': TINIT option '%s' is not supported", p->name,
+				     printable(shown, sizeof(shown), opt, 32));
+		}
 		init->tcp = 1;
 	}
 	return check_init(p, init);
@@ -239,13 +293,14 @@ int net_send_rinit(struct net_peer *p, uint32_t cpus, const int *ports)
 
 static int parse_port(struct net_peer *p, const char *s, int *port)
 {
+	char shown[PRINTABLE_SIZE(16)];
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (!*s || *end || errno || v <= 0 || v > 65535)
-		return error("'%s': invalid port '%.16s'", p->name, s);
+		return error("'%s': invalid port '%s'", p->name, printable(shown, sizeof(shown), s, 16));
 	*port = v;
 	return 0;
 }
@@ -311,13 +366,15 @@ int net_v1_send_init(struct net_peer *p, const struct net_init *init)
 static int v1_number(struct net_peer *p, const char *s, unsigned long max, uint32_t *v,
 		     const char *what)
 {
+	char shown[PRINTABLE_SIZE(16)];
 	unsigned long n;
 	char *end;
 
 	errno = 0;
 	n = strtoul(s, &end, 10);
 	if (!*s || *s == '-' || *end || errno || n > max)
-		return error("'%s': invalid %s '%.16s'", p->name, what, s);
+		return error("'%s': invalid %s '%s'", p->name, what,
+			     printable(shown, sizeof(shown), s, 16));
 	*v = n;
 	return 0;
 }
@@ -342,9 +399,12 @@ int net_v1_recv_init(struct net_peer *p, const char *cpus_str, struct net_init *
 		    v1_number(p, buf, NET_MAX_V1_OPT, &size, "option size") < 0 ||
 		    net_read(p, opt, size, "option") < 0)
 			return -1;
-		if (size != 4 || memcmp(opt, "TCP", 4))
-			return error("'%s': v1 option '%.*s' is not supported", p->name,
-				     (int)(size < 32 ? size : 32), opt);
+		if (size != 4 || memcmp(opt, "TCP", 4)) {
+			char shown[PRINTABLE_SIZE(32)];
+
+			return error("'%s': v1 option '%s' is not supported", p->name,
+				     printable(shown, sizeof(shown), opt, size < 32 ? size : 32));
+		}
 		init->tcp = 1;
 	}
 	return check_init(p, init);
@@ -436,8 +496,12 @@ int net_client_hello(struct net_peer *p, int want_v3)
 		return 1;
 	if (net_read_string(p, reply + 1, sizeof(reply) - 1, "the protocol version reply") < 0)
 		return -1;
-	if (strcmp(reply, "V3"))
-		return error("'%s': listener answered protocol '%.16s', not V3", p->name, reply);
+	if (strcmp(reply, "V3")) {
+		char shown[PRINTABLE_SIZE(16)];
+
+		return error("'%s': listener answered protocol '%s', not V3", p->name,
+			     printable(shown, sizeof(shown), reply, 16));
+	}
 	if (net_write(p, magic, sizeof(magic), "the v3 magic") < 0 ||
 	    net_read(p, reply, 2, "the v3 magic reply") < 0)
 		return -1;

@@ -49,14 +49,34 @@ struct net_init {
 };
 
 /*
- * A peer: its socket, how long to wait for each read, and its name
- * ("HOST:PORT") for messages.
+ * What must be over by a given time, whatever the pauses in it: a peer that
+ * sends a byte now and then would hold a per-read timeout off for ever.
+ */
+struct net_deadline {
+	long long	at;		/* net_now_ms() by which reads must be done; 0: none */
+	int		span_ms;	/* how long it was given, for the message */
+	const char	*what;		/* "the handshake", "a message" */
+};
+
+/*
+ * A peer: its socket, how long to wait for each read, the deadline of what
+ * is being read, and its name ("HOST:PORT") for messages.
  */
 struct net_peer {
 	int		fd;
-	int		timeout_ms;	/* < 0: wait forever */
+	int		timeout_ms;	/* for each read; < 0: wait forever */
+	struct net_deadline deadline;
+	/* Set (elsewhere) when our side cut the connection: its reads say so. */
+	const volatile unsigned char *cut;
+	const char	*cut_why;
 	const char	*name;
 };
+
+/* CLOCK_MONOTONIC in milliseconds. */
+long long net_now_ms(void);
+/* Every read from now on ends by @ms from now, or fails naming @what. */
+void net_set_deadline(struct net_peer *p, int ms, const char *what);
+void net_clear_deadline(struct net_peer *p);
 
 /* Reads exactly @len bytes; a timeout or EOF is an error naming @what. */
 int net_read(struct net_peer *p, void *buf, size_t len, const char *what);
@@ -64,7 +84,11 @@ int net_read(struct net_peer *p, void *buf, size_t len, const char *what);
 int net_read_string(struct net_peer *p, char *buf, size_t max, const char *what);
 int net_write(struct net_peer *p, const void *buf, size_t len, const char *what);
 
-/* v3 messages. net_recv_msg() returns 0, or -1 after one message. */
+/*
+ * v3 messages. net_recv_msg() returns 0, or -1 after one message.  A message
+ * once started must be whole within the peer's timeout (or the deadline that
+ * stands, if sooner).
+ */
 int net_recv_msg(struct net_peer *p, struct net_msg *m);
 int net_send_msg(struct net_peer *p, uint32_t cmd, const void *fixed, uint32_t fixed_len,
 		 const void *payload, uint32_t len);

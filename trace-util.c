@@ -130,6 +130,31 @@ int compile_regex(const char *opt, const char *re, int flags, regex_t *rx)
 	return error("invalid %s regex '%s': %s", opt, re, msg);
 }
 
+const char *printable(char *buf, size_t size, const char *s, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0;
+
+	for (size_t i = 0; i < max && s[i] && n + 5 <= size; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\\' || c == '\n' || c == '\t') {
+			buf[n++] = '\\';
+			buf[n++] = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
+		} else if (c < 0x20 || c >= 0x7f) {
+			buf[n++] = '\\';
+			buf[n++] = 'x';
+			buf[n++] = hex[c >> 4];
+			buf[n++] = hex[c & 15];
+		} else {
+			buf[n++] = c;
+		}
+	}
+	if (size)
+		buf[n < size ? n : size - 1] = 0;
+	return buf;
+}
+
 ssize_t write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
