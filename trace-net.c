@@ -510,6 +510,23 @@ int net_client_hello(struct net_peer *p, int want_v3)
 	return 3;
 }
 
+/*
+ * The listener takes IPv4 clients on its IPv6 socket, as ::ffff:a.b.c.d:
+ * they are named, and their data sockets bound, by their IPv4 address.
+ */
+static void unmap_v4(struct sockaddr_storage *addr, socklen_t *len)
+{
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)addr;
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+
+	if (addr->ss_family != AF_INET6 || !IN6_IS_ADDR_V4MAPPED(&a6->sin6_addr))
+		return;
+	a4.sin_port = a6->sin6_port;
+	memcpy(&a4.sin_addr, &a6->sin6_addr.s6_addr[12], sizeof(a4.sin_addr));
+	memcpy(addr, &a4, sizeof(a4));
+	*len = sizeof(a4);
+}
+
 int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port)
 {
 	struct sockaddr_storage addr;
@@ -518,6 +535,7 @@ int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *p
 	int fd;
 
 	memcpy(&addr, local, len);
+	unmap_v4(&addr, &len);
 	if (addr.ss_family == AF_INET)
 		((struct sockaddr_in *)&addr)->sin_port = 0;
 	else if (addr.ss_family == AF_INET6)
@@ -587,6 +605,7 @@ int net_peer_name(int fd, char *buf, size_t size)
 
 	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0)
 		return error("cannot get the client's address: %s", strerror(errno));
+	unmap_v4(&addr, &len);
 	if (getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), port, sizeof(port),
 			NI_NUMERICSERV) || !safe_host(host))
 		if (getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), port,

@@ -32,21 +32,6 @@ test_expect_success 'the file-format pages exist' '
 	test -s "$SRC_DIR/Documentation/trace-cmd.dat.v7.5.txt"
 '
 
-test_expect_success 'make install_doc installs the section 5 pages, titles whole' '
-	command -v a2x >/dev/null || { echo "a2x missing (asciidoc-base)"; exit 1; }
-	make -s -C "$SRC_DIR" doc DESTDIR="$TRASH/root" prefix=/usr install_doc >make.log 2>&1 ||
-		{ cat make.log; exit 1; }
-	for t in "$SRC_DIR"/Documentation/*.5.txt; do
-		n=$(basename "$t" .txt)
-		test -s "$TRASH/root/usr/share/man/man5/$n" || { echo "missing man5/$n"; exit 1; }
-	done &&
-	for m in "$TRASH"/root/usr/share/man/man[15]/*; do
-		n=$(basename "$m"); want=$(echo "${n%.[0-9]}" | tr a-z A-Z)
-		got=$(sed -n "s/^\.TH \"\([^\"]*\)\".*/\1/p" "$m" | sed "s/\\\\&//g; s/\\\\-/-/g")
-		[ "$got" = "$want" ] || { echo "$n: title \"$got\", not \"$want\""; exit 1; }
-	done
-'
-
 test_expect_success 'trace-cmd(1) refers to both file-format pages' '
 	sed -n "/^SEE ALSO$/,/^AUTHOR$/p" "$SRC_DIR/Documentation/trace-cmd.1.txt" >see-also &&
 	grep -q "trace-cmd.dat.v6\*(5)" see-also && grep -q "trace-cmd.dat.v7\*(5)" see-also

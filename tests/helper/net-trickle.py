@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # net-trickle.py [--clients N] [--seconds S] [--gap G] MODE PORT: N slow peers
 # of the listener on 127.0.0.1:PORT, for S seconds in all.  Each one gets
-# through a step of the protocol (FORMATS.md section 4) at full speed, then
+# through a step of the protocol (trace-cmd-listen(1), PROTOCOL) at full speed, then
 # sends one byte every G seconds of what follows, for ever:
 #   handshake  nothing: the v3 request, byte by byte
 #   v3         the v3 handshake and TINIT; then a SEND_DATA message of 8 KB
