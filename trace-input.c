@@ -925,6 +925,7 @@ static int parse_prefix(struct trace_input *in, struct cursor *c)
 		return cur_bad(c, cur_offset(c) - 4, "page size %u is not a power of two",
 			       page_size);
 	in->page_size = page_size;
+	in->kernel_long_size = lsize;	/* until header_page says otherwise */
 	return 0;
 }
 
@@ -955,6 +956,115 @@ static int check_cpu_data(struct trace_input *in)
 		}
 	}
 	return 0;
+}
+
+/* ---- the page size the data is written in ------------------------------ */
+
+#define MIN_DATA_PAGE	4096	/* no kernel has smaller pages */
+#define PAGE_PROBES	16	/* page headers looked at per CPU and size */
+
+/* The timestamp and data size of the page header at file offset @off; -1 if unreadable. */
+static int page_head_at(struct trace_input *in, uint64_t off, uint64_t *ts, uint64_t *size)
+{
+	unsigned char h[16];
+	size_t hdr = 8 + in->kernel_long_size;
+	struct cursor c;
+
+	if (pread_all(in->fd, h, hdr, off) != (ssize_t)hdr)
+		return -1;
+	cur_init(&c, h, hdr, off, in->big_endian, in->file);
+	*ts = cur_decode(&c, h, 8);
+	*size = cur_decode(&c, h + 8, in->kernel_long_size) & PAGE_COMMIT_MASK;
+	return 0;
+}
+
+/*
+ * Whether @d reads as whole pages of @q bytes whose first PAGE_PROBES
+ * headers fit and never go back in time.  Returns 0 if not, 1 if so, and 2
+ * if so with a page of data where pages of @declared bytes have none.
+ */
+static int pages_fit(struct trace_input *in, const struct cpu_data *d, uint64_t q,
+		     uint64_t declared)
+{
+	uint64_t hdr = 8 + in->kernel_long_size, last = 0;
+	int between = 0;
+
+	if (d->size % q)
+		return 0;
+	for (uint64_t off = 0, n = 0; off < d->size && n < PAGE_PROBES; off += q, n++) {
+		uint64_t ts, size;
+
+		if (page_head_at(in, d->offset + off, &ts, &size) < 0 || size > q - hdr ||
+		    (size && ts < last))
+			return 0;
+		if (size) {
+			last = ts;
+			between |= off % declared != 0;
+		}
+	}
+	return 1 + between;
+}
+
+/*
+ * The page size one CPU's data is plainly written in: @declared when that
+ * fits, else the one size that does, else 0 (damage that the walk reports).
+ * A file that says 64 KB pages over 4 KB ones would otherwise read one page
+ * in 16, and say nothing.
+ */
+static uint64_t cpu_page_size(struct trace_input *in, const struct cpu_data *d, uint64_t declared)
+{
+	uint64_t hdr = 8 + in->kernel_long_size, ts, first;
+
+	if (page_head_at(in, d->offset, &ts, &first) < 0)
+		return 0;
+	if (first > declared - hdr) {
+		/* Bigger pages: the first that holds the first page's data and fits. */
+		for (uint64_t q = declared * 2; q <= MAX_PAGE_SIZE; q *= 2)
+			if (first <= q - hdr && pages_fit(in, d, q, q))
+				return q;
+		return 0;
+	}
+	/* Smaller pages, the smallest first, if pages start between the declared ones. */
+	for (uint64_t q = MIN_DATA_PAGE; q < declared; q *= 2)
+		if (first <= q - hdr && pages_fit(in, d, q, declared) == 2)
+			return q;
+	return pages_fit(in, d, declared, declared) ? declared : 0;
+}
+
+/*
+ * Reads @b in the page size its data is written in when some CPU's data
+ * plainly is in pages of another size and every CPU's fits it, with a
+ * warning.  Compressed buffers are left to the walk.
+ */
+static void check_page_size(struct trace_input *in, struct buffer *b, int top)
+{
+	uint64_t size = 0;
+
+	if (b->chunked)
+		return;
+	for (int i = 0; i < b->cpus; i++) {
+		uint64_t q = b->cpu[i].size ? cpu_page_size(in, &b->cpu[i], b->page_size) : 0;
+
+		if (q && q != b->page_size) {
+			if (size && q != size)
+				return;
+			size = q;
+		}
+	}
+	for (int i = 0; size && i < b->cpus; i++)
+		if (b->cpu[i].size && !pages_fit(in, &b->cpu[i], size, size))
+			return;
+	if (!size)
+		return;
+	warning("'%s': %s%s%sCPU data is in %llu-byte pages, not the %u bytes the file says: read as %llu-byte pages",
+		in->file, b->name[0] ? "buffer '" : "", b->name, b->name[0] ? "' " : "",
+		(unsigned long long)size, b->page_size, (unsigned long long)size);
+	b->page_size = size;
+	if (top) {
+		in->page_size = size;
+		if (in->tep)
+			tep_set_page_size(in->tep, size);
+	}
 }
 
 /* Clocks whose timestamps are nanoseconds, shown as seconds.microseconds. */
@@ -1371,6 +1481,8 @@ struct trace_input *trace_input_open(const char *file, int flags)
 	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock));
 	if (!(flags & TRACE_INPUT_NO_TEP) && build_tep(in) < 0)
 		goto fail;
+	for (int b = 0; b < in->nr_buffers; b++)
+		check_page_size(in, &in->buffers[b], !b);
 	return in;
 fail:
 	trace_input_close(in);

@@ -133,6 +133,25 @@ test_expect_success 'garbage: an event past its page data is reported, not skipp
 	fails_both_ways "CPU 1: event (.* bytes) runs past its page"
 '
 
+# page_size_says FILE HEXBYTES: FILE as bad.dat whose prefix gives that page
+# size; its report must print FILE's lines, with a warning naming both sizes.
+page_size_says() {
+	cp "$1" bad.dat && patch bad.dat 14 $2 &&
+	"$TRACE_CMD" report "$1" >good.out &&
+	"$TRACE_CMD" report bad.dat >bad.out 2>err &&
+	test_cmp good.out bad.out && cat err &&
+	grep -q "warning: .bad.dat.: CPU data is in $3-byte pages, not the $4 bytes the file says" err
+}
+
+test_expect_success 'a v6 file that says 64 KB pages over 4 KB ones is read in 4 KB pages' '
+	page_size_says upstream-v6-sched.dat 00000100 4096 65536 &&
+	page_size_says upstream-v6-sched.dat 00200000 4096 8192
+'
+
+test_expect_success 'a v6 file that says 4 KB pages over 8 KB ones is read in 8 KB pages' '
+	page_size_says "$FIXTURES/synth-pages-v6.dat" 00100000 8192 4096
+'
+
 test_expect_success 'garbage: unknown v7 compression' '
 	cp upstream-v7-zstd-sched.dat bad.dat &&
 	patch bad.dat 18 6c7a34 &&
