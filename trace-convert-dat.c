@@ -112,8 +112,10 @@ static int copy_metadata(struct trace_output *out, struct trace_input *in)
 	const char *k = trace_input_kallsyms(in), *p = trace_input_printk(in);
 	const char *c = trace_input_cmdlines(in);
 
-	if (trace_input_failed(in))
-		return -1;	/* its kallsyms, said why */
+	/* report shows the addresses; a copy must not lose the names. */
+	if (trace_input_kallsyms_damaged(in))
+		return error("'%s': its kallsyms section is damaged: not converted",
+			     trace_input_file(in));
 	trace_output_set_long_size(out, trace_input_long_size(in));
 	if (trace_output_write_prefix(out, trace_input_page_size(in)) < 0 ||
 	    copy_headers(out, in) < 0 || copy_formats(out, in) < 0 ||
