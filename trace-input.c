@@ -58,6 +58,7 @@ struct buffer {
 	unsigned int		page_size;
 	int			chunked;	/* v7 compressed data */
 	uint64_t		flyrecord;	/* v6: offset of its flyrecord block */
+	uint64_t		data_end;	/* v7: end of its section */
 	struct cpu_data		*cpu;
 };
 
@@ -979,6 +980,8 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		b->chunked = (flags & 1) && in->comp != TRACE_COMP_NONE;
 		if (b->flyrecord && check_in_section(b, &body) < 0)
 			return -1;
+		if (b->flyrecord)
+			b->data_end = body.base + body.size;
 		if (b->clock && b->clock[0] && !i) {
 			free(in->clock);
 			in->clock = xstrdup(b->clock);
@@ -1228,36 +1231,142 @@ static int range_cmp(const void *a, const void *b)
 {
 	const struct data_range *x = a, *y = b;
 
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/*
+ * Every CPU's data range, empty ones too, sorted by offset; their count in
+ * *@n.  With @ends, each buffer's end of data too (CPU -1): its section's
+ * end in v7, the file's in v6.
+ */
+static struct data_range *data_ranges(struct trace_input *in, int *n, int ends)
+{
+	struct data_range *r;
+	int total = in->nr_buffers;
+
+	for (int b = 0; b < in->nr_buffers; b++)
+		total += in->buffers[b].cpus;
+	r = xcalloc(total ? total : 1, sizeof(*r));
+	*n = 0;
+	for (int b = 0; b < in->nr_buffers; b++) {
+		for (int i = 0; i < in->buffers[b].cpus; i++)
+			r[(*n)++] = (struct data_range){ in->buffers[b].cpu[i].offset,
+							 in->buffers[b].cpu[i].size, b, i };
+		if (ends)
+			r[(*n)++] = (struct data_range){ in->buffers[b].data_end ?
+							 in->buffers[b].data_end : in->fsize,
+							 1, b, -1 };
+	}
+	qsort(r, *n, sizeof(*r), range_cmp);
+	return r;
+}
+
+/*
+ * Whether the @page_size bytes at @off look like a ring-buffer page: a
+ * timestamp and a data size that fits.  Alignment padding and section
+ * headers have a zero timestamp or size, or lie off page boundaries.
+ */
+static int looks_like_page(struct trace_input *in, uint64_t off, uint64_t page_size)
+{
+	uint64_t ts, size;
+
+	return off % page_size == 0 && page_head_at(in, off, &ts, &size) == 0 && ts && size &&
+	       size <= page_size - 8 - in->kernel_long_size;
+}
+
+/* Whether a buffer's flyrecord (v6) or section (v7) starts in [@from, @to). */
+static int buffer_header_in(const struct trace_input *in, uint64_t from, uint64_t to)
+{
+	for (int b = 0; b < in->nr_buffers; b++)
+		if (in->buffers[b].flyrecord >= from && in->buffers[b].flyrecord < to)
+			return 1;
+	return 0;
+}
+
+/*
+ * v7 compressed: a CPU that says it has no data, though a chunk count and
+ * a chunk that fits stand at its offset, inside its section and no other
+ * CPU's data (a damaged size dropped every event of that CPU in silence).
+ */
+static void check_empty_chunked(struct trace_input *in, const struct buffer *b,
+				const struct data_range *r, int n)
+{
+	for (int i = 0; i < b->cpus; i++) {
+		const struct cpu_data *d = &b->cpu[i];
+		unsigned char h[12];
+		struct cursor c;
+		uint32_t count, cs, us;
+		int claimed = 0;
+
+		if (d->size || d->offset + sizeof(h) > b->data_end ||
+		    pread_all(in->fd, h, sizeof(h), d->offset) != sizeof(h))
+			continue;
+		for (int j = 0; j < n; j++)
+			claimed |= r[j].cpu >= 0 && r[j].size && d->offset >= r[j].offset &&
+				   d->offset - r[j].offset < r[j].size;
+		cur_init(&c, h, sizeof(h), d->offset, in->big_endian, in->file);
+		cur_u32(&c, &count, "chunk count");
+		cur_u32(&c, &cs, "chunk size");
+		cur_u32(&c, &us, "chunk size");
+		if (claimed || !count || !cs || !us || us > MAX_CHUNK_SIZE ||
+		    cs > b->data_end - d->offset - sizeof(h))
+			continue;
+		warning("'%s': %s%s%sCPU %d says it has no data, but %u chunks stand at its offset %llu: ignored",
+			in->file, b->name[0] ? "buffer '" : "", b->name, b->name[0] ? "' " : "", i,
+			count, (unsigned long long)d->offset);
+	}
+}
+
+/*
+ * A whole page between CPU data ranges that no CPU claims: a CPU's data
+ * size or offset was damaged, and the walk would skip its events in
+ * silence.  Warned of; compressed buffers end in their chunk walk instead.
+ */
+static void check_unclaimed(struct trace_input *in)
+{
+	int n;
+	struct data_range *r = data_ranges(in, &n, 1);
+
+	for (int i = 0; i + 1 < n; i++) {
+		struct buffer *b = &in->buffers[r[i].buffer];
+		uint64_t ps = b->page_size, end = r[i].offset + r[i].size;
+		uint64_t page = (end + ps - 1) / ps * ps;
+
+		if (r[i].cpu < 0 || b->chunked || in->buffers[r[i + 1].buffer].chunked || !r[i + 1].size ||
+		    r[i + 1].offset < page + ps || buffer_header_in(in, end, r[i + 1].offset) ||
+		    !looks_like_page(in, page, ps))
+			continue;
+		warning("'%s': %llu bytes of pages at offset %llu are in no CPU's data: ignored",
+			in->file, (unsigned long long)(r[i + 1].offset - page),
+			(unsigned long long)page);
+		break;
+	}
+	for (int b = 0; b < in->nr_buffers; b++)
+		if (in->buffers[b].chunked)
+			check_empty_chunked(in, &in->buffers[b], r, n);
+	free(r);
 }
 
 /* No two CPUs' data overlap: one CPU's pages would be shown as another's. */
 static int check_overlaps(struct trace_input *in)
 {
-	struct data_range *r;
-	int n = 0, ret = 0;
+	int n, ret = 0;
+	struct data_range *r = data_ranges(in, &n, 0);
 
-	for (int b = 0; b < in->nr_buffers; b++)
-		n += in->buffers[b].cpus;
-	r = xcalloc(n ? n : 1, sizeof(*r));
-	n = 0;
-	for (int b = 0; b < in->nr_buffers; b++)
-		for (int i = 0; i < in->buffers[b].cpus; i++)
-			if (in->buffers[b].cpu[i].size)
-				r[n++] = (struct data_range){ in->buffers[b].cpu[i].offset,
-							      in->buffers[b].cpu[i].size, b, i };
-	qsort(r, n, sizeof(*r), range_cmp);
-	for (int i = 1; i < n && !ret; i++) {
+	for (int i = 1, prev = -1; i < n && !ret; i++) {
 		char a[128], b[128];
 		struct cursor c;
 
-		if (r[i].offset - r[i - 1].offset >= r[i - 1].size)
+		prev = r[i - 1].size ? i - 1 : prev;
+		if (!r[i].size || prev < 0 || r[i].offset - r[prev].offset >= r[prev].size)
 			continue;
 		cur_init(&c, NULL, 0, 0, 0, in->file);
 		ret = cur_bad(&c, r[i].offset, "%s overlaps %s (offset %llu, %llu bytes)",
 			      cpu_data_name(&in->buffers[r[i].buffer], r[i].cpu, a, sizeof(a)),
-			      cpu_data_name(&in->buffers[r[i - 1].buffer], r[i - 1].cpu, b, sizeof(b)),
-			      (unsigned long long)r[i - 1].offset, (unsigned long long)r[i - 1].size);
+			      cpu_data_name(&in->buffers[r[prev].buffer], r[prev].cpu, b, sizeof(b)),
+			      (unsigned long long)r[prev].offset, (unsigned long long)r[prev].size);
 	}
 	free(r);
 	return ret;
@@ -1681,6 +1790,7 @@ struct trace_input *trace_input_open(const char *file, int flags)
 		goto fail;
 	for (int b = 0; b < in->nr_buffers; b++)
 		check_page_size(in, &in->buffers[b], !b);
+	check_unclaimed(in);
 	return in;
 fail:
 	trace_input_close(in);
@@ -2100,13 +2210,25 @@ static size_t take_ahead(struct stream *s)
 static int more_chunks(struct stream *s)
 {
 	const char *name = s->in->buffers[s->buffer].name;
+	unsigned char hdr[8];
+	struct cursor c;
+	uint32_t cs, us;
 
-	if (s->count_short || s->next + 8 > s->end)
+	if (s->count_short || s->next + 8 > s->end || read_at(s, hdr, 8, s->next, "chunk") < 0)
 		return 0;
+	s->count_short = 1;
+	cur_init(&c, hdr, 8, s->next, s->in->big_endian, s->in->file);
+	cur_u32(&c, &cs, "chunk size");
+	cur_u32(&c, &us, "chunk size");
+	if (!us || us > MAX_CHUNK_SIZE || cs > s->end - s->next - 8) {
+		warning("'%s': %s%s%sCPU %d: %llu bytes after its %u chunks are not a chunk: ignored",
+			s->in->file, *name ? "buffer '" : "", name, *name ? "' " : "", s->cpu,
+			(unsigned long long)(s->end - s->next), s->chunks_said);
+		return 0;
+	}
 	warning("'%s': %s%s%sCPU %d: chunk count %u, but more chunks follow in its data: all read",
 		s->in->file, *name ? "buffer '" : "", name, *name ? "' " : "", s->cpu,
 		s->chunks_said);
-	s->count_short = 1;
 	s->chunks_left = UINT32_MAX;
 	return 1;
 }

@@ -186,16 +186,8 @@ test_expect_success PYTHON 'a v7 BUFFER option with more CPU entries than its co
 	same_but_warns upstream-v7-zstd-sched.dat "the top buffer: CPU count 1 at offset [0-9]*, but the option holds 2 CPU entries"
 '
 
-# 2,000 markers a CPU in 4 KB pages: 3 chunks of 10 pages each.
 test_expect_success PYTHON 'a v7 file of 3 chunks a CPU' '
-	python3 -c "
-import json
-recs = [{\"cpu\": c, \"ts\": 10**9 + 1000 * i + c, \"event\": \"print\", \"pid\": 1234,
-	 \"fields\": {\"ip\": \"tracing_mark_write\", \"buf\": \"line %05d on cpu %d\\n\" % (i, c)}}
-	for i in range(2000) for c in (0, 1)]
-print(json.dumps({\"version\": 7, \"compression\": \"zstd\", \"cpus\": 2, \"events\": [\"print\"],
-		  \"records\": recs}))" >chunks.json &&
-	python3 "$HELPERS/mkdat.py" chunks.json chunks.dat &&
+	python3 "$HELPERS/mkdat.py" --scenario chunks --file-version 7 --compression zstd chunks.dat &&
 	test $("$TRACE_CMD" report chunks.dat | grep -c "line [0-9]* on cpu") = 4000
 '
 
@@ -228,6 +220,21 @@ test_expect_success PYTHON 'CPU data that overlaps another CPU.s fails (v6, v7)'
 test_expect_success PYTHON 'v7 CPU data outside its buffer section fails' '
 	mutated upstream-v7-zstd-sched.dat outside &&
 	fails_cleanly bad.dat && grep -q "CPU 1 data (1614 bytes) lies outside its section" err
+'
+
+test_expect_success PYTHON 'a CPU data size that leaves whole pages to no CPU is a warning (v6 big-endian, v7)' '
+	mutated "$FIXTURES/synth-sched-be64-v6.dat" cpu-size=1:0 &&
+	"$TRACE_CMD" report bad.dat >/dev/null 2>err &&
+	grep -q "warning: .bad.dat.: 4096 bytes of pages at offset [0-9]* are in no CPU.s data: ignored" err &&
+	mutated "$FIXTURES/synth-sched-v7.dat" cpu-size=0:0 &&
+	"$TRACE_CMD" report bad.dat >/dev/null 2>err &&
+	grep -q "warning: .bad.dat.: 4096 bytes of pages at offset [0-9]* are in no CPU.s data: ignored" err
+'
+
+test_expect_success PYTHON 'a v7 compressed CPU whose size says no data over its chunks is a warning' '
+	mutated chunks.dat cpu-size=1:0 &&
+	"$TRACE_CMD" report bad.dat >/dev/null 2>err &&
+	grep -q "warning: .bad.dat.: CPU 1 says it has no data, but 3 chunks stand at its offset [0-9]*: ignored" err
 '
 
 test_expect_success PYTHON 'bytes appended to a v7 file are ignored, with a warning' '

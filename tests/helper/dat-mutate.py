@@ -11,6 +11,7 @@ sharing no code with the C reader.  The names:
   dup-cpu              v7: the BUFFER option's second CPU entry names the first's CPU
   overlap              the second CPU's data offset is the first's (v6 and v7)
   outside              v7: the second CPU's data offset is the first section's body
+  cpu-size=I:N         the top buffer's I-th CPU entry says N bytes of data (v6 and v7)
   append=N             N bytes of 0x55 after the end
   kallsyms-flip        v7 compressed: one bit flipped in the kallsyms section's frame header
 """
@@ -112,6 +113,9 @@ def mutate(dat, name, arg):
 	elif name == 'outside':
 		second = dat.buffer_option()[2][1]
 		dat.put(second + 4, 8, dat.sections()[0][3])
+	elif name == 'cpu-size':
+		i, n = (int(x, 0) for x in arg.split(':'))
+		dat.put(cpu_entries(dat)[i][1], 8, n)
 	elif name == 'append':
 		dat.d += b'\x55' * int(arg, 0)
 	elif name == 'kallsyms-flip':
