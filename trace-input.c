@@ -908,6 +908,23 @@ static int check_in_section(const struct buffer *b, const struct cursor *body)
 	return 0;
 }
 
+/* A CPU with data past the CPUCOUNT option's count: a damaged id shows one CPU's events as another's. */
+static void check_cpu_ids(struct trace_input *in)
+{
+	for (int b = 0; b < in->nr_buffers && in->cpucount_seen; b++) {
+		const struct buffer *buf = &in->buffers[b];
+
+		for (int i = in->cpus; i < buf->cpus; i++) {
+			if (!buf->cpu[i].size)
+				continue;
+			warning("'%s': %s%s%sCPU %d has data, but the file's CPU count is %d: shown as CPU %d",
+				in->file, buf->name[0] ? "buffer '" : "", buf->name,
+				buf->name[0] ? "' " : "", i, in->cpus, i);
+			return;
+		}
+	}
+}
+
 static int parse_v7(struct trace_input *in, struct cursor *c)
 {
 	const char *name, *version;
@@ -991,6 +1008,7 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 	for (int i = 0; i < in->nr_buffers && !in->cpucount_seen; i++)
 		if (in->buffers[i].cpus > in->cpus)
 			in->cpus = in->buffers[i].cpus;
+	check_cpu_ids(in);
 	for (int i = 0; i < in->nr_buffers; i++) {
 		struct buffer *b = &in->buffers[i];
 

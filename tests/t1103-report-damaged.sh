@@ -209,6 +209,12 @@ test_expect_success PYTHON 'a v7 BUFFER option naming a CPU twice fails' '
 	fails_cleanly bad.dat && grep -q "the top buffer lists CPU 0 twice" err
 '
 
+test_expect_success PYTHON 'a v7 CPU id past the file.s CPU count is a warning' '
+	mutated upstream-v7-zstd-sched.dat cpu-id=1:5 &&
+	"$TRACE_CMD" report bad.dat >/dev/null 2>err &&
+	grep -q "warning: .bad.dat.: CPU 5 has data, but the file.s CPU count is 2: shown as CPU 5" err
+'
+
 test_expect_success PYTHON 'CPU data that overlaps another CPU.s fails (v6, v7)' '
 	for f in upstream-v6-sched.dat upstream-v7-zstd-sched.dat chunks.dat; do
 		mutated $f overlap &&

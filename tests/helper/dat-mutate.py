@@ -12,6 +12,7 @@ sharing no code with the C reader.  The names:
   overlap              the second CPU's data offset is the first's (v6 and v7)
   outside              v7: the second CPU's data offset is the first section's body
   cpu-size=I:N         the top buffer's I-th CPU entry says N bytes of data (v6 and v7)
+  cpu-id=I:N           v7: the BUFFER option's I-th CPU entry names CPU N
   append=N             N bytes of 0x55 after the end
   kallsyms-flip        v7 compressed: one bit flipped in the kallsyms section's frame header
 """
@@ -116,6 +117,9 @@ def mutate(dat, name, arg):
 	elif name == 'cpu-size':
 		i, n = (int(x, 0) for x in arg.split(':'))
 		dat.put(cpu_entries(dat)[i][1], 8, n)
+	elif name == 'cpu-id':
+		i, n = (int(x, 0) for x in arg.split(':'))
+		dat.put(dat.buffer_option()[2][i], 4, n)
 	elif name == 'append':
 		dat.d += b'\x55' * int(arg, 0)
 	elif name == 'kallsyms-flip':

@@ -114,7 +114,7 @@ def named_mutations(dat):
 	names = ['page-size=8192', 'page-size=65536', 'page-size=2048', 'overlap',
 		 'append=1', 'append=16', 'append=100', 'cpu-size=0:0', 'cpu-size=1:0']
 	if dat.version >= 7:
-		names += ['done-size-0', 'dup-cpu', 'outside']
+		names += ['done-size-0', 'dup-cpu', 'outside', 'cpu-id=1:5']
 		try:
 			entries = dat.buffer_option()[2]
 		except SystemExit:
