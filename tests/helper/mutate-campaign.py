@@ -20,8 +20,9 @@ off by one, a few random bytes, a cut.  Each is labelled with the piece of
 the file it hit (dat-mutate.py's walk of the layout).
 
 A silent drop where no metadata check can help (inside the bytes of a
-page's events or a compressed chunk, whose damage can remove events and
-still read as events) is counted as "silent (explained)"; any other one,
+page's events, its header's commit, or a compressed chunk, whose damage
+can remove events and still read as events) is counted as "silent
+(explained)"; any other one,
 and any crash or hang, fails the campaign (exit 1), and --keep DIR keeps
 those files.  The seed makes a run repeatable.
 """
@@ -45,9 +46,10 @@ SECTION_NAMES = {0: 'options', 3: 'buffer', 15: 'strings', 16: 'headers',
 		 21: 'cmdlines', 22: 'latency'}
 
 # Where damage can drop events that still read as sound: no check at open
-# can see it (a page's event lengths, or compressed bytes that inflate to
-# other bytes when the frame has no checksum).
-UNDETECTABLE = ('event data', 'compressed CPU data')
+# can see it.  A page's event lengths; a page header's commit lowered to an
+# event boundary (a shorter page that ends where its events do); compressed
+# bytes that inflate to other bytes (zstd frames here carry no checksum).
+UNDETECTABLE = ('event data', 'page header', 'compressed CPU data')
 
 
 def regions(dat):
