@@ -155,8 +155,10 @@ static int copy_metadata(struct trace_output *out, struct trace_input *in, int *
 	const char *c = trace_input_cmdlines(in);
 	uint32_t page_size;
 
-	if (trace_input_failed(in))
-		return -1;	/* its kallsyms, said why */
+	/* report shows the addresses; a copy must not lose the names. */
+	if (trace_input_kallsyms_damaged(in))
+		return error("'%s': its kallsyms section is damaged: not converted",
+			     trace_input_file(in));
 	if (data_page_size(in, cpu_fds, &page_size) < 0)
 		return -1;
 	trace_output_set_long_size(out, trace_input_long_size(in));

@@ -21,17 +21,32 @@ void cur_init(struct cursor *c, const void *data, size_t size, uint64_t base,
 	c->big_endian = big_endian;
 	c->name = name;
 	c->within = NULL;
+	c->kept = NULL;
+}
+
+/* An error, or a warning that says what the reader goes on with. */
+static int damage(const struct cursor *c, const char *msg)
+{
+	if (c->kept) {
+		warning("%s: ignored; %s", msg, c->kept);
+		return -1;
+	}
+	return error("%s", msg);
 }
 
 static int truncated(const struct cursor *c, uint64_t need, const char *what)
 {
+	char msg[512];
+
 	if (c->within)
-		return error("'%s': truncated at offset %llu of the %s reading %s (need %llu bytes)",
-			     c->name, (unsigned long long)cur_offset(c), c->within, what,
-			     (unsigned long long)need);
-	return error("'%s': truncated at offset %llu reading %s (need %llu bytes)",
-		     c->name, (unsigned long long)cur_offset(c), what,
-		     (unsigned long long)need);
+		snprintf(msg, sizeof(msg), "'%s': truncated at offset %llu of the %s reading %s (need %llu bytes)",
+			 c->name, (unsigned long long)cur_offset(c), c->within, what,
+			 (unsigned long long)need);
+	else
+		snprintf(msg, sizeof(msg), "'%s': truncated at offset %llu reading %s (need %llu bytes)",
+			 c->name, (unsigned long long)cur_offset(c), what,
+			 (unsigned long long)need);
+	return damage(c, msg);
 }
 
 int cur_need(const struct cursor *c, uint64_t n, const char *what)
@@ -149,20 +164,23 @@ int cur_sub(struct cursor *c, struct cursor *sub, uint64_t n, const char *what)
 		return -1;
 	cur_init(sub, p, n, start, c->big_endian, c->name);
 	sub->within = c->within;
+	sub->kept = c->kept;
 	return 0;
 }
 
 int cur_bad(const struct cursor *c, uint64_t off, const char *fmt, ...)
 {
-	char msg[512];
+	char why[512], msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	if (c->within)
-		return error("'%s': bad data at offset %llu of the %s: %s", c->name,
-			     (unsigned long long)off, c->within, msg);
-	return error("'%s': bad data at offset %llu: %s", c->name,
-		     (unsigned long long)off, msg);
+		snprintf(msg, sizeof(msg), "'%s': bad data at offset %llu of the %s: %s", c->name,
+			 (unsigned long long)off, c->within, why);
+	else
+		snprintf(msg, sizeof(msg), "'%s': bad data at offset %llu: %s", c->name,
+			 (unsigned long long)off, why);
+	return damage(c, msg);
 }

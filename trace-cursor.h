@@ -19,6 +19,11 @@ struct cursor {
 	int			big_endian;
 	const char		*name;		/* file or peer, quoted in messages */
 	const char		*within;	/* NULL, or e.g. "decompressed kallsyms section" */
+	/*
+	 * NULL: damage is an error.  Else what the caller goes on with, and
+	 * the damage a warning: "...: ignored; functions shown as addresses".
+	 */
+	const char		*kept;
 };
 
 /* A cursor over @size bytes at @data; @base is data[0]'s offset in @name. */
@@ -55,7 +60,10 @@ int cur_sub(struct cursor *c, struct cursor *sub, uint64_t n, const char *what);
 /* Checks that @n more bytes are there without reading them. */
 int cur_need(const struct cursor *c, uint64_t n, const char *what);
 
-/* Prints "'NAME': WHAT at offset N: <fmt>" and returns -1, for damage that is not truncation. */
+/*
+ * Prints "'NAME': WHAT at offset N: <fmt>" and returns -1, for damage that is
+ * not truncation (a warning when the cursor says what is kept).
+ */
 int cur_bad(const struct cursor *c, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

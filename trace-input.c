@@ -37,6 +37,8 @@
 #define WINDOW_PAGES		64		/* pages read at once per CPU */
 #define WINDOW_SLACK		(1U << 17)	/* zeros after a window, see fill_window() */
 #define AHEAD_DEPTH		8		/* chunks queued per stream */
+#define BUFFER_ENTRY		20		/* v7 BUFFER option: u32 CPU, u64 offset, u64 size */
+#define SECTION_HEADER		16		/* v7: u16 id, u16 flags, u32 description, u64 size */
 
 
 struct option_rec {
@@ -57,6 +59,7 @@ struct buffer {
 	unsigned int		page_size;
 	int			chunked;	/* v7 compressed data */
 	uint64_t		flyrecord;	/* v6: offset of its flyrecord block */
+	uint64_t		data_end;	/* v7: end of its section */
 	struct cpu_data		*cpu;
 };
 
@@ -75,6 +78,8 @@ struct stream {
 	uint64_t		next;		/* next file offset to read */
 	uint64_t		end;		/* end of this CPU's data in the file */
 	uint32_t		chunks_left;
+	uint32_t		chunks_said;	/* the CPU's chunk count */
+	int			count_short;	/* more chunks than said: read to the end */
 	unsigned char		*win;
 	size_t			win_cap;
 	size_t			win_len;
@@ -152,6 +157,7 @@ struct trace_input {
 	const char		*kallsyms_at;
 	size_t			kallsyms_len;
 	uint64_t		kallsyms_section;	/* v7, compressed: not yet decompressed */
+	int			kallsyms_damaged;	/* it did not decompress (warned) */
 	char			*kallsyms, *printk, *cmdlines;
 	int			traceclock_seen;
 	char			*clock;
@@ -160,6 +166,10 @@ struct trace_input {
 	void			**owned;	/* decompressed sections, freed at close */
 	int			nr_owned;
 	uint64_t		sections[32];	/* v7: section offsets by option id */
+	uint64_t		*opt_sects;	/* v7: every options section, in file order */
+	unsigned char		*opt_read;	/* whether it was read */
+	int			nr_opt_sects;
+	uint64_t		tail_at;	/* v7: not a whole section from here to the end */
 
 	int64_t			ts_offset;	/* DATE, OFFSET, --ts-offset */
 	uint64_t		ts2secs_hz;
@@ -193,8 +203,9 @@ static char *strndup_x(const void *p, size_t n)
 
 /* ---- decompression ------------------------------------------------------ */
 
-static int decompress(struct trace_input *in, const void *src, size_t csize, void *dst,
-		      size_t usize, uint64_t off, const char *what)
+/* Messages name @at's file, and are warnings if it says what is kept. */
+static int decompress(struct trace_input *in, const struct cursor *at, const void *src,
+		      size_t csize, void *dst, size_t usize, uint64_t off, const char *what)
 {
 	const char *why = inflate_exact(&in->inflater, src, csize, dst, usize);
 	struct cursor c;
@@ -202,6 +213,7 @@ static int decompress(struct trace_input *in, const void *src, size_t csize, voi
 	if (!why)
 		return 0;
 	cur_init(&c, NULL, 0, 0, 0, in->file);
+	c.kept = at ? at->kept : NULL;
 	if (in->comp == TRACE_COMP_NONE)
 		return cur_bad(&c, off, "%s is compressed but the file names no compression", what);
 	return cur_bad(&c, off, "%s does not decompress with %s (%s)", what, in->comp_name, why);
@@ -362,6 +374,7 @@ static int parse_buffer_v7(struct trace_input *in, struct cursor *c)
 	const char *name, *clock;
 	uint64_t sect;
 	uint32_t page_size, count;
+	unsigned char *seen;	/* CPU ids met */
 	struct buffer *b;
 
 	if (cur_u64(c, &sect, "buffer section offset") < 0 ||
@@ -381,8 +394,19 @@ static int parse_buffer_v7(struct trace_input *in, struct cursor *c)
 	b->clock = xstrdup(clock);
 	b->page_size = page_size;
 	b->flyrecord = sect;
+	/* Entries past the count are CPUs too: read, with a warning. */
+	if (cur_left(c) > (uint64_t)count * BUFFER_ENTRY &&
+	    (cur_left(c) - (uint64_t)count * BUFFER_ENTRY) % BUFFER_ENTRY == 0) {
+		uint64_t all = cur_left(c) / BUFFER_ENTRY;
+
+		warning("'%s': %s%s%s: CPU count %u at offset %llu, but the option holds %llu CPU entries: all read",
+			in->file, *name ? "buffer '" : "the top buffer", name, *name ? "'" : "",
+			count, (unsigned long long)cur_offset(c) - 4, (unsigned long long)all);
+		count = all;
+	}
 	b->cpu = xcalloc(count ? count : 1, sizeof(*b->cpu));
 	b->cpus = count;	/* raised to the file's CPU count later */
+	seen = xcalloc(count ? count : 1, 1);
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t cpu;
 		uint64_t off, size;
@@ -390,18 +414,36 @@ static int parse_buffer_v7(struct trace_input *in, struct cursor *c)
 		if (cur_u32(c, &cpu, "buffer CPU id") < 0 ||
 		    cur_u64(c, &off, "CPU data offset") < 0 ||
 		    cur_u64(c, &size, "CPU data size") < 0)
-			return -1;
-		if (cpu >= MAX_CPUS)
-			return cur_bad(c, cur_offset(c) - 20, "CPU id %u is too large", cpu);
+			goto fail;
+		if (cpu >= MAX_CPUS) {
+			cur_bad(c, cur_offset(c) - 20, "CPU id %u is too large", cpu);
+			goto fail;
+		}
 		if ((int)cpu >= b->cpus) {
 			b->cpu = xrealloc(b->cpu, sizeof(*b->cpu) * (cpu + 1));
 			memset(b->cpu + b->cpus, 0, sizeof(*b->cpu) * (cpu + 1 - b->cpus));
+			seen = xrealloc(seen, cpu + 1);
+			memset(seen + b->cpus, 0, cpu + 1 - b->cpus);
 			b->cpus = cpu + 1;
 		}
+		if (seen[cpu]) {
+			cur_bad(c, cur_offset(c) - 20, "%s%s%s lists CPU %u twice",
+				*name ? "buffer '" : "the top buffer", name, *name ? "'" : "", cpu);
+			goto fail;
+		}
+		seen[cpu] = 1;
 		b->cpu[cpu].offset = off;
 		b->cpu[cpu].size = size;
 	}
+	free(seen);
+	if (cur_left(c))
+		return cur_bad(c, cur_offset(c), "%s%s%s: %zu bytes after its %u CPU entries",
+			       *name ? "buffer '" : "the top buffer", name, *name ? "'" : "",
+			       cur_left(c), count);
 	return 0;
+fail:
+	free(seen);
+	return -1;
 }
 
 static int parse_u64_text(const unsigned char *data, uint32_t size, int base, int64_t *v)
@@ -664,10 +706,11 @@ static int open_section(struct trace_input *in, struct cursor *file, uint64_t of
 				       usize);
 		buf = xmalloc(usize + 1);
 		own(in, buf);
-		if (decompress(in, p, csize, buf, usize, start, what) < 0)
+		if (decompress(in, &c, p, csize, buf, usize, start, what) < 0)
 			return -1;
 		buf[usize] = 0;
 		cur_init(body, buf, usize, 0, in->big_endian, in->file);
+		body->kept = c.kept;
 		snprintf(within[want & 31], sizeof(within[0]), "decompressed %s section", what);
 		body->within = within[want & 31];
 	}
@@ -689,11 +732,28 @@ static int check_sections(struct trace_input *in, struct cursor *file, uint64_t 
 		uint32_t desc;
 		uint64_t size;
 
-		if (cur_u16(&c, &id, "section id") < 0 || cur_u16(&c, &flags, "section flags") < 0 ||
-		    cur_u32(&c, &desc, "section description") < 0 ||
-		    cur_u64(&c, &size, "section size") < 0 ||
-		    cur_need(&c, size, "section body") < 0)
-			return -1;
+		/*
+		 * What is not a whole section at the end (bytes appended, or a
+		 * cut) is noted: trace_input_open() warns of it once every
+		 * section read is found whole, and a cut one fails there.
+		 */
+		if (cur_left(&c) < SECTION_HEADER) {
+			in->tail_at = at;
+			break;
+		}
+		cur_u16(&c, &id, "section id");
+		cur_u16(&c, &flags, "section flags");
+		cur_u32(&c, &desc, "section description");
+		cur_u64(&c, &size, "section size");
+		if (size > cur_left(&c)) {
+			in->tail_at = at;
+			break;
+		}
+		if (id == 0) {
+			in->opt_sects = xrealloc(in->opt_sects, sizeof(*in->opt_sects) *
+						 (in->nr_opt_sects + 1));
+			in->opt_sects[in->nr_opt_sects++] = at;
+		}
 		if (id == TRACE_OPT_STRINGS) {
 			struct cursor body;
 
@@ -720,14 +780,28 @@ static int check_sections(struct trace_input *in, struct cursor *file, uint64_t 
 	return 0;
 }
 
+/* Notes the options section at @off as read: 1 if it already was. */
+static int options_read(struct trace_input *in, uint64_t off)
+{
+	for (int i = 0; i < in->nr_opt_sects; i++) {
+		if (in->opt_sects[i] != off)
+			continue;
+		if (in->opt_read[i])
+			return 1;
+		in->opt_read[i] = 1;
+	}
+	return 0;
+}
+
 static int parse_options_v7(struct trace_input *in, struct cursor *file, uint64_t off)
 {
+	if (!in->opt_read)
+		in->opt_read = xcalloc(in->nr_opt_sects + 1, 1);
 	for (int n = 0; off; n++) {
 		struct cursor c;
 
-		if (n >= MAX_OPTION_SECTIONS)
-			return cur_bad(file, off, "more than %d option sections (a loop?)",
-				       MAX_OPTION_SECTIONS);
+		if (n >= MAX_OPTION_SECTIONS || options_read(in, off))
+			return cur_bad(file, off, "options section read twice (a loop?)");
 		if (open_section(in, file, off, 0, "options", &c, NULL) < 0)
 			return -1;
 		off = 0;
@@ -786,7 +860,11 @@ static int note_kallsyms_v7(struct trace_input *in, struct cursor *c)
 	return 0;
 }
 
-/* The kallsyms text, decompressed now if it waited; a damaged one fails the read. */
+/*
+ * The kallsyms text, decompressed now if it waited.  It only names
+ * addresses: a damaged one is a warning, and the functions are shown as
+ * addresses (one flipped bit refused the whole file).
+ */
 static void kallsyms_text(struct trace_input *in)
 {
 	struct cursor file, body;
@@ -794,13 +872,58 @@ static void kallsyms_text(struct trace_input *in)
 	if (!in->kallsyms_section)
 		return;
 	cur_init(&file, in->map, in->fsize, 0, in->big_endian, in->file);
+	file.kept = "functions are shown as addresses";
 	if (open_section(in, &file, in->kallsyms_section, TRACE_OPT_KALLSYMS, "kallsyms",
 			 &body, NULL) < 0 || parse_kallsyms(in, &body) < 0) {
 		in->kallsyms_at = NULL;
 		in->kallsyms_len = 0;
-		in->failed = 1;
+		in->kallsyms_damaged = 1;
 	}
 	in->kallsyms_section = 0;
+}
+
+/* The name of @b's CPU @cpu data in messages: "CPU 1 data", "buffer 'x' CPU 1 data". */
+static const char *cpu_data_name(const struct buffer *b, int cpu, char *buf, size_t size)
+{
+	if (b->name[0])
+		snprintf(buf, size, "buffer '%s' CPU %d data", b->name, cpu);
+	else
+		snprintf(buf, size, "CPU %d data", cpu);
+	return buf;
+}
+
+/* v7: each CPU's data lies in its buffer's section (@body), not in another's. */
+static int check_in_section(const struct buffer *b, const struct cursor *body)
+{
+	for (int i = 0; i < b->cpus; i++) {
+		const struct cpu_data *d = &b->cpu[i];
+		char what[128];
+
+		if (!d->size || (d->offset >= body->base && d->offset - body->base <= body->size &&
+				 d->size <= body->size - (d->offset - body->base)))
+			continue;
+		return cur_bad(body, d->offset, "%s (%llu bytes) lies outside its section (offset %llu, %zu bytes)",
+			       cpu_data_name(b, i, what, sizeof(what)), (unsigned long long)d->size,
+			       (unsigned long long)body->base - 16, body->size);
+	}
+	return 0;
+}
+
+/* A CPU with data past the CPUCOUNT option's count: a damaged id shows one CPU's events as another's. */
+static void check_cpu_ids(struct trace_input *in)
+{
+	for (int b = 0; b < in->nr_buffers && in->cpucount_seen; b++) {
+		const struct buffer *buf = &in->buffers[b];
+
+		for (int i = in->cpus; i < buf->cpus; i++) {
+			if (!buf->cpu[i].size)
+				continue;
+			warning("'%s': %s%s%sCPU %d has data, but the file's CPU count is %d: shown as CPU %d",
+				in->file, buf->name[0] ? "buffer '" : "", buf->name,
+				buf->name[0] ? "' " : "", i, in->cpus, i);
+			return;
+		}
+	}
 }
 
 static int parse_v7(struct trace_input *in, struct cursor *c)
@@ -820,6 +943,15 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		return cur_bad(c, 18, "unknown compression '%s'", name);
 	if (check_sections(in, c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0)
 		return -1;
+	/* A damaged link (a DONE option of size 0) lost every CPU's data in silence. */
+	for (int i = 0; i < in->nr_opt_sects; i++) {
+		if (in->opt_read[i])
+			continue;
+		warning("'%s': the options section at offset %llu is linked from no other: read all the same",
+			in->file, (unsigned long long)in->opt_sects[i]);
+		if (parse_options_v7(in, c, in->opt_sects[i]) < 0)
+			return -1;
+	}
 	if (parse_v7_section(in, c, TRACE_OPT_HEADER_INFO, "headers", parse_header_info) < 0 ||
 	    parse_v7_section(in, c, TRACE_OPT_FTRACE_EVENTS, "ftrace events",
 			     parse_ftrace_events) < 0 ||
@@ -864,6 +996,10 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		    open_section(in, c, b->flyrecord, TRACE_OPT_BUFFER, "buffer", &body, &flags) < 0)
 			return -1;
 		b->chunked = (flags & 1) && in->comp != TRACE_COMP_NONE;
+		if (b->flyrecord && check_in_section(b, &body) < 0)
+			return -1;
+		if (b->flyrecord)
+			b->data_end = body.base + body.size;
 		if (b->clock && b->clock[0] && !i) {
 			free(in->clock);
 			in->clock = xstrdup(b->clock);
@@ -873,6 +1009,7 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 	for (int i = 0; i < in->nr_buffers && !in->cpucount_seen; i++)
 		if (in->buffers[i].cpus > in->cpus)
 			in->cpus = in->buffers[i].cpus;
+	check_cpu_ids(in);
 	for (int i = 0; i < in->nr_buffers; i++) {
 		struct buffer *b = &in->buffers[i];
 
@@ -926,6 +1063,7 @@ static int parse_prefix(struct trace_input *in, struct cursor *c)
 		return cur_bad(c, cur_offset(c) - 4, "page size %u is not a power of two",
 			       page_size);
 	in->page_size = page_size;
+	in->kernel_long_size = lsize;	/* until header_page says otherwise */
 	return 0;
 }
 
@@ -956,6 +1094,301 @@ static int check_cpu_data(struct trace_input *in)
 		}
 	}
 	return 0;
+}
+
+/* ---- the page size the data is written in ------------------------------ */
+
+#define MIN_DATA_PAGE	4096	/* no kernel has smaller pages */
+#define PAGE_PROBES	16	/* page headers looked at per CPU and size */
+
+/* The timestamp and data size of the page header at file offset @off; -1 if unreadable. */
+static int page_head_at(struct trace_input *in, uint64_t off, uint64_t *ts, uint64_t *size)
+{
+	unsigned char h[16];
+	size_t hdr = 8 + in->kernel_long_size;
+	struct cursor c;
+
+	if (pread_all(in->fd, h, hdr, off) != (ssize_t)hdr)
+		return -1;
+	cur_init(&c, h, hdr, off, in->big_endian, in->file);
+	*ts = cur_decode(&c, h, 8);
+	*size = cur_decode(&c, h + 8, in->kernel_long_size) & PAGE_COMMIT_MASK;
+	return 0;
+}
+
+/*
+ * Whether @d reads as whole pages of @q bytes whose first PAGE_PROBES
+ * headers fit and never go back in time.  Returns 0 if not, 1 if so, and 2
+ * if so with a page of data where pages of @declared bytes have none.
+ */
+static int pages_fit(struct trace_input *in, const struct cpu_data *d, uint64_t q,
+		     uint64_t declared)
+{
+	uint64_t hdr = 8 + in->kernel_long_size, last = 0;
+	int between = 0;
+
+	if (d->size % q)
+		return 0;
+	for (uint64_t off = 0, n = 0; off < d->size && n < PAGE_PROBES; off += q, n++) {
+		uint64_t ts, size;
+
+		if (page_head_at(in, d->offset + off, &ts, &size) < 0 || size > q - hdr ||
+		    (size && ts < last))
+			return 0;
+		if (size) {
+			last = ts;
+			between |= off % declared != 0;
+		}
+	}
+	return 1 + between;
+}
+
+/*
+ * The page size one CPU's data is plainly written in: @declared when that
+ * fits, else the one size that does, else 0 (damage that the walk reports).
+ * A file that says 64 KB pages over 4 KB ones would otherwise read one page
+ * in 16, and say nothing.
+ */
+static uint64_t cpu_page_size(struct trace_input *in, const struct cpu_data *d, uint64_t declared)
+{
+	uint64_t hdr = 8 + in->kernel_long_size, ts, first;
+
+	if (page_head_at(in, d->offset, &ts, &first) < 0)
+		return 0;
+	if (first > declared - hdr) {
+		/* Bigger pages: the first that holds the first page's data and fits. */
+		for (uint64_t q = declared * 2; q <= MAX_PAGE_SIZE; q *= 2)
+			if (first <= q - hdr && pages_fit(in, d, q, q))
+				return q;
+		return 0;
+	}
+	/* Smaller pages, the smallest first, if pages start between the declared ones. */
+	for (uint64_t q = MIN_DATA_PAGE; q < declared; q *= 2)
+		if (first <= q - hdr && pages_fit(in, d, q, declared) == 2)
+			return q;
+	return pages_fit(in, d, declared, declared) ? declared : 0;
+}
+
+/*
+ * Reads @b in the page size its data is written in when some CPU's data
+ * plainly is in pages of another size and every CPU's fits it, with a
+ * warning.  Compressed buffers are left to the walk.
+ */
+static void check_page_size(struct trace_input *in, struct buffer *b, int top)
+{
+	uint64_t size = 0;
+
+	if (b->chunked)
+		return;
+	for (int i = 0; i < b->cpus; i++) {
+		uint64_t q = b->cpu[i].size ? cpu_page_size(in, &b->cpu[i], b->page_size) : 0;
+
+		if (q && q != b->page_size) {
+			if (size && q != size)
+				return;
+			size = q;
+		}
+	}
+	for (int i = 0; size && i < b->cpus; i++)
+		if (b->cpu[i].size && !pages_fit(in, &b->cpu[i], size, size))
+			return;
+	if (!size)
+		return;
+	warning("'%s': %s%s%sCPU data is in %llu-byte pages, not the %u bytes the file says: read as %llu-byte pages",
+		in->file, b->name[0] ? "buffer '" : "", b->name, b->name[0] ? "' " : "",
+		(unsigned long long)size, b->page_size, (unsigned long long)size);
+	b->page_size = size;
+	if (top) {
+		in->page_size = size;
+		if (in->tep)
+			tep_set_page_size(in->tep, size);
+	}
+}
+
+/* The offset of the last v7 section read. */
+static uint64_t last_section_read(const struct trace_input *in)
+{
+	uint64_t last = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(in->sections); i++)
+		if (in->sections[i] > last)
+			last = in->sections[i];
+	for (int i = 0; i < in->nr_buffers; i++)
+		if (in->buffers[i].flyrecord > last)
+			last = in->buffers[i].flyrecord;
+	for (int i = 0; i < in->nr_opt_sects; i++)
+		if (in->opt_read[i] && in->opt_sects[i] > last)
+			last = in->opt_sects[i];
+	return last;
+}
+
+/*
+ * v7: what is not a whole section at the end.  After the last section read
+ * it is bytes appended (upstream reads such a file): a warning.  Before
+ * one, it is a section whose size is damaged.
+ */
+static int check_tail(struct trace_input *in)
+{
+	struct cursor c;
+
+	if (last_section_read(in) < in->tail_at) {
+		warning("'%s': %llu bytes at offset %llu are not a whole section: ignored", in->file,
+			(unsigned long long)(in->fsize - in->tail_at),
+			(unsigned long long)in->tail_at);
+		return 0;
+	}
+	cur_init(&c, NULL, 0, 0, 0, in->file);
+	return cur_bad(&c, in->tail_at, "the section's size runs past the end of the file");
+}
+
+struct data_range {
+	uint64_t	offset, size;
+	int		buffer, cpu;
+};
+
+static int range_cmp(const void *a, const void *b)
+{
+	const struct data_range *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+/*
+ * Every CPU's data range, empty ones too, sorted by offset; their count in
+ * *@n.  With @ends, each buffer's end of data too (CPU -1): its section's
+ * end in v7, the file's in v6.
+ */
+static struct data_range *data_ranges(struct trace_input *in, int *n, int ends)
+{
+	struct data_range *r;
+	int total = in->nr_buffers;
+
+	for (int b = 0; b < in->nr_buffers; b++)
+		total += in->buffers[b].cpus;
+	r = xcalloc(total ? total : 1, sizeof(*r));
+	*n = 0;
+	for (int b = 0; b < in->nr_buffers; b++) {
+		for (int i = 0; i < in->buffers[b].cpus; i++)
+			r[(*n)++] = (struct data_range){ in->buffers[b].cpu[i].offset,
+							 in->buffers[b].cpu[i].size, b, i };
+		if (ends)
+			r[(*n)++] = (struct data_range){ in->buffers[b].data_end ?
+							 in->buffers[b].data_end : in->fsize,
+							 1, b, -1 };
+	}
+	qsort(r, *n, sizeof(*r), range_cmp);
+	return r;
+}
+
+/*
+ * Whether the @page_size bytes at @off look like a ring-buffer page: a
+ * timestamp and a data size that fits.  Alignment padding and section
+ * headers have a zero timestamp or size, or lie off page boundaries.
+ */
+static int looks_like_page(struct trace_input *in, uint64_t off, uint64_t page_size)
+{
+	uint64_t ts, size;
+
+	return off % page_size == 0 && page_head_at(in, off, &ts, &size) == 0 && ts && size &&
+	       size <= page_size - 8 - in->kernel_long_size;
+}
+
+/* Whether a buffer's flyrecord (v6) or section (v7) starts in [@from, @to). */
+static int buffer_header_in(const struct trace_input *in, uint64_t from, uint64_t to)
+{
+	for (int b = 0; b < in->nr_buffers; b++)
+		if (in->buffers[b].flyrecord >= from && in->buffers[b].flyrecord < to)
+			return 1;
+	return 0;
+}
+
+/*
+ * v7 compressed: a CPU that says it has no data, though a chunk count and
+ * a chunk that fits stand at its offset, inside its section and no other
+ * CPU's data (a damaged size dropped every event of that CPU in silence).
+ */
+static void check_empty_chunked(struct trace_input *in, const struct buffer *b,
+				const struct data_range *r, int n)
+{
+	for (int i = 0; i < b->cpus; i++) {
+		const struct cpu_data *d = &b->cpu[i];
+		unsigned char h[12];
+		struct cursor c;
+		uint32_t count, cs, us;
+		int claimed = 0;
+
+		if (d->size || d->offset + sizeof(h) > b->data_end ||
+		    pread_all(in->fd, h, sizeof(h), d->offset) != sizeof(h))
+			continue;
+		for (int j = 0; j < n; j++)
+			claimed |= r[j].cpu >= 0 && r[j].size && d->offset >= r[j].offset &&
+				   d->offset - r[j].offset < r[j].size;
+		cur_init(&c, h, sizeof(h), d->offset, in->big_endian, in->file);
+		cur_u32(&c, &count, "chunk count");
+		cur_u32(&c, &cs, "chunk size");
+		cur_u32(&c, &us, "chunk size");
+		if (claimed || !count || !cs || !us || us > MAX_CHUNK_SIZE ||
+		    cs > b->data_end - d->offset - sizeof(h))
+			continue;
+		warning("'%s': %s%s%sCPU %d says it has no data, but %u chunks stand at its offset %llu: ignored",
+			in->file, b->name[0] ? "buffer '" : "", b->name, b->name[0] ? "' " : "", i,
+			count, (unsigned long long)d->offset);
+	}
+}
+
+/*
+ * A whole page between CPU data ranges that no CPU claims: a CPU's data
+ * size or offset was damaged, and the walk would skip its events in
+ * silence.  Warned of; compressed buffers end in their chunk walk instead.
+ */
+static void check_unclaimed(struct trace_input *in)
+{
+	int n;
+	struct data_range *r = data_ranges(in, &n, 1);
+
+	for (int i = 0; i + 1 < n; i++) {
+		struct buffer *b = &in->buffers[r[i].buffer];
+		uint64_t ps = b->page_size, end = r[i].offset + r[i].size;
+		uint64_t page = (end + ps - 1) / ps * ps;
+
+		if (r[i].cpu < 0 || b->chunked || in->buffers[r[i + 1].buffer].chunked || !r[i + 1].size ||
+		    r[i + 1].offset < page + ps || buffer_header_in(in, end, r[i + 1].offset) ||
+		    !looks_like_page(in, page, ps))
+			continue;
+		warning("'%s': %llu bytes of pages at offset %llu are in no CPU's data: ignored",
+			in->file, (unsigned long long)(r[i + 1].offset - page),
+			(unsigned long long)page);
+		break;
+	}
+	for (int b = 0; b < in->nr_buffers; b++)
+		if (in->buffers[b].chunked)
+			check_empty_chunked(in, &in->buffers[b], r, n);
+	free(r);
+}
+
+/* No two CPUs' data overlap: one CPU's pages would be shown as another's. */
+static int check_overlaps(struct trace_input *in)
+{
+	int n, ret = 0;
+	struct data_range *r = data_ranges(in, &n, 0);
+
+	for (int i = 1, prev = -1; i < n && !ret; i++) {
+		char a[128], b[128];
+		struct cursor c;
+
+		prev = r[i - 1].size ? i - 1 : prev;
+		if (!r[i].size || prev < 0 || r[i].offset - r[prev].offset >= r[prev].size)
+			continue;
+		cur_init(&c, NULL, 0, 0, 0, in->file);
+		ret = cur_bad(&c, r[i].offset, "%s overlaps %s (offset %llu, %llu bytes)",
+			      cpu_data_name(&in->buffers[r[i].buffer], r[i].cpu, a, sizeof(a)),
+			      cpu_data_name(&in->buffers[r[prev].buffer], r[prev].cpu, b, sizeof(b)),
+			      (unsigned long long)r[prev].offset, (unsigned long long)r[prev].size);
+	}
+	free(r);
+	return ret;
 }
 
 /* Clocks whose timestamps are nanoseconds, shown as seconds.microseconds. */
@@ -1226,7 +1659,7 @@ int trace_input_parse_all(struct trace_input *in)
 		if (parse_format(in, i) < 0)
 			return -1;
 	trace_input_load_functions(in);
-	return in->failed ? -1 : 0;	/* kallsyms damaged */
+	return 0;
 }
 
 /*
@@ -1355,7 +1788,9 @@ struct trace_input *trace_input_open(const char *file, int flags)
 	if (parse_prefix(in, &c) < 0)
 		goto fail;
 	ret = in->version >= 7 ? parse_v7(in, &c) : parse_v6(in, &c);
-	if (ret < 0 || check_cpu_data(in) < 0)
+	if (ret < 0 || check_cpu_data(in) < 0 || check_overlaps(in) < 0)
+		goto fail;
+	if (in->tail_at && check_tail(in) < 0)
 		goto fail;
 	if (!in->comp_name) {
 		in->comp_name = xstrdup("none");
@@ -1365,6 +1800,9 @@ struct trace_input *trace_input_open(const char *file, int flags)
 	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock));
 	if (!(flags & TRACE_INPUT_NO_TEP) && build_tep(in) < 0)
 		goto fail;
+	for (int b = 0; b < in->nr_buffers; b++)
+		check_page_size(in, &in->buffers[b], !b);
+	check_unclaimed(in);
 	return in;
 fail:
 	trace_input_close(in);
@@ -1401,6 +1839,8 @@ void trace_input_close(struct trace_input *in)
 		free(in->owned[i]);
 	free(in->owned);
 	free(in->opts);
+	free(in->opt_sects);
+	free(in->opt_read);
 	free(in->formats);
 	free(in->format_id);
 	free(in->flex_by_id);
@@ -1438,7 +1878,7 @@ int trace_input_in_usecs(const struct trace_input *in) { return in->in_usecs; }
 int trace_input_clock_known(const struct trace_input *in) { return in->clock != NULL; }
 int trace_input_nr_buffers(const struct trace_input *in) { return in->nr_buffers; }
 int trace_input_nr_formats(const struct trace_input *in) { return in->nr_formats; }
-int trace_input_failed(const struct trace_input *in) { return in->failed; }
+int trace_input_kallsyms_damaged(const struct trace_input *in) { return in->kallsyms_damaged; }
 const char *trace_input_kallsyms(const struct trace_input *in)
 {
 	struct trace_input *mut = (struct trace_input *)in;	/* a cache, made once */
@@ -1573,7 +2013,7 @@ char *trace_input_latency_text(struct trace_input *in, size_t *len)
 				goto bad;
 			}
 			text = xrealloc(text, n + us + 1);
-			if (decompress(in, p, cs, text + n, us, off, "latency chunk") < 0)
+			if (decompress(in, NULL, p, cs, text + n, us, off, "latency chunk") < 0)
 				goto bad;
 			n += us;
 		}
@@ -1773,6 +2213,39 @@ static size_t take_ahead(struct stream *s)
 }
 
 /*
+ * Called when @s has read the chunks its count promised: 1 if a whole
+ * chunk header still lies in its data, which is then read to its end, with
+ * a warning (a count of 1 over 3 chunks dropped two in silence), else 0.
+ * (The 4 bytes after a CPU that upstream 3.1.6 leaves out of its size are
+ * less than a header.)
+ */
+static int more_chunks(struct stream *s)
+{
+	const char *name = s->in->buffers[s->buffer].name;
+	unsigned char hdr[8];
+	struct cursor c;
+	uint32_t cs, us;
+
+	if (s->count_short || s->next + 8 > s->end || read_at(s, hdr, 8, s->next, "chunk") < 0)
+		return 0;
+	s->count_short = 1;
+	cur_init(&c, hdr, 8, s->next, s->in->big_endian, s->in->file);
+	cur_u32(&c, &cs, "chunk size");
+	cur_u32(&c, &us, "chunk size");
+	if (!us || us > MAX_CHUNK_SIZE || cs > s->end - s->next - 8) {
+		warning("'%s': %s%s%sCPU %d: %llu bytes after its %u chunks are not a chunk: ignored",
+			s->in->file, *name ? "buffer '" : "", name, *name ? "' " : "", s->cpu,
+			(unsigned long long)(s->end - s->next), s->chunks_said);
+		return 0;
+	}
+	warning("'%s': %s%s%sCPU %d: chunk count %u, but more chunks follow in its data: all read",
+		s->in->file, *name ? "buffer '" : "", name, *name ? "' " : "", s->cpu,
+		s->chunks_said);
+	s->chunks_left = UINT32_MAX;
+	return 1;
+}
+
+/*
  * Loads the next window of pages.  Zeros follow the data so that a damaged
  * event that points a little past its page still reads inside the buffer.
  * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
@@ -1798,15 +2271,18 @@ static int fill_window(struct stream *s)
 		uint32_t cs, us;
 		void *cbuf;
 
-		if (!s->chunks_left)
+		if (!s->chunks_left && more_chunks(s) <= 0)
 			return 0;
 		len = take_ahead(s);
 		if (len) {
 			queue_ahead(s);
 			goto loaded;
 		}
-		if (s->next + 8 > s->end)
+		if (s->next + 8 > s->end) {
+			if (s->count_short)
+				return 0;	/* the count was short: its end is the data's */
 			return stream_truncated(s, s->next, 8, "data chunk header");
+		}
 		if (read_at(s, hdr, 8, s->next, "data chunk header") < 0)
 			return -1;
 		cur_init(&c, hdr, 8, s->next, s->in->big_endian, s->in->file);
@@ -1822,7 +2298,7 @@ static int fill_window(struct stream *s)
 			return -1;
 		}
 		ensure_window(s, us);
-		if (decompress(s->in, cbuf, cs, s->win, us, s->next, "CPU data chunk") < 0) {
+		if (decompress(s->in, NULL, cbuf, cs, s->win, us, s->next, "CPU data chunk") < 0) {
 			free(cbuf);
 			return -1;
 		}
@@ -2227,6 +2703,7 @@ static int stream_init(struct trace_input *in, struct stream *s, int b, int cpu)
 			return -1;
 		cur_init(&c, hdr, 4, s->next, in->big_endian, in->file);
 		cur_u32(&c, &s->chunks_left, "chunk count");
+		s->chunks_said = s->chunks_left;
 		s->next += 4;
 	}
 	return 0;
@@ -2297,9 +2774,9 @@ int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffe
 		heap_down(in, 0);
 	}
 	if (!in->heap_len) {
-		/* A damaged kallsyms section no line needed fails the read all the same. */
+		/* A damaged kallsyms section no line needed is warned of all the same. */
 		kallsyms_text(in);
-		return in->failed ? -1 : 0;
+		return 0;
 	}
 	s = in->heap[0];
 	*rec = &s->rec;

@@ -93,9 +93,9 @@ const char *trace_input_format(const struct trace_input *in, int i, const char *
 /* The header_page and header_event texts. */
 const char *trace_input_header_page(const struct trace_input *in, size_t *len);
 const char *trace_input_header_event(const struct trace_input *in, size_t *len);
+/* Its kallsyms section did not decompress: functions are shown as addresses (warned). */
+int trace_input_kallsyms_damaged(const struct trace_input *in);
 /* kallsyms, printk formats and saved cmdlines texts (NUL-terminated). */
-/* Whether reading failed, at a record or in metadata read late (kallsyms). */
-int trace_input_failed(const struct trace_input *in);
 const char *trace_input_kallsyms(const struct trace_input *in);
 const char *trace_input_printk(const struct trace_input *in);
 /* The printk lines libtraceevent was given (malformed ones left out), malloc'd; NULL: none. */

@@ -254,6 +254,15 @@ def pages():
 		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs}
 
 
+def chunks():
+	"""2,000 markers on each of two CPUs: 4 KB pages, so a compressed file
+	has 3 chunks a CPU (mkdat.py's 10 pages each)."""
+	recs = [marker(c, T0 + 1000 * i + c, 1234, "line %05d on cpu %d\n" % (i, c))
+		for i in range(2000) for c in (0, 1)]
+	return {"cpus": 2, "events": ["print"], "kallsyms": kallsyms(8), "cmdlines": CMDLINES,
+		"records": recs}
+
+
 def options():
 	"""The sched records with the options that change or describe them:
 	DATE shifts every timestamp, TRACEID, PROCMAPS, and an option id no
@@ -417,6 +426,7 @@ SCENARIOS = {
 	"dropped": dropped,
 	"options": options,
 	"pages": pages,
+	"chunks": chunks,
 	"instances": instances,
 	"function": function,
 	"funcgraph": funcgraph,
