@@ -42,6 +42,9 @@ extern const char *current_command;
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "trace-cmd CMD: warning: message" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* After an error already printed: the command's usage, and EXIT_USAGE. */
+int usage_follows(const struct command *cmd);
+
 /* Prints the error, then the command's usage, and returns EXIT_USAGE. */
 int usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -1641,7 +1641,7 @@ static int report_files(struct report *r)
 		}
 	}
 	if (check_plugin_options(r) < 0)
-		return EXIT_USAGE;
+		return usage_follows(&cmd_report);
 	for (int i = 0; i < r->nr_files; i++) {
 		r->c = &r->files[i];
 		if (prepare_events(r) < 0)
@@ -1661,7 +1661,7 @@ static int report_file(struct report *r)
 	if (open_file(r, &r->files[0]) < 0)
 		return EXIT_FAILED;
 	if (check_plugin_options(r) < 0)
-		return EXIT_USAGE;
+		return usage_follows(&cmd_report);
 
 	switch (r->mode) {
 	case MODE_FORMATS:
@@ -1800,7 +1800,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 			break;
 		case 'F':
 			if (check_filter_length(optarg) < 0)
-				return EXIT_USAGE;
+				return usage_follows(&cmd_report);
 			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
 			r->filter_neg[r->nr_filters] = r->invert;
 			r->filters = add_str(r->filters, &r->nr_filters, optarg);
@@ -1839,12 +1839,12 @@ static int parse_args(struct report *r, int argc, char **argv)
 			break;
 		case 'r':
 			if (check_name_pattern("-r", optarg) < 0)
-				return EXIT_USAGE;
+				return usage_follows(&cmd_report);
 			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
 			break;
 		case 'n':
 			if (check_name_pattern("-n", optarg) < 0)
-				return EXIT_USAGE;
+				return usage_follows(&cmd_report);
 			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
 						     optarg);
 			break;
@@ -1854,9 +1854,10 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case 'O': {
 			char *eq = strchr(optarg, '=');
 
-			if (eq == optarg || check_named("-O", optarg, "a plugin option") < 0)
-				return eq == optarg ? usage_error(&cmd_report,
-					"-O needs a plugin option before '='") : EXIT_USAGE;
+			if (eq == optarg)
+				return usage_error(&cmd_report, "-O needs a plugin option before '='");
+			if (check_named("-O", optarg, "a plugin option") < 0)
+				return usage_follows(&cmd_report);
 			r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, optarg);
 			if (eq)
 				*eq = 0;
@@ -1924,7 +1925,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 			break;
 		case OPT_COMM:
 			if (check_named("--comm", optarg, "a task name") < 0)
-				return EXIT_USAGE;
+				return usage_follows(&cmd_report);
 			r->comms = add_str(r->comms, &r->nr_comms, optarg);
 			break;
 		case OPT_FORMAT:

@@ -50,6 +50,12 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+int usage_follows(const struct command *cmd)
+{
+	fputs(cmd->usage, stderr);
+	return EXIT_USAGE;
+}
+
 int usage_error(const struct command *cmd, const char *fmt, ...)
 {
 	va_list ap;

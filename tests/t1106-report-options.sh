@@ -194,11 +194,7 @@ test_expect_success 'a bad --ts-offset is a usage error' '
 check_report_usage() {
 	msg=$2
 	eval "set -- $1"
-	"$TRACE_CMD" report "$@" $F >out 2>err
-	code=$?
-	[ $code = 2 ] || { echo "report $*: exit $code"; cat err; return 1; }
-	[ "$(head -n 1 err)" = "$msg" ] || { echo "report $*: '"'"'$(head -n 1 err)'"'"'"; return 1; }
-	test ! -s out || { echo "report $* printed events"; return 1; }
+	check_usage 2 "$msg" report "$@" $F
 }
 
 test_expect_success 'a plugin option no loaded plugin has is a usage error' '

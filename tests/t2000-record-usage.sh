@@ -5,18 +5,12 @@
 
 NOWHERE=$TRASH/no-tracing-dir
 
-# check_usage CODE "ARGS" "first line of stderr"
-check_usage() {
-	want=$1 args=$2 msg=$3
-	eval "set -- $args"
-	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" record "$@" >out 2>err
-	code=$?
-	[ $code = "$want" ] || { echo "record $args: exit $code, want $want"; cat err; return 1; }
-	[ "$(head -n 1 err)" = "$msg" ] || { echo "record $args: '$(head -n 1 err)'"; return 1; }
-	if [ "$want" = 2 ]; then
-		grep -q "^usage: trace-cmd record" err || { echo "no usage after the error"; return 1; }
-	fi
-	test ! -e trace.dat || { echo "record $args left trace.dat"; return 1; }
+# record_usage CODE "ARGS" "first line of stderr", with no tracing directory.
+record_usage() {
+	want=$1 msg=$3
+	eval "set -- $2"
+	TRACE_CMD_TRACING_DIR=$NOWHERE check_usage "$want" "$msg" record "$@" &&
+	{ test ! -e trace.dat || { echo "record $* left trace.dat"; return 1; }; }
 }
 
 test_expect_success 'record -h prints the usage to stdout and exits 0' '
@@ -25,81 +19,81 @@ test_expect_success 'record -h prints the usage to stdout and exits 0' '
 '
 
 test_expect_success 'usage errors exit 2 with one line and the usage' '
-	check_usage 2 "" "trace-cmd record: no events to record: give -e EVENT" &&
-	check_usage 2 "true" "trace-cmd record: no events to record: give -e EVENT" &&
-	check_usage 2 "-x -e sched" "trace-cmd record: unknown option '"'"'-x'"'"'" &&
-	check_usage 2 "--bogus -e sched" "trace-cmd record: unknown option '"'"'--bogus'"'"'" &&
-	check_usage 2 "-e" "trace-cmd record: option '"'"'-e'"'"' needs a value" &&
-	check_usage 2 "-e sched -o" "trace-cmd record: option '"'"'-o'"'"' needs a value" &&
-	check_usage 2 "-e sched -o \"\"" "trace-cmd record: -o needs a file name" &&
-	check_usage 2 "-e sched --file-version abc" \
+	record_usage 2 "" "trace-cmd record: no events to record: give -e EVENT" &&
+	record_usage 2 "true" "trace-cmd record: no events to record: give -e EVENT" &&
+	record_usage 2 "-x -e sched" "trace-cmd record: unknown option '"'"'-x'"'"'" &&
+	record_usage 2 "--bogus -e sched" "trace-cmd record: unknown option '"'"'--bogus'"'"'" &&
+	record_usage 2 "-e" "trace-cmd record: option '"'"'-e'"'"' needs a value" &&
+	record_usage 2 "-e sched -o" "trace-cmd record: option '"'"'-o'"'"' needs a value" &&
+	record_usage 2 "-e sched -o \"\"" "trace-cmd record: -o needs a file name" &&
+	record_usage 2 "-e sched --file-version abc" \
 		"trace-cmd record: invalid --file-version value '"'"'abc'"'"': not a number"
 '
 
 test_expect_success '--file-version 6 and 7 are accepted, others refused' '
-	check_usage 2 "-e sched --file-version 8" \
+	record_usage 2 "-e sched --file-version 8" \
 		"trace-cmd record: file version 8 is not supported: record writes versions 6 and 7" &&
-	check_usage 2 "-e sched --file-version 5" \
+	record_usage 2 "-e sched --file-version 5" \
 		"trace-cmd record: file version 5 is not supported: record writes versions 6 and 7" &&
 	for v in 6 7; do
-		check_usage 1 "-e sched --file-version $v true" \
+		record_usage 1 "-e sched --file-version $v true" \
 			"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory" ||
 		return 1
 	done
 '
 
 test_expect_success '--compression: upstream names only, and none with version 6' '
-	check_usage 2 "-e sched --compression lz4" \
+	record_usage 2 "-e sched --compression lz4" \
 		"trace-cmd record: unknown compression '"'"'lz4'"'"': use none, zlib, zstd or any" &&
-	check_usage 2 "-e sched --compression" \
+	record_usage 2 "-e sched --compression" \
 		"trace-cmd record: option '"'"'--compression'"'"' needs a value" &&
-	check_usage 2 "-e sched --file-version 6 --compression zstd" \
+	record_usage 2 "-e sched --file-version 6 --compression zstd" \
 		"trace-cmd record: --compression zstd needs --file-version 7" &&
 	for c in none zlib zstd any; do
-		check_usage 1 "-e sched --compression $c true" \
+		record_usage 1 "-e sched --compression $c true" \
 			"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory" ||
 		return 1
 	done &&
-	check_usage 1 "-e sched --file-version 6 --compression none true" \
+	record_usage 1 "-e sched --file-version 6 --compression none true" \
 		"trace-cmd record: tracing directory '"'"'$NOWHERE'"'"' (from TRACE_CMD_TRACING_DIR): No such file or directory"
 '
 
 test_expect_success 'options after the command belong to the command' '
-	check_usage 2 "true -e sched" "trace-cmd record: no events to record: give -e EVENT"
+	record_usage 2 "true -e sched" "trace-cmd record: no events to record: give -e EVENT"
 '
 
 test_expect_success 'an output that cannot be created fails before tracefs is looked at' '
-	check_usage 1 "-e sched -o $TRASH/no/such/dir/t.dat true" \
+	record_usage 1 "-e sched -o $TRASH/no/such/dir/t.dat true" \
 		"trace-cmd record: cannot create '"'"'$TRASH/no/such/dir/t.dat'"'"': No such file or directory" &&
 	mkdir adir &&
-	check_usage 1 "-e sched -o adir true" \
+	record_usage 1 "-e sched -o adir true" \
 		"trace-cmd record: cannot create '"'"'adir'"'"': Is a directory"
 '
 
 test_expect_success 'a command not in PATH fails before tracefs is looked at' '
-	check_usage 1 "-e sched no-such-command-xyz" \
+	record_usage 1 "-e sched no-such-command-xyz" \
 		"trace-cmd record: cannot run '"'"'no-such-command-xyz'"'"': command not found" &&
-	check_usage 1 "-e sched ./missing" \
+	record_usage 1 "-e sched ./missing" \
 		"trace-cmd record: cannot run '"'"'./missing'"'"': command not found"
 '
 
 test_expect_success 'an empty name or a mask selecting no CPU is a usage error' '
-	check_usage 2 "-e \"\" true" "trace-cmd record: -e needs an event name" &&
-	check_usage 2 "-e \" \" true" "trace-cmd record: -e needs an event name" &&
-	check_usage 2 "-e sched -B inst -e \"\" true" "trace-cmd record: -e needs an event name" &&
-	check_usage 2 "-e sched -M 0 true" "trace-cmd record: invalid -M value '"'"'0'"'"': the mask selects no CPU" &&
-	check_usage 2 "-e sched -M 00,0 true" "trace-cmd record: invalid -M value '"'"'00,0'"'"': the mask selects no CPU" &&
-	check_usage 2 "-e sched -M xyz true" "trace-cmd record: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" &&
-	check_usage 2 "-e sched -f \"\" true" "trace-cmd record: -f needs a filter" &&
-	check_usage 2 "-e sched -R \"\" true" "trace-cmd record: -R needs a trigger" &&
-	check_usage 2 "-e sched -p \"\" true" "trace-cmd record: -p needs a tracer name" &&
-	check_usage 2 "-e sched -p function -l \"\" true" "trace-cmd record: -l needs a function name" &&
-	check_usage 2 "-e sched -p function -n \"\" true" "trace-cmd record: -n needs a function name" &&
-	check_usage 2 "-e sched -p function_graph -g \"\" true" "trace-cmd record: -g needs a function name" &&
-	check_usage 2 "-e sched -p function --module \"\" true" "trace-cmd record: --module needs a module name" &&
-	check_usage 2 "-e sched -C \"\" true" "trace-cmd record: -C needs a clock name" &&
-	check_usage 2 "-e sched -O \"\" true" "trace-cmd record: -O needs a trace option" &&
-	check_usage 2 "-e sched -B inst -O \"\" true" "trace-cmd record: -O needs a trace option"
+	record_usage 2 "-e \"\" true" "trace-cmd record: -e needs an event name" &&
+	record_usage 2 "-e \" \" true" "trace-cmd record: -e needs an event name" &&
+	record_usage 2 "-e sched -B inst -e \"\" true" "trace-cmd record: -e needs an event name" &&
+	record_usage 2 "-e sched -M 0 true" "trace-cmd record: invalid -M value '"'"'0'"'"': the mask selects no CPU" &&
+	record_usage 2 "-e sched -M 00,0 true" "trace-cmd record: invalid -M value '"'"'00,0'"'"': the mask selects no CPU" &&
+	record_usage 2 "-e sched -M xyz true" "trace-cmd record: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" &&
+	record_usage 2 "-e sched -f \"\" true" "trace-cmd record: -f needs a filter" &&
+	record_usage 2 "-e sched -R \"\" true" "trace-cmd record: -R needs a trigger" &&
+	record_usage 2 "-e sched -p \"\" true" "trace-cmd record: -p needs a tracer name" &&
+	record_usage 2 "-e sched -p function -l \"\" true" "trace-cmd record: -l needs a function name" &&
+	record_usage 2 "-e sched -p function -n \"\" true" "trace-cmd record: -n needs a function name" &&
+	record_usage 2 "-e sched -p function_graph -g \"\" true" "trace-cmd record: -g needs a function name" &&
+	record_usage 2 "-e sched -p function --module \"\" true" "trace-cmd record: --module needs a module name" &&
+	record_usage 2 "-e sched -C \"\" true" "trace-cmd record: -C needs a clock name" &&
+	record_usage 2 "-e sched -O \"\" true" "trace-cmd record: -O needs a trace option" &&
+	record_usage 2 "-e sched -B inst -O \"\" true" "trace-cmd record: -O needs a trace option"
 '
 
 test_expect_success 'stream takes the same checks' '

@@ -7,7 +7,7 @@
 FAKE=$FIXTURES/fake-tracing
 
 # A fresh copy of the fake tracing directory in ./fake.
-fresh_fake() { rm -rf fake && cp -r "$FAKE" fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
+rm -rf fake-orig && cp -r "$FAKE" fake-orig || exit 1
 
 # The event lines of a report, without the header.  Markers (print) are left
 # out: their address resolves through the machine's own /proc/kallsyms.

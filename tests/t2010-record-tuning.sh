@@ -7,25 +7,21 @@
 
 NOWHERE=$TRASH/no-tracing-dir
 
-# check_usage "ARGS" "first line of stderr": exit 2, usage, tracefs untouched.
-check_usage() {
+# record_usage "ARGS" "first line of stderr": exit 2, usage, no tracing directory.
+record_usage() {
 	msg=$2
 	eval "set -- $1"
-	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" record "$@" >out 2>err
-	code=$?
-	[ $code = 2 ] || { echo "exit $code"; cat err; return 1; }
-	[ "$(head -n 1 err)" = "$msg" ] || { echo "got '$(head -n 1 err)'"; return 1; }
-	grep -q "^usage: trace-cmd record" err
+	TRACE_CMD_TRACING_DIR=$NOWHERE check_usage 2 "$msg" record "$@"
 }
 
 test_expect_success 'bad -b and -r values are usage errors' '
-	check_usage "-b abc -e sched true" "trace-cmd record: invalid -b value '"'"'abc'"'"': not a number" &&
-	check_usage "-b 0 -e sched true" "trace-cmd record: invalid -b value '"'"'0'"'"': out of range (1 to 1073741824)" &&
-	check_usage "-e sched -b" "trace-cmd record: option '"'"'-b'"'"' needs a value" &&
-	check_usage "-r 0 -e sched true" "trace-cmd record: invalid -r value '"'"'0'"'"': out of range (1 to 99)" &&
-	check_usage "-r 100 -e sched true" "trace-cmd record: invalid -r value '"'"'100'"'"': out of range (1 to 99)" &&
-	check_usage "-r x -e sched true" "trace-cmd record: invalid -r value '"'"'x'"'"': not a number" &&
-	check_usage "--pin=1 -e sched true" "trace-cmd record: unknown option '"'"'--pin=1'"'"'"
+	record_usage "-b abc -e sched true" "trace-cmd record: invalid -b value '"'"'abc'"'"': not a number" &&
+	record_usage "-b 0 -e sched true" "trace-cmd record: invalid -b value '"'"'0'"'"': out of range (1 to 1073741824)" &&
+	record_usage "-e sched -b" "trace-cmd record: option '"'"'-b'"'"' needs a value" &&
+	record_usage "-r 0 -e sched true" "trace-cmd record: invalid -r value '"'"'0'"'"': out of range (1 to 99)" &&
+	record_usage "-r 100 -e sched true" "trace-cmd record: invalid -r value '"'"'100'"'"': out of range (1 to 99)" &&
+	record_usage "-r x -e sched true" "trace-cmd record: invalid -r value '"'"'x'"'"': not a number" &&
+	record_usage "--pin=1 -e sched true" "trace-cmd record: unknown option '"'"'--pin=1'"'"'"
 '
 
 # A fake tracing directory whose sched system has its own enable file.

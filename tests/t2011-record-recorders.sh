@@ -9,25 +9,21 @@
 NOWHERE=$TRASH/no-tracing-dir
 FAKE=$FIXTURES/fake-tracing
 
-# check_usage "ARGS" "first line of stderr": exit 2, usage, tracefs untouched.
-check_usage() {
+# record_usage "ARGS" "first line of stderr": exit 2, usage, no tracing directory.
+record_usage() {
 	msg=$2
 	eval "set -- $1"
-	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" record "$@" >out 2>err
-	code=$?
-	[ $code = 2 ] || { echo "exit $code"; cat err; return 1; }
-	[ "$(head -n 1 err)" = "$msg" ] || { echo "got '$(head -n 1 err)'"; return 1; }
-	grep -q "^usage: trace-cmd record" err
+	TRACE_CMD_TRACING_DIR=$NOWHERE check_usage 2 "$msg" record "$@"
 }
 
 test_expect_success 'bad -s and -m values are usage errors' '
-	check_usage "-s x -e sched true" "trace-cmd record: invalid -s value '"'"'x'"'"': not a number" &&
-	check_usage "-s 10000001 -e sched true" "trace-cmd record: invalid -s value '"'"'10000001'"'"': out of range (0 to 10000000)" &&
-	check_usage "-e sched -s" "trace-cmd record: option '"'"'-s'"'"' needs a value" &&
-	check_usage "-m 0 -e sched true" "trace-cmd record: invalid -m value '"'"'0'"'"': out of range (1 to 1073741824)" &&
-	check_usage "-m 1k -e sched true" "trace-cmd record: invalid -m value '"'"'1k'"'"': not a number" &&
-	check_usage "--poll=1 -e sched true" "trace-cmd record: unknown option '"'"'--poll=1'"'"'" &&
-	check_usage "-N localhost:1 -m 100 -e sched true" \
+	record_usage "-s x -e sched true" "trace-cmd record: invalid -s value '"'"'x'"'"': not a number" &&
+	record_usage "-s 10000001 -e sched true" "trace-cmd record: invalid -s value '"'"'10000001'"'"': out of range (0 to 10000000)" &&
+	record_usage "-e sched -s" "trace-cmd record: option '"'"'-s'"'"' needs a value" &&
+	record_usage "-m 0 -e sched true" "trace-cmd record: invalid -m value '"'"'0'"'"': out of range (1 to 1073741824)" &&
+	record_usage "-m 1k -e sched true" "trace-cmd record: invalid -m value '"'"'1k'"'"': not a number" &&
+	record_usage "--poll=1 -e sched true" "trace-cmd record: unknown option '"'"'--poll=1'"'"'" &&
+	record_usage "-N localhost:1 -m 100 -e sched true" \
 		"trace-cmd record: -m cannot be used with -N: the listener writes the file, so it keeps all of it"
 '
 

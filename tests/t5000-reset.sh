@@ -200,23 +200,21 @@ test_expect_success TRACEFS 'a missing instance is an error and changes nothing'
 '
 cleanup
 
-check_usage() {
+reset_usage() {
 	msg=$1; shift
-	test_expect_code 2 "$TRACE_CMD" reset "$@" 2>err || return 1
-	test "$(head -n 1 err)" = "$msg" || { echo "got: $(head -n 1 err)"; return 1; }
-	grep -q "^usage: trace-cmd reset" err
+	check_usage 2 "$msg" reset "$@"
 }
 
 test_expect_success 'usage errors exit 2 with one line and the usage, changing nothing' '
 	# Stopped first, so that a reset done by mistake would show in the comparison.
 	{ [ -z "$T" ] || { echo 0 >"$T/tracing_on" && tracefs_state >before; }; } &&
-	check_usage "trace-cmd reset: -d must follow -B or -a: the top buffer cannot be deleted" -d &&
-	check_usage "trace-cmd reset: -d must follow -B or -a: the top buffer cannot be deleted" -a -t -d &&
-	check_usage "trace-cmd reset: invalid -b value '"'"'abc'"'"': not a number" -b abc &&
-	check_usage "trace-cmd reset: invalid -b value '"'"'0'"'"': out of range (1 to 1073741824)" -b 0 &&
-	check_usage "trace-cmd reset: unknown option '"'"'-x'"'"'" -x &&
-	check_usage "trace-cmd reset: option '"'"'-B'"'"' needs a value" -B &&
-	check_usage "trace-cmd reset: unexpected argument '"'"'foo'"'"'" foo &&
+	reset_usage "trace-cmd reset: -d must follow -B or -a: the top buffer cannot be deleted" -d &&
+	reset_usage "trace-cmd reset: -d must follow -B or -a: the top buffer cannot be deleted" -a -t -d &&
+	reset_usage "trace-cmd reset: invalid -b value '"'"'abc'"'"': not a number" -b abc &&
+	reset_usage "trace-cmd reset: invalid -b value '"'"'0'"'"': out of range (1 to 1073741824)" -b 0 &&
+	reset_usage "trace-cmd reset: unknown option '"'"'-x'"'"'" -x &&
+	reset_usage "trace-cmd reset: option '"'"'-B'"'"' needs a value" -B &&
+	reset_usage "trace-cmd reset: unexpected argument '"'"'foo'"'"'" foo &&
 	{ [ -z "$T" ] || { tracefs_state >after && test_cmp before after; }; }
 '
 cleanup

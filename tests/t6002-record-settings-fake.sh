@@ -15,7 +15,6 @@ echo "[local] global counter" >fake-orig/trace_clock &&
 echo ff >fake-orig/tracing_cpumask && echo 128 >fake-orig/saved_cmdlines_size &&
 : >fake-orig/set_event_pid && : >fake-orig/set_ftrace_pid || exit 1
 
-fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
 
 # record "$@", the command printing the files in $SHOW (NAME: content).
 show_during() {

@@ -12,7 +12,6 @@ printf "%s\n" schedule vfs_read vfs_write "ext4_readdir [ext4]" >fake-orig/avail
 : >fake-orig/set_event &&
 mkdir -p fake-orig/options && echo 0 >fake-orig/options/func_stack_trace || exit 1
 
-fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
 show() { for f in "$@"; do echo "$f: $(paste -sd" " fake/$f)"; done; }
 
 test_expect_success 'set -p function_graph -l -n -g --max-graph-depth writes each file' '
@@ -78,30 +77,27 @@ test_expect_success 'start -e sched -v -e sched_switch: the system without that 
 	printf "%s\n" "sched_switch 0" "sched_wakeup 1" "sched_waking 1" >expect && test_cmp expect got
 '
 
-check_usage() {
+fake_usage() {
 	msg=$1; shift
-	fresh_fake &&
-	test_expect_code 2 "$TRACE_CMD" "$@" 2>err &&
-	head -1 err >first && echo "$msg" >expect && test_cmp expect first &&
-	diff -r fake-orig fake
+	fresh_fake && check_usage 2 "$msg" "$@" && diff -r fake-orig fake
 }
 
 test_expect_success 'start -P, -M, -T, --cmdlines-size after -B, -c without -P: usage errors' '
-	check_usage "trace-cmd start: -P applies to the top buffer, not -B foo" start -B foo -e sched -P 1 &&
-	check_usage "trace-cmd start: -T applies to the top buffer, not -B foo" start -B foo -e sched -T &&
-	check_usage "trace-cmd start: --cmdlines-size applies to the whole kernel, not -B foo" \
+	fake_usage "trace-cmd start: -P applies to the top buffer, not -B foo" start -B foo -e sched -P 1 &&
+	fake_usage "trace-cmd start: -T applies to the top buffer, not -B foo" start -B foo -e sched -T &&
+	fake_usage "trace-cmd start: --cmdlines-size applies to the whole kernel, not -B foo" \
 		start -B foo -e sched --cmdlines-size 10 &&
-	check_usage "trace-cmd start: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" start -M xyz &&
-	check_usage "trace-cmd start: -c needs -F or -P" start -e sched -c &&
-	check_usage "trace-cmd start: -v must come before an -e" start -e sched -v &&
-	check_usage "trace-cmd start: -f cannot follow a -v -e: its events are not enabled" \
+	fake_usage "trace-cmd start: invalid -M value '"'"'xyz'"'"': not a hex CPU mask" start -M xyz &&
+	fake_usage "trace-cmd start: -c needs -F or -P" start -e sched -c &&
+	fake_usage "trace-cmd start: -v must come before an -e" start -e sched -v &&
+	fake_usage "trace-cmd start: -f cannot follow a -v -e: its events are not enabled" \
 		start -e sched -v -e sched_switch -f "prev_pid > 1"
 '
 
 test_expect_success 'function filters without their tracer, or after -B: usage errors' '
-	check_usage "trace-cmd set: -l needs -p function or -p function_graph" set -l schedule &&
-	check_usage "trace-cmd start: -g needs -p function_graph" start -p function -g schedule &&
-	check_usage "trace-cmd set: function filters apply to the top buffer, not -B foo" \
+	fake_usage "trace-cmd set: -l needs -p function or -p function_graph" set -l schedule &&
+	fake_usage "trace-cmd start: -g needs -p function_graph" start -p function -g schedule &&
+	fake_usage "trace-cmd set: function filters apply to the top buffer, not -B foo" \
 		set -B foo -p function -l schedule
 '
 

@@ -6,25 +6,23 @@
 . "$TEST_DIR/lib-tracefs.sh"
 
 # Usage errors first: they touch no tracefs (a directory that does not exist).
-check_usage() {
-	want=$1 args=$2 msg=$3
-	eval "set -- $args"
-	TRACE_CMD_TRACING_DIR=$TRASH/nowhere "$TRACE_CMD" record "$@" >out 2>err
-	code=$?
-	[ $code = "$want" ] || { echo "record $args: exit $code, want $want"; cat err; return 1; }
-	[ "$(head -n 1 err)" = "$msg" ] || { echo "record $args: '$(head -n 1 err)'"; return 1; }
+# record_usage CODE "ARGS" "first line of stderr", with no tracing directory.
+record_usage() {
+	want=$1 msg=$3
+	eval "set -- $2"
+	TRACE_CMD_TRACING_DIR=$TRASH/nowhere check_usage "$want" "$msg" record "$@"
 }
 
 test_expect_success '-B usage errors name the instance and the reason' '
-	check_usage 2 "-e sched -B foo true" \
+	record_usage 2 "-e sched -B foo true" \
 		"trace-cmd record: -B foo has nothing to record: give -e EVENT after it" &&
-	check_usage 2 "-B foo -e sched -B foo -e irq true" "trace-cmd record: -B foo given twice" &&
-	check_usage 2 "-B a/b -e sched true" "trace-cmd record: invalid instance name '"'"'a/b'"'"'" &&
-	check_usage 2 "-p function -B foo -e sched -l schedule true" \
+	record_usage 2 "-B foo -e sched -B foo -e irq true" "trace-cmd record: -B foo given twice" &&
+	record_usage 2 "-B a/b -e sched true" "trace-cmd record: invalid instance name '"'"'a/b'"'"'" &&
+	record_usage 2 "-p function -B foo -e sched -l schedule true" \
 		"trace-cmd record: function filters apply to the top buffer, not -B foo" &&
-	check_usage 2 "-B foo -f \"pid > 0\" -e sched true" "trace-cmd record: -f must follow an -e" &&
-	check_usage 2 "-B foo -e sched -v true" "trace-cmd record: -v must come before an -e" &&
-	check_usage 2 "-B" "trace-cmd record: option '"'"'-B'"'"' needs a value"
+	record_usage 2 "-B foo -f \"pid > 0\" -e sched true" "trace-cmd record: -f must follow an -e" &&
+	record_usage 2 "-B foo -e sched -v true" "trace-cmd record: -v must come before an -e" &&
+	record_usage 2 "-B" "trace-cmd record: option '"'"'-B'"'"' needs a value"
 '
 
 # A fake tracing directory with an instance "old" that exists already.
@@ -34,7 +32,6 @@ mkdir -p fake-orig/instances/old &&
 for d in fake-orig fake-orig/instances/old; do
 	for c in 0 1; do echo 1410 >$d/per_cpu/cpu$c/buffer_size_kb; done
 done || exit 1
-fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
 
 test_expect_success 'an existing instance is recorded with its own events and -b, then restored' '
 	fresh_fake &&

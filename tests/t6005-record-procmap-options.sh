@@ -9,7 +9,6 @@ command -v strace >/dev/null && test_set_prereq STRACE
 rm -rf fake-orig && cp -r "$FIXTURES/fake-tracing" fake-orig &&
 echo "function nop" >fake-orig/available_tracers &&
 mkdir -p fake-orig/options && echo 0 >fake-orig/options/sym-addr && : >fake-orig/set_event || exit 1
-fresh_fake() { rm -rf fake && cp -r fake-orig fake && export TRACE_CMD_TRACING_DIR=$PWD/fake; }
 
 test_expect_success STRACE '-O with -p is written after the tracer, and put back' '
 	fresh_fake && echo 0 >fake/options/func_stack_trace && cp -r fake fake-before &&

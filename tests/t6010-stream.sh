@@ -6,16 +6,11 @@
 
 NOWHERE=$TRASH/no-tracing-dir
 
-# check_usage CODE "ARGS" "first line of stderr": checked before tracefs is looked at.
-check_usage() {
-	want=$1 args=$2 msg=$3
-	eval "set -- $args"
-	TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" stream "$@" >out 2>err
-	code=$?
-	[ $code = "$want" ] || { echo "stream $args: exit $code, want $want"; cat err; return 1; }
-	[ "$(head -n 1 err)" = "$msg" ] || { echo "stream $args: '$(head -n 1 err)'"; return 1; }
-	grep -q "^usage: trace-cmd stream" err || { echo "no stream usage after the error"; return 1; }
-	test ! -s out
+# stream_usage CODE "ARGS" "first line of stderr": checked before tracefs is looked at.
+stream_usage() {
+	want=$1 msg=$3
+	eval "set -- $2"
+	TRACE_CMD_TRACING_DIR=$NOWHERE check_usage "$want" "$msg" stream "$@"
 }
 
 test_expect_success 'stream -h prints its usage to stdout and exits 0' '
@@ -25,31 +20,31 @@ test_expect_success 'stream -h prints its usage to stdout and exits 0' '
 '
 
 test_expect_success 'usage errors exit 2 with one line and stream'"'"'s usage' '
-	check_usage 2 "" "trace-cmd stream: no events to record: give -e EVENT" &&
-	check_usage 2 "-x -e sched" "trace-cmd stream: unknown option '"'"'-x'"'"'" &&
-	check_usage 2 "-e" "trace-cmd stream: option '"'"'-e'"'"' needs a value" &&
-	check_usage 2 "-e sched -b abc" "trace-cmd stream: invalid -b value '"'"'abc'"'"': not a number" &&
-	check_usage 2 "-f x" "trace-cmd stream: -f must follow an -e" &&
-	check_usage 2 "-e sched -F" "trace-cmd stream: -F needs a COMMAND to trace"
+	stream_usage 2 "" "trace-cmd stream: no events to record: give -e EVENT" &&
+	stream_usage 2 "-x -e sched" "trace-cmd stream: unknown option '"'"'-x'"'"'" &&
+	stream_usage 2 "-e" "trace-cmd stream: option '"'"'-e'"'"' needs a value" &&
+	stream_usage 2 "-e sched -b abc" "trace-cmd stream: invalid -b value '"'"'abc'"'"': not a number" &&
+	stream_usage 2 "-f x" "trace-cmd stream: -f must follow an -e" &&
+	stream_usage 2 "-e sched -F" "trace-cmd stream: -F needs a COMMAND to trace"
 '
 
 test_expect_success 'record'"'"'s file and recorder options are refused by name' '
-	check_usage 2 "-e sched -o x.dat" "trace-cmd stream: -o does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --file-version 6" \
+	stream_usage 2 "-e sched -o x.dat" "trace-cmd stream: -o does not apply: stream writes no file" &&
+	stream_usage 2 "-e sched --file-version 6" \
 		"trace-cmd stream: --file-version does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --compression zstd" \
+	stream_usage 2 "-e sched --compression zstd" \
 		"trace-cmd stream: --compression does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --temp /tmp" "trace-cmd stream: --temp does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --date" "trace-cmd stream: --date does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --pin" "trace-cmd stream: --pin does not apply: stream writes no file" &&
-	check_usage 2 "-e sched -r 10" "trace-cmd stream: -r does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --proc-map true" \
+	stream_usage 2 "-e sched --temp /tmp" "trace-cmd stream: --temp does not apply: stream writes no file" &&
+	stream_usage 2 "-e sched --date" "trace-cmd stream: --date does not apply: stream writes no file" &&
+	stream_usage 2 "-e sched --pin" "trace-cmd stream: --pin does not apply: stream writes no file" &&
+	stream_usage 2 "-e sched -r 10" "trace-cmd stream: -r does not apply: stream writes no file" &&
+	stream_usage 2 "-e sched --proc-map true" \
 		"trace-cmd stream: --proc-map does not apply: stream writes no file" &&
-	check_usage 2 "-e sched -B foo" "trace-cmd stream: -B foo has nothing to record: give -e EVENT after it" &&
-	check_usage 2 "-e sched -m 100" "trace-cmd stream: -m does not apply: stream writes no file" &&
-	check_usage 2 "-e sched --poll" \
+	stream_usage 2 "-e sched -B foo" "trace-cmd stream: -B foo has nothing to record: give -e EVENT after it" &&
+	stream_usage 2 "-e sched -m 100" "trace-cmd stream: -m does not apply: stream writes no file" &&
+	stream_usage 2 "-e sched --poll" \
 		"trace-cmd stream: --poll does not apply: stream never waits on the kernel, it reads the buffers every -s interval" &&
-	check_usage 2 "-e sched -s 10000001" \
+	stream_usage 2 "-e sched -s 10000001" \
 		"trace-cmd stream: invalid -s value '"'"'10000001'"'"': out of range (0 to 10000000)" &&
 	test ! -e x.dat
 '

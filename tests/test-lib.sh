@@ -146,6 +146,28 @@ test_stderr_is() {
 	return 1
 }
 
+# check_usage CODE MSG CMD ARGS...: trace-cmd CMD ARGS exits CODE with MSG as
+# the first line on stderr; after a usage error (2), CMD's usage follows and
+# nothing goes to stdout.  Scripts with tables of argument strings wrap it.
+check_usage() {
+	want=$1 msg=$2; shift 2
+	"$TRACE_CMD" "$@" >out 2>err
+	code=$?
+	[ $code = "$want" ] || { echo "$*: exit $code, want $want"; cat err; return 1; }
+	[ "$(head -n 1 err)" = "$msg" ] ||
+		{ echo "$*: first line '$(head -n 1 err)'"; echo "want '$msg'"; return 1; }
+	[ "$want" = 2 ] || return 0
+	grep -q "^usage: trace-cmd $1" err || { echo "$*: no usage after the error"; return 1; }
+	test ! -s out || { echo "$*: wrote to stdout:"; cat out; return 1; }
+}
+
+# fresh_fake [DIR]: a new copy, fake/, of a fake tracing directory (fake-orig,
+# which the script made from $FIXTURES/fake-tracing, unless DIR is given),
+# made the tracing directory of what follows.
+fresh_fake() {
+	rm -rf fake && cp -r "${1:-fake-orig}" fake && export TRACE_CMD_TRACING_DIR=$PWD/fake
+}
+
 # strace ARGS...: LeakSanitizer cannot work under ptrace, so a sanitized
 # build runs without its leak check here (its other checks stay on).
 test_strace() {
