@@ -448,36 +448,6 @@ static int check_filter_length(const char *spec)
 }
 
 /*
- * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
- * value, "pid =="), so each is parsed first in a child that may die.
- */
-static int filter_parses_safely(struct report *r, const char *spec)
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork to check filter '%s': %s", spec, strerror(errno));
-	if (!pid) {
-		struct tep_event_filter *f = tep_filter_alloc(r->c->tep);
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0)
-			dup2(fd, 2);
-		_exit(f && tep_filter_add_filter_str(f, spec) >= 0 ? 0 : 1);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("cannot check filter '%s': %s", spec, strerror(errno));
-	/* Exit 1 is a parse error tep reports itself; a sanitizer's crash exits 99. */
-	if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
-		return error("filter '%s': syntax error", spec);
-	return 0;
-}
-
-/*
  * libtraceevent's parse error is three lines: the condition, a caret under
  * the fault, the reason.  One line instead: the reason and the column.
  */
@@ -495,6 +465,70 @@ static int filter_parse_error(const char *spec, char *msg)
 		*reason = tolower((unsigned char)*reason);
 	return error("filter '%s': %s (at column %d of the condition)", spec, trim(reason),
 		     (int)(caret - strchr(msg, '\n')));
+}
+
+/* The child of filter_parses_safely(): parses @spec, its error to the pipe. */
+static void __attribute__((noreturn)) check_filter_child(struct report *r, const char *spec,
+							 int pipe_fd[2])
+{
+	struct tep_event_filter *f = tep_filter_alloc(r->c->tep);
+	char msg[TEP_FILTER_ERROR_BUFSZ + 1];
+	int fd = open("/dev/null", O_WRONLY);
+	enum tep_errno err;
+
+	close(pipe_fd[0]);
+	if (fd >= 0)
+		dup2(fd, 2);
+	if (!f)
+		_exit(2);
+	err = tep_filter_add_filter_str(f, spec);
+	if (err >= 0)
+		_exit(0);
+	if (tep_filter_strerror(f, err, msg, sizeof(msg)) < 0)
+		tep_strerror(r->c->tep, err, msg, sizeof(msg));
+	write_all(pipe_fd[1], msg, strlen(msg));
+	_exit(1);
+}
+
+/*
+ * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
+ * value, "pid =="), and frees memory it uses again on others ("a || b (":
+ * valgrind sees it; glibc may abort), so each is parsed first in a child
+ * that may die.  A filter that does not parse is never parsed here: the
+ * child sends its error message back through a pipe.
+ */
+static int filter_parses_safely(struct report *r, const char *spec)
+{
+	char msg[TEP_FILTER_ERROR_BUFSZ + 1] = "";
+	int status, pipe_fd[2];
+	ssize_t len;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(pipe_fd) < 0)
+		return error("cannot check filter '%s': %s", spec, strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(pipe_fd[0]);
+		close(pipe_fd[1]);
+		return error("cannot fork to check filter '%s': %s", spec, strerror(errno));
+	}
+	if (!pid)
+		check_filter_child(r, spec, pipe_fd);
+	close(pipe_fd[1]);
+	len = read_all(pipe_fd[0], msg, sizeof(msg) - 1);
+	close(pipe_fd[0]);
+	msg[len > 0 ? len : 0] = '\0';
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("cannot check filter '%s': %s", spec, strerror(errno));
+	/* Exit 1 is a parse error tep reports itself; a sanitizer's crash exits 99. */
+	if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) > 1 ||
+	    (WEXITSTATUS(status) == 1 && !*msg))
+		return error("filter '%s': syntax error", spec);
+	if (WEXITSTATUS(status) == 1)
+		return filter_parse_error(spec, msg);
+	return 0;
 }
 
 static int setup_filters(struct report *r)
