@@ -72,7 +72,10 @@ if [ -z "$(find "$pristine" -mtime -7 2>/dev/null)" ]; then
 	m=$(mirror); m=${m:-http://deb.debian.org/debian}
 	tmp=$(mktemp -d /var/tmp/trace-cmd-debootstrap.XXXXXX)
 	echo "fresh-root: debootstrap --variant=minbase bookworm ($m)"
+	# Once more on failure: a mirror's hiccup is not a failed build.
 	debootstrap --variant=minbase bookworm "$tmp" "$m" >"$cache/debootstrap.log" 2>&1 ||
+		{ rm -rf "$tmp" && mkdir -p "$tmp" &&
+		  debootstrap --variant=minbase bookworm "$tmp" "$m" >"$cache/debootstrap.log" 2>&1; } ||
 		{ rm -rf "$tmp"; fail "debootstrap failed, see $cache/debootstrap.log"; }
 	chmod 755 "$tmp"	# mktemp's 0700 would shut every other user out of /
 	tar -C "$tmp" -cf "$pristine.new" . && mv "$pristine.new" "$pristine"

@@ -22,5 +22,6 @@ for p in $pkgs; do
 done
 [ -z "$missing" ] && exit 0
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends $missing
+# Retries: a fresh machine (or CI's fresh root) fetches a few hundred packages.
+apt-get -o Acquire::Retries=3 update -q
+apt-get -o Acquire::Retries=3 install -y -q --no-install-recommends $missing
