@@ -41,6 +41,12 @@
 #define RECORDER_NICE		(-20)
 /* Sleep when the kernel says "readable" but has no whole page yet. */
 #define RECORDER_IDLE_NSEC	(100 * 1000 * 1000)
+/*
+ * The kernel wakes a recorder only at buffer_percent of the buffer: without
+ * a wake-up of our own, a record killed with SIGKILL would leave nothing in
+ * its files for restore.  Each second the whole pages there are taken.
+ */
+#define RECORDER_FLUSH_SEC	1
 
 static volatile sig_atomic_t recorder_stopping;
 
@@ -270,7 +276,7 @@ static int drain(int cpu, int in_fd, int pipe_fds[2], struct recorder_out *out,
 
 /*
  * Waits for more data.  By default until the kernel wakes us (readable at
- * buffer_percent), or a little while if it says readable without a whole
+ * buffer_percent) or a second has passed, or a little while if it says readable without a whole
  * page (buffer_percent 0) so we do not spin.  -s: a timer instead, and
  * --poll: no wait at all; neither makes the kernel send wake-ups.  The stop
  * signal is only unblocked inside ppoll, so it can never slip in between the
@@ -291,7 +297,9 @@ static int wait_data(struct pollfd *pfd, const struct recorder_opts *opts, int i
 		ppoll(NULL, 0, &ts, wait_mask);
 		return 0;
 	}
-	return ppoll(pfd, 1, NULL, wait_mask) > 0;
+	ts.tv_sec = RECORDER_FLUSH_SEC;
+	ts.tv_nsec = 0;
+	return ppoll(pfd, 1, &ts, wait_mask) > 0;
 }
 
 static int record_loop(int cpu, int in_fd, int pipe_fds[2], struct recorder_out *out,

@@ -145,6 +145,27 @@ test_expect_success TRACEFS 'a traced command killed by a signal: its status is 
 	no_temp_files
 '
 
+# kill -9 of record and its recorders together (killall -9 trace-cmd): the
+# kernel wakes a recorder only at half its buffer, so each takes the whole
+# pages there every second on its own; restore rebuilds what they hold.
+test_expect_success TRACEFS,TWO_CPUS 'record and its recorders killed with SIGKILL: restore rebuilds what was recorded a second before' '
+	fresh killed && tracefs_state >before &&
+	test_when_finished "\"\$TRACE_CMD\" reset >/dev/null 2>&1" &&
+	bg_record -e sched_switch -o k.dat taskset -c 0 sh -c "
+		for i in \$(seq 300); do
+			echo marker-\$i-of-a-line-long-enough-to-fill-pages-soon >$T/trace_marker
+		done; touch written; exec sleep 60" &&
+	wait_for test -e written && sleep 2.5 &&
+	kids=$(pgrep -P $pid) && kill -KILL $pid $kids &&
+	{ wait $pid; "$TRACE_CMD" reset >/dev/null 2>&1; } &&
+	test -s k.dat.cpu0 &&
+	"$TRACE_CMD" restore -o r.dat k.dat.cpu* 2>err &&
+	"$TRACE_CMD" report -i r.dat >r.txt &&
+	grep -q "tracing_mark_write: marker-1-of" r.txt &&
+	test $(grep -c "tracing_mark_write: marker-" r.txt) -ge 100 &&
+	tracefs_state >after && test_cmp before after
+'
+
 # In a private mount namespace, a small tmpfs at ./small; runs record there.
 record_on_small() {
 	size=$1; shift
