@@ -71,6 +71,8 @@ ssize_t read_all(int fd, void *buf, size_t len);	/* < len only at EOF */
 ssize_t pread_all(int fd, void *buf, size_t len, uint64_t off);	/* < len only at EOF */
 /* All that is left to read of @fd, NUL-terminated (*len without the NUL); NULL (errno). */
 char *read_text(int fd, size_t *len);
+/* The whole file at @path, as read_text(); NULL (errno) if it cannot be opened or read. */
+char *read_path_text(const char *path, size_t *len);
 
 /* Allocation that reports failure by message instead of returning NULL silently. */
 void *xmalloc(size_t size);

@@ -230,7 +230,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 		close(fd);
 	for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 		top[cpu] = -1;
-	if (!out || trace_output_write_metadata(out, x->page_size, NULL) < 0 ||
+	if (!out || trace_output_write_metadata(out, x->page_size, NULL, NULL) < 0 ||
 	    trace_output_add_host_options(out) < 0)
 		goto out;
 	for (int i = 0; i < buffers_count(b); i++) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-kallsyms.h"
 #include "trace-output.h"
 #include "trace-output-v7.h"
 #include "trace-prefetch.h"
@@ -25,7 +26,6 @@
 #define TRACE_MAGIC		"\027\010\104tracing"
 #define FLYRECORD_TAG		"flyrecord"	/* 10 bytes with the NUL */
 #define OPTIONS_TAG		"options  "
-#define KPTR_RESTRICT		"/proc/sys/kernel/kptr_restrict"
 
 struct option_rec {
 	uint16_t id;
@@ -156,14 +156,25 @@ int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
 	return out->v7 ? v7_write_prefix_tail(out, out->v7) : 0;
 }
 
+/* A tracing-directory file as @ahead read it, or as it is now. */
+static int read_tfs_file(struct prefetch *ahead, const char *rel, char **buf, size_t *len)
+{
+	char *path = tfs_path(rel);
+	int taken = prefetch_take(ahead, path, buf, len);
+
+	free(path);
+	return taken ? 0 : tfs_read_file(rel, buf, len);
+}
+
 /* A tracing-directory file as u32/u64 size + text; a missing file is size 0. */
-static int put_tfs_file(struct trace_output *out, const char *rel, int size64, int optional)
+static int put_tfs_file(struct trace_output *out, struct prefetch *ahead, const char *rel,
+			int size64, int optional)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int ret;
 
-	if (!(optional && !tfs_exists(rel)) && tfs_read_file(rel, &buf, &len) < 0)
+	if (!(optional && !tfs_exists(rel)) && read_tfs_file(ahead, rel, &buf, &len) < 0)
 		return -1;
 	ret = size64 ? put_u64(out, len) : put_u32(out, len);
 	if (ret == 0 && len)
@@ -172,7 +183,7 @@ static int put_tfs_file(struct trace_output *out, const char *rel, int size64, i
 	return ret;
 }
 
-int trace_output_write_header_info(struct trace_output *out)
+int trace_output_write_header_info(struct trace_output *out, struct prefetch *ahead)
 {
 	int have = tfs_exists("events/header_page");
 
@@ -180,11 +191,11 @@ int trace_output_write_header_info(struct trace_output *out)
 		return -1;
 	if (put_str(out, "header_page") < 0)
 		return -1;
-	if (!have ? put_u64(out, 0) : put_tfs_file(out, "events/header_page", 1, 0))
+	if (!have ? put_u64(out, 0) : put_tfs_file(out, ahead, "events/header_page", 1, 0))
 		return -1;
 	if (put_str(out, "header_event") < 0)
 		return -1;
-	return !have ? put_u64(out, 0) : put_tfs_file(out, "events/header_event", 1, 1);
+	return !have ? put_u64(out, 0) : put_tfs_file(out, ahead, "events/header_event", 1, 1);
 }
 
 static int has_format(const struct dirent *d)
@@ -192,7 +203,7 @@ static int has_format(const struct dirent *d)
 	return d->d_name[0] != '.' && (d->d_type == DT_DIR || d->d_type == DT_UNKNOWN);
 }
 
-int trace_output_write_ftrace_formats(struct trace_output *out)
+int trace_output_write_ftrace_formats(struct trace_output *out, struct prefetch *ahead)
 {
 	struct dirent **list = NULL;
 	char *dir = tfs_path("events/ftrace");
@@ -213,7 +224,7 @@ int trace_output_write_ftrace_formats(struct trace_output *out)
 	for (int i = 0; i < n; i++) {
 		snprintf(rel, sizeof(rel), "events/ftrace/%s/format", list[i]->d_name);
 		if (ret == 0 && tfs_exists(rel))
-			ret = put_tfs_file(out, rel, 1, 0);
+			ret = put_tfs_file(out, ahead, rel, 1, 0);
 		free(list[i]);
 	}
 	free(list);
@@ -232,8 +243,8 @@ static struct tfs_events *all_events(void)
 	return ev;
 }
 
-static int write_system(struct trace_output *out, const struct tfs_events *ev,
-			size_t first, size_t end)
+static int write_system(struct trace_output *out, struct prefetch *ahead,
+			const struct tfs_events *ev, size_t first, size_t end)
 {
 	char rel[1024];
 
@@ -242,13 +253,14 @@ static int write_system(struct trace_output *out, const struct tfs_events *ev,
 	for (size_t i = first; i < end; i++) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", tfs_events_system(ev, i),
 			 tfs_events_name(ev, i));
-		if (put_tfs_file(out, rel, 1, 0) < 0)
+		if (put_tfs_file(out, ahead, rel, 1, 0) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events)
+int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events,
+				     struct prefetch *ahead)
 {
 	struct tfs_events *own = events ? NULL : all_events();
 	const struct tfs_events *ev = events ? events : own;
@@ -271,69 +283,29 @@ int trace_output_write_event_formats(struct trace_output *out, const struct tfs_
 		for (j = i; j < n && !strcmp(tfs_events_system(ev, i), tfs_events_system(ev, j)); j++)
 			;
 		if (strcmp(tfs_events_system(ev, i), "ftrace"))
-			ret = write_system(out, ev, i, j);
+			ret = write_system(out, ahead, ev, i, j);
 	}
 	tfs_events_free(own);
 	return ret;
 }
 
-static char *read_whole(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *buf;
-	int e;
-
-	if (fd < 0)
-		return NULL;
-	buf = read_text(fd, len);
-	e = errno;
-	close(fd);
-	errno = e;
-	return buf;
-}
-
-/* Addresses show as zeros unless kptr_restrict is 0: lift it while we read. */
-char *trace_output_read_kallsyms(size_t *len)
-{
-	char old[16] = "";
-	char *buf;
-	int fd = open(KPTR_RESTRICT, O_RDWR | O_CLOEXEC);
-	int changed = 0;
-
-	if (fd >= 0) {
-		ssize_t n = read(fd, old, sizeof(old) - 1);
-
-		if (n > 0 && old[0] != '0') {
-			old[n] = '\0';
-			changed = pwrite(fd, "0", 1, 0) == 1;
-			if (!changed)
-				warning("cannot lift kptr_restrict: kallsyms may show no addresses");
-		}
-	}
-	buf = read_whole("/proc/kallsyms", len);
-	if (changed && pwrite(fd, old, strlen(old), 0) < 0)
-		warning("cannot restore kptr_restrict to %s: %s", old, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	return buf;
-}
-
-int trace_output_write_kallsyms(struct trace_output *out, const char *path)
+int trace_output_write_kallsyms(struct trace_output *out, const char *path,
+				struct prefetch *ahead)
 {
 	size_t len = 0;
 	char *buf = NULL;
 	int ret;
 
 	if (path)
-		buf = read_whole(path, &len);
-	else if (!prefetch_take("/proc/kallsyms", &buf, &len))
-		buf = trace_output_read_kallsyms(&len);
+		buf = read_path_text(path, &len);
+	else if (!prefetch_take(ahead, KALLSYMS_PROC, &buf, &len))
+		buf = kallsyms_read_proc(&len);
 
 	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_KALLSYMS) < 0)
 		return -1;
 	/* Symbols only make reports nicer: without them the file is still good. */
 	if (!buf) {
-		warning("cannot read '%s': %s", path ? path : "/proc/kallsyms", strerror(errno));
+		warning("cannot read '%s': %s", path ? path : KALLSYMS_PROC, strerror(errno));
 		len = 0;
 	}
 	ret = put_u32(out, len);
@@ -343,29 +315,29 @@ int trace_output_write_kallsyms(struct trace_output *out, const char *path)
 	return ret;
 }
 
-int trace_output_write_printk(struct trace_output *out)
+int trace_output_write_printk(struct trace_output *out, struct prefetch *ahead)
 {
 	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_PRINTK) < 0)
 		return -1;
-	return put_tfs_file(out, "printk_formats", 0, 1);
+	return put_tfs_file(out, ahead, "printk_formats", 0, 1);
 }
 
 int trace_output_write_cmdlines(struct trace_output *out)
 {
 	if (out->v7 && v7_begin(out, out->v7, TRACE_SECT_CMDLINES) < 0)
 		return -1;
-	return put_tfs_file(out, "saved_cmdlines", 1, 1);
+	return put_tfs_file(out, NULL, "saved_cmdlines", 1, 1);
 }
 
 int trace_output_write_metadata(struct trace_output *out, uint32_t page_size,
-				const struct tfs_events *events)
+				const struct tfs_events *events, struct prefetch *ahead)
 {
 	if (trace_output_write_prefix(out, page_size) < 0 ||
-	    trace_output_write_header_info(out) < 0 ||
-	    trace_output_write_ftrace_formats(out) < 0 ||
-	    trace_output_write_event_formats(out, events) < 0 ||
-	    trace_output_write_kallsyms(out, NULL) < 0 ||
-	    trace_output_write_printk(out) < 0)
+	    trace_output_write_header_info(out, ahead) < 0 ||
+	    trace_output_write_ftrace_formats(out, ahead) < 0 ||
+	    trace_output_write_event_formats(out, events, ahead) < 0 ||
+	    trace_output_write_kallsyms(out, NULL, ahead) < 0 ||
+	    trace_output_write_printk(out, ahead) < 0)
 		return -1;
 	return trace_output_write_cmdlines(out);
 }

@@ -12,6 +12,7 @@
 
 #include "trace-dat.h"
 
+struct prefetch;
 struct tfs_events;
 struct trace_output;
 
@@ -37,25 +38,24 @@ int trace_output_write_raw(struct trace_output *out, const void *buf, size_t len
 
 /*
  * The whole metadata from the tracing directory (tfs_dir()): prefix (with
- * the ring buffer's @page_size), header_page/header_event, ftrace formats, the formats of @events (all
- * systems when NULL), kallsyms, printk formats, saved cmdlines.
+ * the ring buffer's @page_size), header_page/header_event, ftrace formats,
+ * the formats of @events (all systems when NULL), kallsyms, printk formats,
+ * saved cmdlines.  Files @ahead read already (trace-prefetch.h; NULL: none)
+ * are taken from it, the others read now.
  */
 int trace_output_write_metadata(struct trace_output *out, uint32_t page_size,
-				const struct tfs_events *events);
+				const struct tfs_events *events, struct prefetch *ahead);
 
 /* The single steps of trace_output_write_metadata, in file order. */
 int trace_output_write_prefix(struct trace_output *out, uint32_t page_size);
-int trace_output_write_header_info(struct trace_output *out);
-int trace_output_write_ftrace_formats(struct trace_output *out);
-int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events);
-/*
- * @path: a kallsyms file, NULL for /proc/kallsyms (as read ahead, see
- * trace-prefetch.h, or read now).
- */
-int trace_output_write_kallsyms(struct trace_output *out, const char *path);
-/* /proc/kallsyms with kptr_restrict lifted while it is read; NULL (errno) if unreadable. */
-char *trace_output_read_kallsyms(size_t *len);
-int trace_output_write_printk(struct trace_output *out);
+int trace_output_write_header_info(struct trace_output *out, struct prefetch *ahead);
+int trace_output_write_ftrace_formats(struct trace_output *out, struct prefetch *ahead);
+int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events,
+				     struct prefetch *ahead);
+/* @path: a kallsyms file, NULL for this machine's (trace-kallsyms.h). */
+int trace_output_write_kallsyms(struct trace_output *out, const char *path,
+				struct prefetch *ahead);
+int trace_output_write_printk(struct trace_output *out, struct prefetch *ahead);
 int trace_output_write_cmdlines(struct trace_output *out);
 
 /* Queues an option for the options block (written by trace_output_write_data). */

@@ -1018,7 +1018,7 @@ static int write_trace(struct record_run *run)
 	/* -a: every format; with instances, theirs as well as the top's. */
 	formats = rec_instances_formats(run->plan->instances, run->events);
 	ret = trace_output_write_metadata(out, run->page_size, run->plan->all_formats ? NULL :
-					  formats ? formats : run->events);
+					  formats ? formats : run->events, run->prefetch);
 	tfs_events_free(formats);
 	if (ret == 0 && run->plan->date)
 		ret = add_date_option(out);

@@ -139,11 +139,11 @@ static int write_local_metadata(struct trace_output *out, const struct restore_o
 	if (!tfs_dir())
 		return -1;
 	if (trace_output_write_prefix(out, page_size()) < 0 ||
-	    trace_output_write_header_info(out) < 0 ||
-	    trace_output_write_ftrace_formats(out) < 0 ||
-	    trace_output_write_event_formats(out, NULL) < 0 ||
-	    trace_output_write_kallsyms(out, o->kallsyms) < 0 ||
-	    trace_output_write_printk(out) < 0 ||
+	    trace_output_write_header_info(out, NULL) < 0 ||
+	    trace_output_write_ftrace_formats(out, NULL) < 0 ||
+	    trace_output_write_event_formats(out, NULL, NULL) < 0 ||
+	    trace_output_write_kallsyms(out, o->kallsyms, NULL) < 0 ||
+	    trace_output_write_printk(out, NULL) < 0 ||
 	    trace_output_write_cmdlines(out) < 0)
 		return -1;
 	return 0;

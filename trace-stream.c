@@ -153,7 +153,7 @@ static struct trace_input *open_metadata(int nr_cpus, size_t page_size)
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		no_data[cpu] = -1;
 	clock = tfs_current_clock();
-	ret = trace_output_write_metadata(out, page_size, NULL);
+	ret = trace_output_write_metadata(out, page_size, NULL, NULL);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
 	if (ret == 0)

@@ -4,6 +4,7 @@
  * (numbers, names, regexes), and I/O helpers that survive EINTR and short transfers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -211,6 +212,21 @@ char *read_text(int fd, size_t *lenp)
 	buf[len] = '\0';
 	if (lenp)
 		*lenp = len;
+	return buf;
+}
+
+char *read_path_text(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	buf = read_text(fd, lenp);
+	e = errno;
+	close(fd);
+	errno = e;
 	return buf;
 }
 
