@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Writing trace.dat (version 6, trace-cmd.dat.v6(5)): the prefix, the metadata
- * sections read from the tracing directory, options, and the flyrecord part
- * with each CPU's raw pages placed page-aligned.  Every write is checked.
+ * Writing trace.dat, version 6 or 7 (trace-cmd.dat.v6(5), v7(5)): the prefix,
+ * the metadata sections read from the tracing directory, options, and each
+ * buffer's CPU data placed page-aligned.  Every write is checked.
  */
 #ifndef TRACE_OUTPUT_H
 #define TRACE_OUTPUT_H
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "trace-dat.h"
+#include "trace-output-v7.h"	/* struct cpu_chunks */
 
 struct prefetch;
 struct tfs_events;
@@ -85,13 +86,6 @@ int trace_output_add_buffer(struct trace_output *out, const char *name);
  */
 int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			    const char *clock);
-
-/* One CPU's first chunks of data, compressed while recording (trace-early.c). */
-struct cpu_chunks {
-	int fd;		/* the chunks as the file holds them, from offset 0 to its end */
-	uint32_t nr;	/* how many */
-	uint64_t raw;	/* how many bytes of the CPU's data they hold, from its start */
-};
 
 /*
  * Version 7 compressed with @comp: trace_output_write_data copies the top

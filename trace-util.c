@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trace-cmd.h"
@@ -213,6 +214,15 @@ char *read_text(int fd, size_t *lenp)
 	if (lenp)
 		*lenp = len;
 	return buf;
+}
+
+uint64_t fd_size(int fd)
+{
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return 0;
+	return st.st_size;
 }
 
 char *read_path_text(const char *path, size_t *lenp)
