@@ -19,6 +19,7 @@
 #include <trace-seq.h>
 
 #include "trace-cmd.h"
+#include "trace-debug.h"
 #include "trace-input.h"
 #include "trace-print.h"
 #include "trace-printk.h"
@@ -1224,13 +1225,12 @@ struct trace_printer *trace_printer_new(struct trace_input *in)
 {
 	struct trace_printer *p = xcalloc(1, sizeof(*p));
 	const uint16_t probe = 1;
-	const char *slow = getenv("TRACE_CMD_SLOW_PRINT");
 	int host_big = *(const unsigned char *)&probe == 0;
 
 	p->in = in;
 	p->tep = trace_input_tep(in);
 	p->swap = !!trace_input_big_endian(in) != host_big;
-	p->disabled = slow && *slow && strcmp(slow, "0");
+	p->disabled = trace_debug()->slow_print;
 	p->slots = xcalloc(PRINTER_IDS, sizeof(*p->slots));
 	return p;
 }
