@@ -21,10 +21,13 @@ void cur_init(struct cursor *c, const void *data, size_t size, uint64_t base,
 	c->big_endian = big_endian;
 	c->name = name;
 	c->within = NULL;
+	c->on_truncated = NULL;
 }
 
 static int truncated(const struct cursor *c, uint64_t need, const char *what)
 {
+	if (c->on_truncated)
+		return c->on_truncated(c, need, what);
 	if (c->within)
 		return error("'%s': truncated at offset %llu of the %s reading %s (need %llu bytes)",
 			     c->name, (unsigned long long)cur_offset(c), c->within, what,
@@ -149,6 +152,7 @@ int cur_sub(struct cursor *c, struct cursor *sub, uint64_t n, const char *what)
 		return -1;
 	cur_init(sub, p, n, start, c->big_endian, c->name);
 	sub->within = c->within;
+	sub->on_truncated = c->on_truncated;
 	return 0;
 }
 

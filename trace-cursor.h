@@ -19,6 +19,9 @@ struct cursor {
 	int			big_endian;
 	const char		*name;		/* file or peer, quoted in messages */
 	const char		*within;	/* NULL, or e.g. "decompressed kallsyms section" */
+	/* NULL, or prints its owner's own truncation message instead (returns -1). */
+	int			(*on_truncated)(const struct cursor *c, uint64_t need,
+						const char *what);
 };
 
 /* A cursor over @size bytes at @data; @base is data[0]'s offset in @name. */
