@@ -314,13 +314,38 @@ static void print_clock_option(struct dump *d, const char *data, uint32_t size)
 		printf("%.*s\n", (int)strnlen(data, size), data);
 }
 
-/* v6: the options block, then the flyrecord table and clock trailer. */
+/* v6: the options block, up to its bare id 0. */
+static int do_v6_options(struct dump *d, struct cursor *s)
+{
+	for (;;) {
+		const char *data;
+		uint32_t size;
+		uint16_t id;
+
+		if (cur_u16(s, &id, "option id") < 0)
+			return -1;
+		if (id == TRACE_OPT_DONE)
+			break;
+		if (cur_u32(s, &size, "option size") < 0 || !(data = get_text(s, size, "option")))
+			return -1;
+		d->nr_options++;
+		print_option(d, id, data, size);
+		if (id == TRACE_OPT_BUFFER)
+			print_v6_buffer(d, data, size);
+		else if (id == TRACE_OPT_TRACECLOCK)
+			print_clock_option(d, data, size);
+	}
+	if (d->flags & (D_SUMMARY | D_OPTIONS))
+		printf("\t[%d options]\n", d->nr_options);
+	return 0;
+}
+
+/* v6: the CPU count, the options block, then the flyrecord table and clock trailer. */
 static int do_v6_tail(struct dump *d, struct cursor *s)
 {
-	uint32_t cpus, size;
 	int bad_data = 0;
-	uint16_t id;
 	const char *tag;
+	uint32_t cpus;
 
 	if (cur_u32(s, &cpus, "CPU count") < 0)
 		return -1;
@@ -329,26 +354,7 @@ static int do_v6_tail(struct dump *d, struct cursor *s)
 	if (!(tag = get_text(s, 10, "section tag")))
 		return -1;
 	if (!memcmp(tag, "options  ", 10)) {
-		for (;;) {
-			const char *data;
-
-			if (cur_u16(s, &id, "option id") < 0)
-				return -1;
-			if (id == 0)
-				break;
-			if (cur_u32(s, &size, "option size") < 0 ||
-			    !(data = get_text(s, size, "option")))
-				return -1;
-			d->nr_options++;
-			print_option(d, id, data, size);
-			if (id == TRACE_OPT_BUFFER)
-				print_v6_buffer(d, data, size);
-			else if (id == TRACE_OPT_TRACECLOCK)
-				print_clock_option(d, data, size);
-		}
-		if (d->flags & (D_SUMMARY | D_OPTIONS))
-			printf("\t[%d options]\n", d->nr_options);
-		if (!(tag = get_text(s, 10, "section tag")))
+		if (do_v6_options(d, s) < 0 || !(tag = get_text(s, 10, "section tag")))
 			return -1;
 	}
 	if (!memcmp(tag, "latency  ", 10)) {
