@@ -74,6 +74,10 @@ ssize_t read_all(int fd, void *buf, size_t len);	/* < len only at EOF */
 ssize_t pread_all(int fd, void *buf, size_t len, uint64_t off);	/* < len only at EOF */
 /* All that is left to read of @fd, NUL-terminated (*len without the NUL); NULL (errno). */
 char *read_text(int fd, size_t *len);
+/* The size of the file open at @fd; 0 if it is -1 or cannot be stat'ed. */
+uint64_t fd_size(int fd);
+/* The whole file at @path, as read_text(); NULL (errno) if it cannot be opened or read. */
+char *read_path_text(const char *path, size_t *len);
 
 /*
  * Text from outside (a peer, a file) made safe to quote in one log line:

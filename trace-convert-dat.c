@@ -44,7 +44,7 @@ static int copy_headers(struct trace_output *out, struct trace_input *in)
 	const char *page = trace_input_header_page(in, &plen);
 	const char *event = trace_input_header_event(in, &elen);
 
-	if (trace_output_begin_section(out, 16) < 0 ||
+	if (trace_output_begin_section(out, TRACE_OPT_HEADER_INFO) < 0 ||
 	    trace_output_write_raw(out, "header_page", 12) < 0 ||
 	    put_sized(out, page, page ? plen : 0, 1) < 0 ||
 	    trace_output_write_raw(out, "header_event", 13) < 0)
@@ -68,7 +68,8 @@ static int copy_formats(struct trace_output *out, struct trace_input *in)
 			nr_systems++, prev = sys;
 	}
 	u = nr_ftrace;
-	if (trace_output_begin_section(out, 17) < 0 || trace_output_write_raw(out, &u, 4) < 0)
+	if (trace_output_begin_section(out, TRACE_OPT_FTRACE_EVENTS) < 0 ||
+	    trace_output_write_raw(out, &u, 4) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		const char *text = trace_input_format(in, i, &sys, &len);
@@ -77,7 +78,8 @@ static int copy_formats(struct trace_output *out, struct trace_input *in)
 			return -1;
 	}
 	u = nr_systems;
-	if (trace_output_begin_section(out, 18) < 0 || trace_output_write_raw(out, &u, 4) < 0)
+	if (trace_output_begin_section(out, TRACE_OPT_EVENT_FORMATS) < 0 ||
+	    trace_output_write_raw(out, &u, 4) < 0)
 		return -1;
 	for (int i = 0; i < n;) {
 		const char *text = trace_input_format(in, i, &sys, &len);
@@ -164,11 +166,11 @@ static int copy_metadata(struct trace_output *out, struct trace_input *in, int *
 	trace_output_set_long_size(out, trace_input_long_size(in));
 	if (trace_output_write_prefix(out, page_size) < 0 ||
 	    copy_headers(out, in) < 0 || copy_formats(out, in) < 0 ||
-	    trace_output_begin_section(out, 19) < 0 ||
+	    trace_output_begin_section(out, TRACE_OPT_KALLSYMS) < 0 ||
 	    put_sized(out, k ? k : "", k ? strlen(k) : 0, 0) < 0 ||
-	    trace_output_begin_section(out, 20) < 0 ||
+	    trace_output_begin_section(out, TRACE_OPT_PRINTK) < 0 ||
 	    put_sized(out, p ? p : "", p ? strlen(p) : 0, 0) < 0 ||
-	    trace_output_begin_section(out, 21) < 0)
+	    trace_output_begin_section(out, TRACE_OPT_CMDLINES) < 0)
 		return -1;
 	return put_sized(out, c ? c : "", c ? strlen(c) : 0, 1);
 }

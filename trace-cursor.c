@@ -22,6 +22,7 @@ void cur_init(struct cursor *c, const void *data, size_t size, uint64_t base,
 	c->name = name;
 	c->within = NULL;
 	c->kept = NULL;
+	c->on_truncated = NULL;
 }
 
 /* An error, or a warning that says what the reader goes on with. */
@@ -38,6 +39,8 @@ static int truncated(const struct cursor *c, uint64_t need, const char *what)
 {
 	char msg[512];
 
+	if (c->on_truncated)
+		return c->on_truncated(c, need, what);
 	if (c->within)
 		snprintf(msg, sizeof(msg), "'%s': truncated at offset %llu of the %s reading %s (need %llu bytes)",
 			 c->name, (unsigned long long)cur_offset(c), c->within, what,
@@ -165,6 +168,7 @@ int cur_sub(struct cursor *c, struct cursor *sub, uint64_t n, const char *what)
 	cur_init(sub, p, n, start, c->big_endian, c->name);
 	sub->within = c->within;
 	sub->kept = c->kept;
+	sub->on_truncated = c->on_truncated;
 	return 0;
 }
 

@@ -24,6 +24,9 @@ struct cursor {
 	 * the damage a warning: "...: ignored; functions shown as addresses".
 	 */
 	const char		*kept;
+	/* NULL, or prints its owner's own truncation message instead (returns -1). */
+	int			(*on_truncated)(const struct cursor *c, uint64_t need,
+						const char *what);
 };
 
 /* A cursor over @size bytes at @data; @base is data[0]'s offset in @name. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Facts of the trace.dat format shared by its reader (trace-input) and its
- * writers (trace-output, trace-output-v7, listen): the option and section ids.
+ * writers (trace-output*, listen), and dump: the option and section ids.
  */
 #ifndef TRACE_DAT_H
 #define TRACE_DAT_H
@@ -32,6 +32,13 @@ enum {
 	TRACE_OPT_CMDLINES	= 21,
 	TRACE_OPT_BUFFER_TEXT	= 22,
 };
+
+/*
+ * v7 section ids: an options section is 0; every other section has the id
+ * of the option that points at it or describes it (STRINGS, HEADER_INFO to
+ * CMDLINES, BUFFER, BUFFER_TEXT).
+ */
+#define TRACE_SECT_OPTIONS	0
 
 /* The smallest page size a file header may give (the reader's limit). */
 #define TRACE_MIN_PAGE_SIZE	64

@@ -10,13 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "trace-cmd.h"
-#include "trace-dat.h"
 #include "trace-compress.h"
-#include "trace-output-v7.h"
+#include "trace-cursor.h"
+#include "trace-dat.h"
 #include "trace-outfile.h"
 
 extern const struct command cmd_dump;
@@ -73,121 +74,66 @@ static const struct option dump_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* A bounded view of bytes: the file (read with pread) or a section body. */
-struct src {
-	int fd;			/* >= 0: the file */
-	const char *buf;	/* else this memory */
-	uint64_t size, pos;
-	const char *file;
-	int swap;		/* the file's byte order is not ours */
-};
+/* Names are read up to this long, as upstream's dump does. */
+#define MAX_NAME	4096
 
 struct dump {
 	unsigned int flags;
-	struct src f;
+	struct cursor f;	/* the whole file, mapped */
 	char *strings;
 	size_t strings_len;
 	const char *comp;
 	int nr_options;
-	char *clock_trailer;
 };
 
-static int bad(struct src *s, const char *what)
+/* dump's own words for every short read, its offset relative to the cursor's data. */
+static int bad_at(const struct cursor *c, uint64_t off, const char *what)
 {
-	return error("'%s': truncated or damaged at offset %llu reading %s", s->file,
-		     (unsigned long long)s->pos, what);
+	return error("'%s': truncated or damaged at offset %llu reading %s", c->name,
+		     (unsigned long long)off, what);
 }
 
-static int get(struct src *s, void *dst, uint64_t len, const char *what)
+static int truncated(const struct cursor *c, uint64_t need, const char *what)
 {
-	if (len > s->size || s->pos > s->size - len)
-		return bad(s, what);
-	if (s->fd < 0) {
-		memcpy(dst, s->buf + s->pos, len);
-	} else {
-		uint64_t done = 0;
-
-		while (done < len) {
-			ssize_t n = pread(s->fd, (char *)dst + done, len - done, s->pos + done);
-
-			if (n <= 0)
-				return bad(s, what);
-			done += n;
-		}
-	}
-	s->pos += len;
-	return 0;
+	(void)need;
+	return bad_at(c, cur_offset(c), what);
 }
 
-static int get_u16(struct src *s, uint16_t *v, const char *w)
+/* A cursor over a section body or an option payload: offsets from its start. */
+static void sub_cursor(struct cursor *sub, const struct cursor *c, const void *data,
+		       uint64_t size)
 {
-	int r = get(s, v, 2, w);
-
-	if (s->swap)
-		*v = __builtin_bswap16(*v);
-	return r;
-}
-
-static int get_u32(struct src *s, uint32_t *v, const char *w)
-{
-	int r = get(s, v, 4, w);
-
-	if (s->swap)
-		*v = __builtin_bswap32(*v);
-	return r;
-}
-
-static int get_u64(struct src *s, uint64_t *v, const char *w)
-{
-	int r = get(s, v, 8, w);
-
-	if (s->swap)
-		*v = __builtin_bswap64(*v);
-	return r;
+	cur_init(sub, data, size, 0, c->big_endian, c->name);
+	sub->on_truncated = truncated;
 }
 
 /* A u64 in an option payload, in the file's byte order. */
 static uint64_t opt_u64(const struct dump *d, const char *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return d->f.swap ? __builtin_bswap64(v) : v;
+	return cur_decode(&d->f, p, 8);
 }
 
-/* A NUL-terminated string (malloc'd). */
-static char *get_str(struct src *s, const char *what)
+/* A NUL-terminated string of at most MAX_NAME bytes, in place. */
+static const char *get_str(struct cursor *c, const char *what)
 {
-	char buf[4096];
-	size_t n = 0;
+	size_t max = cur_left(c) < MAX_NAME ? cur_left(c) : MAX_NAME;
+	const char *p = (const char *)c->data + c->pos;
+	const char *nul = memchr(p, 0, max);
 
-	while (n < sizeof(buf)) {
-		if (get(s, &buf[n], 1, what) < 0)
-			return NULL;
-		if (!buf[n])
-			return xstrdup(buf);
-		n++;
+	if (!nul) {
+		bad_at(c, cur_offset(c) + max, what);
+		return NULL;
 	}
-	bad(s, what);
-	return NULL;
+	c->pos += nul - p + 1;
+	return p;
 }
 
-/* @len bytes as a malloc'd NUL-terminated text. */
-static char *get_text(struct src *s, uint64_t len, const char *what)
+/* The next @len bytes, in place. */
+static const char *get_text(struct cursor *c, uint64_t len, const char *what)
 {
-	char *t;
+	const void *p;
 
-	if (len > s->size - (s->pos < s->size ? s->pos : s->size)) {
-		bad(s, what);
-		return NULL;
-	}
-	t = xmalloc(len + 1);
-	if (get(s, t, len, what) < 0) {
-		free(t);
-		return NULL;
-	}
-	t[len] = '\0';
-	return t;
+	return cur_bytes(c, len, &p, what) < 0 ? NULL : p;
 }
 
 static void print_text(const char *head, uint64_t len, const char *text)
@@ -198,74 +144,66 @@ static void print_text(const char *head, uint64_t len, const char *text)
 }
 
 /* header_page and header_event. */
-static int do_headers(struct dump *d, struct src *s)
+static int do_headers(struct dump *d, struct cursor *s)
 {
 	for (int i = 0; i < 2; i++) {
 		uint64_t len;
-		char *name = get_str(s, "header name"), *text;
+		const char *text;
 
-		if (!name || get_u64(s, &len, "header size") < 0 ||
-		    !(text = get_text(s, len, "header text"))) {
-			free(name);
+		if (!get_str(s, "header name") || cur_u64(s, &len, "header size") < 0 ||
+		    !(text = get_text(s, len, "header text")))
 			return -1;
-		}
 		if (d->flags & (i ? D_HEAD_EVENT : D_HEAD_PAGE))
 			print_text(i ? "Header event" : "Header page", len, text);
 		else if (d->flags & D_SUMMARY)
 			printf("\t[%s, %llu bytes]\n", i ? "Header event" : "Header page",
 			       (unsigned long long)len);
-		free(name);
-		free(text);
 	}
 	return 0;
 }
 
-static int do_formats(struct dump *d, struct src *s, int count, unsigned int flag)
+static int do_formats(struct dump *d, struct cursor *s, int count, unsigned int flag)
 {
 	for (int i = 0; i < count; i++) {
 		uint64_t len;
-		char *text;
+		const char *text;
 
-		if (get_u64(s, &len, "format size") < 0 || !(text = get_text(s, len, "format")))
+		if (cur_u64(s, &len, "format size") < 0 || !(text = get_text(s, len, "format")))
 			return -1;
 		if (d->flags & flag) {
 			fwrite(text, 1, len, stdout);
 			putchar('\n');
 		}
-		free(text);
 	}
 	return 0;
 }
 
-static int do_ftrace(struct dump *d, struct src *s)
+static int do_ftrace(struct dump *d, struct cursor *s)
 {
 	uint32_t count;
 
-	if (get_u32(s, &count, "ftrace format count") < 0)
+	if (cur_u32(s, &count, "ftrace format count") < 0)
 		return -1;
 	if (d->flags & (D_FTRACE | D_SUMMARY))
 		printf("\t[Ftrace format, %u events]\n", count);
 	return do_formats(d, s, count, D_FTRACE);
 }
 
-static int do_events(struct dump *d, struct src *s)
+static int do_events(struct dump *d, struct cursor *s)
 {
 	uint32_t nsys, count;
 
-	if (get_u32(s, &nsys, "system count") < 0)
+	if (cur_u32(s, &nsys, "system count") < 0)
 		return -1;
 	if (d->flags & (D_SYSTEMS | D_EVENTS | D_SUMMARY))
 		printf("\t[Events format, %u systems]\n", nsys);
 	for (uint32_t i = 0; i < nsys; i++) {
-		char *name = get_str(s, "system name");
+		const char *name = get_str(s, "system name");
 
-		if (!name || get_u32(s, &count, "event count") < 0) {
-			free(name);
+		if (!name || cur_u32(s, &count, "event count") < 0)
 			return -1;
-		}
 		if (d->flags & D_SYSTEMS)
 			printf("\t\t%s %u [system, events]\n", name, count);
-		free(name);
 		if (do_formats(d, s, count, D_EVENTS) < 0)
 			return -1;
 	}
@@ -273,14 +211,14 @@ static int do_events(struct dump *d, struct src *s)
 }
 
 /* kallsyms (u32), printk (u32) or cmdlines (u64 size). */
-static int do_sized(struct dump *d, struct src *s, int size64, const char *head,
+static int do_sized(struct dump *d, struct cursor *s, int size64, const char *head,
 		    unsigned int flag)
 {
 	uint64_t len = 0;
 	uint32_t l32;
-	char *text;
+	const char *text;
 
-	if (size64 ? get_u64(s, &len, head) < 0 : get_u32(s, &l32, head) < 0)
+	if (size64 ? cur_u64(s, &len, head) < 0 : cur_u32(s, &l32, head) < 0)
 		return -1;
 	if (!size64)
 		len = l32;
@@ -291,7 +229,6 @@ static int do_sized(struct dump *d, struct src *s, int size64, const char *head,
 		print_text(head, len, text);
 	else if (d->flags & D_SUMMARY)
 		printf("\t[%s, %llu bytes]\n", head, (unsigned long long)len);
-	free(text);
 	return 0;
 }
 
@@ -301,7 +238,7 @@ static int check_data(struct dump *d, uint32_t cpu, uint64_t off, uint64_t size)
 	if (off <= d->f.size && size <= d->f.size - off)
 		return 0;
 	return error("'%s': CPU %u data at offset %llu (%llu bytes) is past the end of the file (%llu bytes)",
-		     d->f.file, cpu, (unsigned long long)off, (unsigned long long)size,
+		     d->f.name, cpu, (unsigned long long)off, (unsigned long long)size,
 		     (unsigned long long)d->f.size);
 }
 
@@ -344,8 +281,6 @@ static void print_option_head(uint16_t id, uint32_t size)
  */
 static void print_option(struct dump *d, uint16_t id, const char *data, uint32_t size)
 {
-	uint32_t u32;
-
 	if (!(d->flags & D_OPTIONS) || id == TRACE_OPT_BUFFER || id == TRACE_OPT_BUFFER_TEXT ||
 	    (id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES))
 		return;
@@ -360,10 +295,8 @@ static void print_option(struct dump *d, uint16_t id, const char *data, uint32_t
 			printf("0x%llX\n", (unsigned long long)opt_u64(d, data));
 		break;
 	case TRACE_OPT_CPUCOUNT:
-		if (size >= 4) {
-			memcpy(&u32, data, 4);
-			printf("%u\n", d->f.swap ? __builtin_bswap32(u32) : u32);
-		}
+		if (size >= 4)
+			printf("%u\n", (uint32_t)cur_decode(&d->f, data, 4));
 		break;
 	case TRACE_OPT_DATE: case TRACE_OPT_CPUSTAT: case TRACE_OPT_TRACECLOCK:
 	case TRACE_OPT_UNAME: case TRACE_OPT_HOOK: case TRACE_OPT_OFFSET:
@@ -381,42 +314,47 @@ static void print_clock_option(struct dump *d, const char *data, uint32_t size)
 		printf("%.*s\n", (int)strnlen(data, size), data);
 }
 
-/* v6: the options block, then the flyrecord table and clock trailer. */
-static int do_v6_tail(struct dump *d, struct src *s)
+/* v6: the options block, up to its bare id 0. */
+static int do_v6_options(struct dump *d, struct cursor *s)
 {
-	uint32_t cpus, size;
-	int bad_data = 0;
-	uint16_t id;
-	char tag[10];
+	for (;;) {
+		const char *data;
+		uint32_t size;
+		uint16_t id;
 
-	if (get_u32(s, &cpus, "CPU count") < 0)
+		if (cur_u16(s, &id, "option id") < 0)
+			return -1;
+		if (id == TRACE_OPT_DONE)
+			break;
+		if (cur_u32(s, &size, "option size") < 0 || !(data = get_text(s, size, "option")))
+			return -1;
+		d->nr_options++;
+		print_option(d, id, data, size);
+		if (id == TRACE_OPT_BUFFER)
+			print_v6_buffer(d, data, size);
+		else if (id == TRACE_OPT_TRACECLOCK)
+			print_clock_option(d, data, size);
+	}
+	if (d->flags & (D_SUMMARY | D_OPTIONS))
+		printf("\t[%d options]\n", d->nr_options);
+	return 0;
+}
+
+/* v6: the CPU count, the options block, then the flyrecord table and clock trailer. */
+static int do_v6_tail(struct dump *d, struct cursor *s)
+{
+	int bad_data = 0;
+	const char *tag;
+	uint32_t cpus;
+
+	if (cur_u32(s, &cpus, "CPU count") < 0)
 		return -1;
 	if (d->flags & D_SUMMARY)
 		printf("\t%u [CPUs with tracing data]\n", cpus);
-	if (get(s, tag, 10, "section tag") < 0)
+	if (!(tag = get_text(s, 10, "section tag")))
 		return -1;
 	if (!memcmp(tag, "options  ", 10)) {
-		for (;;) {
-			char *data;
-
-			if (get_u16(s, &id, "option id") < 0)
-				return -1;
-			if (id == 0)
-				break;
-			if (get_u32(s, &size, "option size") < 0 ||
-			    !(data = get_text(s, size, "option")))
-				return -1;
-			d->nr_options++;
-			print_option(d, id, data, size);
-			if (id == 3)
-				print_v6_buffer(d, data, size);
-			else if (id == 4)
-				print_clock_option(d, data, size);
-			free(data);
-		}
-		if (d->flags & (D_SUMMARY | D_OPTIONS))
-			printf("\t[%d options]\n", d->nr_options);
-		if (get(s, tag, 10, "section tag") < 0)
+		if (do_v6_options(d, s) < 0 || !(tag = get_text(s, 10, "section tag")))
 			return -1;
 	}
 	if (!memcmp(tag, "latency  ", 10)) {
@@ -425,13 +363,13 @@ static int do_v6_tail(struct dump *d, struct src *s)
 		return 0;
 	}
 	if (memcmp(tag, "flyrecord", 10))
-		return bad(s, "the flyrecord tag");
+		return bad_at(s, cur_offset(s), "the flyrecord tag");
 	if (d->flags & (D_SUMMARY | D_FLYRECORD))
 		printf("\t[Flyrecord tracing data]\n");
 	for (uint32_t cpu = 0; cpu < cpus; cpu++) {
 		uint64_t off, sz;
 
-		if (get_u64(s, &off, "CPU offset") < 0 || get_u64(s, &sz, "CPU size") < 0)
+		if (cur_u64(s, &off, "CPU offset") < 0 || cur_u64(s, &sz, "CPU size") < 0)
 			return -1;
 		if (check_data(d, cpu, off, sz) < 0)
 			bad_data = 1;
@@ -449,23 +387,21 @@ static int do_v6_tail(struct dump *d, struct src *s)
 	/* The clock trailer, when there is one. */
 	if (d->flags & (D_SUMMARY | D_CLOCK)) {
 		uint64_t len = 0;
-		char *text = NULL;
+		const char *text = NULL;
 
-		if (s->size - s->pos >= 8 && get_u64(s, &len, "clock size") == 0 && len &&
-		    len < 4096)
+		if (cur_left(s) >= 8 && cur_u64(s, &len, "clock size") == 0 && len && len < 4096)
 			text = get_text(s, len, "clock");
 		if (text && *text)
-			printf("\t[Tracing clock]\n\t\t%s\n", text);
+			printf("\t[Tracing clock]\n\t\t%.*s\n", (int)strnlen(text, len), text);
 		else
 			printf("\t[Tracing clock]\n\t\t No tracing clock saved in the file\n");
-		free(text);
 	}
 	return bad_data ? -1 : 0;
 }
 
 static int dump_v6(struct dump *d)
 {
-	struct src *s = &d->f;
+	struct cursor *s = &d->f;
 
 	if (do_headers(d, s) < 0 || do_ftrace(d, s) < 0 || do_events(d, s) < 0 ||
 	    do_sized(d, s, 0, "Kallsyms", D_KALLSYMS) < 0 ||
@@ -490,56 +426,53 @@ static const char *desc_of(struct dump *d, uint32_t id)
 
 static int read_section(struct dump *d, uint64_t at, struct section *sec)
 {
-	struct src *s = &d->f;
+	struct cursor *s = &d->f;
 
+	if (at > s->size)
+		return bad_at(s, at, "section id");
 	s->pos = at;
 	sec->at = at;
-	if (get_u16(s, &sec->id, "section id") < 0 || get_u16(s, &sec->flags, "section flags") < 0 ||
-	    get_u32(s, &sec->desc, "section description") < 0 ||
-	    get_u64(s, &sec->size, "section size") < 0)
+	if (cur_u16(s, &sec->id, "section id") < 0 || cur_u16(s, &sec->flags, "section flags") < 0 ||
+	    cur_u32(s, &sec->desc, "section description") < 0 ||
+	    cur_u64(s, &sec->size, "section size") < 0)
 		return -1;
-	if (sec->size > s->size - s->pos)
-		return bad(s, "a section body");
+	if (sec->size > cur_left(s))
+		return bad_at(s, cur_offset(s), "a section body");
 	return 0;
 }
 
-/* A section's body, decompressed if flagged; *body is malloc'd. */
-static int section_body(struct dump *d, struct section *sec, struct src *body, char **mem)
+/* A section's body, decompressed if flagged (into *mem, else NULL: in place). */
+static int section_body(struct dump *d, struct section *sec, struct cursor *body, char **mem)
 {
-	struct src *s = &d->f;
+	struct cursor *s = &d->f;
 	uint32_t cs, us;
-	const char *why;
-	char *z;
+	const char *why, *z;
 
 	s->pos = sec->at + 16;
 	*mem = NULL;
 	if (!(sec->flags & 1) || !strcmp(d->comp, "none")) {
-		*mem = get_text(s, sec->size, "a section body");
-	} else {
-		if (get_u32(s, &cs, "compressed size") < 0 || get_u32(s, &us, "uncompressed size") < 0)
-			return -1;
-		if (cs > sec->size - 8 || us > (1U << 30))
-			return bad(s, "compressed section sizes");
-		z = get_text(s, cs, "a compressed section");
+		z = get_text(s, sec->size, "a section body");
 		if (!z)
 			return -1;
-		*mem = xmalloc(us + 1);
-		why = inflate_once(d->comp, z, cs, *mem, us);
-		free(z);
-		if (why) {
-			free(*mem);
-			*mem = NULL;
-			return error("'%s': section at offset %llu does not decompress with %s (%s)",
-				     s->file, (unsigned long long)sec->at, d->comp, why);
-		}
-		*body = (struct src){ .fd = -1, .buf = *mem, .size = us, .file = s->file,
-				      .swap = s->swap };
+		sub_cursor(body, s, z, sec->size);
 		return 0;
 	}
-	if (!*mem)
+	if (cur_u32(s, &cs, "compressed size") < 0 || cur_u32(s, &us, "uncompressed size") < 0)
 		return -1;
-	*body = (struct src){ .fd = -1, .buf = *mem, .size = sec->size, .file = s->file,
-			      .swap = s->swap };
+	if (cs > sec->size - 8 || us > (1U << 30))
+		return bad_at(s, cur_offset(s), "compressed section sizes");
+	z = get_text(s, cs, "a compressed section");
+	if (!z)
+		return -1;
+	*mem = xmalloc(us + 1);
+	why = inflate_once(d->comp, z, cs, *mem, us);
+	if (why) {
+		free(*mem);
+		*mem = NULL;
+		return error("'%s': section at offset %llu does not decompress with %s (%s)",
+			     s->name, (unsigned long long)sec->at, d->comp, why);
+	}
+	sub_cursor(body, s, *mem, us);
 	return 0;
 }
 
@@ -551,17 +484,17 @@ static int load_strings(struct dump *d, uint64_t start, int *nr_sections)
 	*nr_sections = 0;
 	while (at < d->f.size) {
 		struct section sec;
-		struct src body;
+		struct cursor body;
 		char *mem;
 
 		if (read_section(d, at, &sec) < 0)
 			return -1;
 		(*nr_sections)++;
-		if (sec.id == 15) {
+		if (sec.id == TRACE_OPT_STRINGS) {
 			if (section_body(d, &sec, &body, &mem) < 0)
 				return -1;
 			d->strings = xrealloc(d->strings, d->strings_len + body.size + 1);
-			memcpy(d->strings + d->strings_len, mem, body.size);
+			memcpy(d->strings + d->strings_len, body.data, body.size);
 			d->strings_len += body.size;
 			d->strings[d->strings_len] = '\0';
 			free(mem);
@@ -588,8 +521,8 @@ static int print_sections(struct dump *d, uint64_t start)
 		printf("\t[Section %2u @ %-16llu\t\"%s\", flags 0x%x, ", sec.id,
 		       (unsigned long long)sec.at, desc_of(d, sec.desc), sec.flags);
 		if ((sec.flags & 1) && sec.id != TRACE_OPT_BUFFER && sec.id != TRACE_OPT_BUFFER_TEXT) {
-			if (get_u32(&d->f, &sizes[0], "compressed size") < 0 ||
-			    get_u32(&d->f, &sizes[1], "uncompressed size") < 0)
+			if (cur_u32(&d->f, &sizes[0], "compressed size") < 0 ||
+			    cur_u32(&d->f, &sizes[1], "uncompressed size") < 0)
 				return -1;
 			printf("%u compressed, %u uncompressed]\n", sizes[0], sizes[1]);
 		} else if (sec.flags & 1) {
@@ -611,21 +544,20 @@ static void print_section(struct dump *d, struct section *sec)
 
 static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 {
-	struct src o = { .fd = -1, .buf = data, .size = size, .file = d->f.file,
-			 .swap = d->f.swap };
 	uint64_t sect, total = 0, off, sz;
 	uint32_t page, count, cpu;
-	char *name, *clock;
+	const char *name, *clock;
 	struct section sec;
+	struct cursor o;
 
-	if (get_u64(&o, &sect, "buffer offset") < 0 || !(name = get_str(&o, "buffer name")))
+	sub_cursor(&o, &d->f, data, size);
+	if (cur_u64(&o, &sect, "buffer offset") < 0 || !(name = get_str(&o, "buffer name")) ||
+	    !(clock = get_str(&o, "buffer clock")) || cur_u32(&o, &page, "page size") < 0 ||
+	    cur_u32(&o, &count, "CPU count") < 0)
 		return -1;
-	clock = get_str(&o, "buffer clock");
-	if (!clock || get_u32(&o, &page, "page size") < 0 || get_u32(&o, &count, "CPU count") < 0)
-		goto fail;
 	if (d->flags & D_FLYRECORD) {
 		if (read_section(d, sect, &sec) < 0)
-			goto fail;
+			return -1;
 		print_section(d, &sec);
 	}
 	if (d->flags & (D_FLYRECORD | D_OPTIONS))
@@ -633,12 +565,12 @@ static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 		       "\"%s\" [clock]\n%u [Page size, bytes]\n%u [CPUs]:\n", size,
 		       (unsigned long long)sect, name, clock, page, count);
 	for (uint32_t i = 0; i < count; i++) {
-		if (get_u32(&o, &cpu, "CPU id") < 0 || get_u64(&o, &off, "CPU offset") < 0 ||
-		    get_u64(&o, &sz, "CPU size") < 0)
-			goto fail;
+		if (cur_u32(&o, &cpu, "CPU id") < 0 || cur_u64(&o, &off, "CPU offset") < 0 ||
+		    cur_u64(&o, &sz, "CPU size") < 0)
+			return -1;
 		total += sz;
 		if (check_data(d, cpu, off, sz) < 0)
-			goto fail;
+			return -1;
 		if (d->flags & (D_FLYRECORD | D_OPTIONS))
 			printf("   %u %llu\t%llu\t[id, data offset and size]\n", cpu,
 			       (unsigned long long)off, (unsigned long long)sz);
@@ -646,31 +578,24 @@ static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 	if (d->flags & D_SUMMARY)
 		printf("\t[buffer \"%s\", \"%s\" clock, %u page size, %u cpus, %llu bytes flyrecord data]\n",
 		       name, clock, page, count, (unsigned long long)total);
-	free(name);
-	free(clock);
 	return 0;
-fail:
-	free(name);
-	free(clock);
-	return -1;
 }
 
 /* BUFFER_TEXT: a latency tracer's text, named like a buffer. */
 static int print_v7_latency(struct dump *d, const char *data, uint32_t size)
 {
-	struct src o = { .fd = -1, .buf = data, .size = size, .file = d->f.file,
-			 .swap = d->f.swap };
-	char *name = NULL, *clock = NULL;
+	const char *name, *clock;
 	struct section sec;
+	struct cursor o;
 	uint64_t sect;
-	int ret = -1;
 
-	if (get_u64(&o, &sect, "buffer offset") < 0 || !(name = get_str(&o, "buffer name")) ||
+	sub_cursor(&o, &d->f, data, size);
+	if (cur_u64(&o, &sect, "buffer offset") < 0 || !(name = get_str(&o, "buffer name")) ||
 	    !(clock = get_str(&o, "buffer clock")))
-		goto out;
+		return -1;
 	if (d->flags & D_FLYRECORD) {
 		if (read_section(d, sect, &sec) < 0)
-			goto out;
+			return -1;
 		print_section(d, &sec);
 	}
 	if (d->flags & (D_FLYRECORD | D_OPTIONS))
@@ -678,11 +603,54 @@ static int print_v7_latency(struct dump *d, const char *data, uint32_t size)
 		       "\"%s\" [clock]\n", size, (unsigned long long)sect, name, clock);
 	if (d->flags & D_SUMMARY)
 		printf("\t[buffer \"%s\", \"%s\" clock, latency data]\n", name, clock);
-	ret = 0;
-out:
-	free(name);
-	free(clock);
-	return ret;
+	return 0;
+}
+
+/* One option of an options section; a section pointer goes into @ptrs. */
+static int v7_option(struct dump *d, uint16_t id, const char *data, uint32_t size,
+		     uint64_t *ptrs, int *nr_ptrs)
+{
+	int pointer = id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES && size >= 8;
+
+	print_option(d, id, data, size);
+	if (pointer && (d->flags & D_OPTIONS))
+		printf("\t\t[Option %s, %u bytes] @ %llu\n", option_names[id], size,
+		       (unsigned long long)opt_u64(d, data));
+	if (pointer && *nr_ptrs < 64)
+		ptrs[(*nr_ptrs)++] = opt_u64(d, data);
+	else if (id == TRACE_OPT_BUFFER)
+		return print_v7_buffer(d, data, size);
+	else if (id == TRACE_OPT_TRACECLOCK)
+		print_clock_option(d, data, size);
+	else if (id == TRACE_OPT_BUFFER_TEXT)
+		return print_v7_latency(d, data, size);
+	return 0;
+}
+
+/* An options section's options; *next: the section DONE points at, 0 for none. */
+static int v7_options(struct dump *d, struct cursor *body, uint64_t *next, uint64_t *ptrs,
+		      int *nr_ptrs)
+{
+	for (;;) {
+		const char *data;
+		uint32_t size;
+		uint16_t id;
+
+		if (cur_u16(body, &id, "option id") < 0 || cur_u32(body, &size, "option size") < 0 ||
+		    !(data = get_text(body, size, "option")))
+			return -1;
+		d->nr_options++;
+		if (id == TRACE_OPT_DONE) {
+			if (size >= 8)
+				*next = opt_u64(d, data);
+			if (d->flags & D_OPTIONS)
+				printf("\t\t[Option DONE, %u bytes]\n%llu\n%s", size,
+				       (unsigned long long)*next, *next ? "\n\n" : "");
+			return 0;
+		}
+		if (v7_option(d, id, data, size, ptrs, nr_ptrs) < 0)
+			return -1;
+	}
 }
 
 /* The options chain; section pointers are collected into @ptrs (file order). */
@@ -692,61 +660,24 @@ static int walk_options(struct dump *d, uint64_t at, uint64_t *ptrs, int *nr_ptr
 
 	while (at && guard++ < 4096) {
 		struct section sec;
-		struct src body;
-		char *mem;
+		struct cursor body;
 		uint64_t next = 0;
+		char *mem;
+		int ret;
 
 		if (read_section(d, at, &sec) < 0 || section_body(d, &sec, &body, &mem) < 0)
 			return -1;
-		if (sec.id != 0) {
+		if (sec.id != TRACE_SECT_OPTIONS) {
 			free(mem);
-			return error("'%s': offset %llu is not an options section", d->f.file,
+			return error("'%s': offset %llu is not an options section", d->f.name,
 				     (unsigned long long)at);
 		}
 		if (d->flags & D_OPTIONS)
 			print_section(d, &sec);
-		for (;;) {
-			uint16_t id;
-			uint32_t size;
-			char *data;
-
-			if (get_u16(&body, &id, "option id") < 0 ||
-			    get_u32(&body, &size, "option size") < 0 ||
-			    !(data = get_text(&body, size, "option"))) {
-				free(mem);
-				return -1;
-			}
-			d->nr_options++;
-			if (id == 0) {
-				if (size >= 8)
-					next = opt_u64(d, data);
-				if (d->flags & D_OPTIONS)
-					printf("\t\t[Option DONE, %u bytes]\n%llu\n%s", size,
-					       (unsigned long long)next, next ? "\n\n" : "");
-				free(data);
-				break;
-			}
-			print_option(d, id, data, size);
-			if (id >= 16 && id <= 21 && size >= 8 && (d->flags & D_OPTIONS)) {
-				printf("\t\t[Option %s, %u bytes] @ %llu\n", option_names[id], size,
-				       (unsigned long long)opt_u64(d, data));
-			}
-			if (id >= 16 && id <= 21 && size >= 8 && *nr_ptrs < 64)
-				ptrs[(*nr_ptrs)++] = opt_u64(d, data);
-			else if (id == 3 && print_v7_buffer(d, data, size) < 0) {
-				free(data);
-				free(mem);
-				return -1;
-			} else if (id == 4) {
-				print_clock_option(d, data, size);
-			} else if (id == 22 && print_v7_latency(d, data, size) < 0) {
-				free(data);
-				free(mem);
-				return -1;
-			}
-			free(data);
-		}
+		ret = v7_options(d, &body, &next, ptrs, nr_ptrs);
 		free(mem);
+		if (ret < 0)
+			return -1;
 		at = next;
 	}
 	return 0;
@@ -755,29 +686,31 @@ static int walk_options(struct dump *d, uint64_t at, uint64_t *ptrs, int *nr_ptr
 static int dump_v7_section(struct dump *d, uint64_t at)
 {
 	static const unsigned int wants[] = {
-		[16] = D_HEAD_PAGE | D_HEAD_EVENT, [17] = D_FTRACE, [18] = D_SYSTEMS | D_EVENTS,
-		[19] = D_KALLSYMS, [20] = D_PRINTK, [21] = D_CMDLINES,
+		[TRACE_OPT_HEADER_INFO] = D_HEAD_PAGE | D_HEAD_EVENT,
+		[TRACE_OPT_FTRACE_EVENTS] = D_FTRACE, [TRACE_OPT_EVENT_FORMATS] = D_SYSTEMS | D_EVENTS,
+		[TRACE_OPT_KALLSYMS] = D_KALLSYMS, [TRACE_OPT_PRINTK] = D_PRINTK,
+		[TRACE_OPT_CMDLINES] = D_CMDLINES,
 	};
 	struct section sec;
-	struct src body;
+	struct cursor body;
 	char *mem;
 	int ret;
 
 	if (read_section(d, at, &sec) < 0)
 		return -1;
-	if (sec.id < 16 || sec.id > 21)
-		return error("'%s': offset %llu is not a metadata section", d->f.file,
+	if (sec.id < TRACE_OPT_HEADER_INFO || sec.id > TRACE_OPT_CMDLINES)
+		return error("'%s': offset %llu is not a metadata section", d->f.name,
 			     (unsigned long long)at);
 	if (section_body(d, &sec, &body, &mem) < 0)
 		return -1;
 	if (d->flags & wants[sec.id])
 		print_section(d, &sec);
 	switch (sec.id) {
-	case 16: ret = do_headers(d, &body); break;
-	case 17: ret = do_ftrace(d, &body); break;
-	case 18: ret = do_events(d, &body); break;
-	case 19: ret = do_sized(d, &body, 0, "Kallsyms", D_KALLSYMS); break;
-	case 20: ret = do_sized(d, &body, 0, "Trace printk", D_PRINTK); break;
+	case TRACE_OPT_HEADER_INFO: ret = do_headers(d, &body); break;
+	case TRACE_OPT_FTRACE_EVENTS: ret = do_ftrace(d, &body); break;
+	case TRACE_OPT_EVENT_FORMATS: ret = do_events(d, &body); break;
+	case TRACE_OPT_KALLSYMS: ret = do_sized(d, &body, 0, "Kallsyms", D_KALLSYMS); break;
+	case TRACE_OPT_PRINTK: ret = do_sized(d, &body, 0, "Trace printk", D_PRINTK); break;
 	default: ret = do_sized(d, &body, 1, "Saved command lines", D_CMDLINES); break;
 	}
 	free(mem);
@@ -786,23 +719,22 @@ static int dump_v7_section(struct dump *d, uint64_t at)
 
 static int dump_v7(struct dump *d)
 {
-	struct src *s = &d->f;
+	struct cursor *s = &d->f;
 	uint64_t first, ptrs[64], sections_at;
 	int nr_ptrs = 0, nr_sections;
-	char *ver;
+	const char *ver;
 
 	d->comp = get_str(s, "compression name");
 	ver = d->comp ? get_str(s, "compression version") : NULL;
-	if (!ver || get_u64(s, &first, "options offset") < 0)
+	if (!ver || cur_u64(s, &first, "options offset") < 0)
 		return -1;
 	if (d->flags & D_SUMMARY)
 		printf("\t\t%s\t[Compression algorithm]\n\t\t%s\t[Compression version]\n",
 		       d->comp, ver);
-	free(ver);
 	if (strcmp(d->comp, "none") && strcmp(d->comp, "zlib") && strcmp(d->comp, "zstd"))
-		return error("'%s': unknown compression '%s'", s->file, d->comp);
-	sections_at = s->pos;
-	if (load_strings(d, s->pos, &nr_sections) < 0)
+		return error("'%s': unknown compression '%s'", s->name, d->comp);
+	sections_at = cur_offset(s);
+	if (load_strings(d, sections_at, &nr_sections) < 0)
 		return -1;
 	if ((d->flags & D_SECTIONS) && print_sections(d, sections_at) < 0)
 		return -1;
@@ -819,45 +751,64 @@ static int dump_v7(struct dump *d)
 	return 0;
 }
 
-static int dump_file(struct dump *d)
+/* The prefix: magic, version, endianness, long size and page size. */
+static int dump_prefix(struct dump *d, char *version)
 {
-	unsigned char pre[18];
-	struct src *s = &d->f;
+	const int host_big = !*(char *)&(int){ 1 };
+	struct cursor *s = &d->f;
+	const unsigned char *pre;
 	uint32_t page;
-	struct stat st;
-	int ret;
 
-	s->fd = open_regular(s->file);
-	if (s->fd < 0)
+	pre = (const unsigned char *)get_text(s, 18, "the file header");
+	if (!pre)
 		return -1;
-	if (fstat(s->fd, &st) < 0) {
-		error("cannot open '%s': %s", s->file, strerror(errno));
-		goto fail;
-	}
-	s->size = st.st_size;
-	if (get(s, pre, 18, "the file header") < 0)
-		goto fail;
 	if (memcmp(pre, "\027\010\104tracing", 10) || pre[11] != '\0' || pre[10] < '1' ||
-	    pre[10] > '7') {
-		error("'%s' is not a trace.dat file of version 1 to 7", s->file);
-		goto fail;
-	}
-	s->swap = pre[12] != !*(char *)&(int){ 1 };
-	memcpy(&page, pre + 14, 4);
-	if (s->swap)
-		page = __builtin_bswap32(page);
+	    pre[10] > '7')
+		return error("'%s' is not a trace.dat file of version 1 to 7", s->name);
+	/* Swapped when the endian byte is not this machine's. */
+	s->big_endian = pre[12] != host_big ? !host_big : host_big;
+	page = cur_decode(s, pre + 14, 4);
 	if (d->flags & D_SUMMARY)
 		printf("\n Tracing meta data in file %s:\n\t[Initial format]\n\t\t%c\t[Version]\n"
 		       "\t\t%d\t[%s endian]\n\t\t%d\t[Bytes in a long]\n\t\t%u\t[Page size, bytes]\n",
-		       s->file, pre[10], pre[12], pre[12] ? "Big" : "Little", pre[13], page);
-	ret = pre[10] == '7' ? dump_v7(d) : dump_v6(d);
+		       s->name, pre[10], pre[12], pre[12] ? "Big" : "Little", pre[13], page);
+	*version = pre[10];
+	return 0;
+}
+
+static int dump_file(struct dump *d, const char *file)
+{
+	void *map = NULL;
+	struct stat st;
+	char version = 0;
+	int fd, ret;
+
+	fd = open_regular(file);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0) {
+		error("cannot open '%s': %s", file, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (st.st_size)
+		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		error("cannot read '%s': %s", file, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	cur_init(&d->f, map ? map : "", st.st_size, 0, 0, file);
+	d->f.on_truncated = truncated;
+	ret = dump_prefix(d, &version);
+	if (ret == 0)
+		ret = version == '7' ? dump_v7(d) : dump_v6(d);
 	if (ret == 0 && (d->flags & D_VALIDATE))
-		printf("File %s is a valid trace-cmd file\n", s->file);
-	close(s->fd);
+		printf("File %s is a valid trace-cmd file\n", file);
+	if (map)
+		munmap(map, st.st_size);
 	return ret;
-fail:
-	close(s->fd);
-	return -1;
 }
 
 /* --verbose takes upstream's log levels; dump has no log messages to show. */
@@ -875,7 +826,8 @@ static int parse_verbose(const char *arg)
 
 static int run_dump(int argc, char **argv)
 {
-	struct dump d = { .f = { .fd = -1, .file = "trace.dat" } };
+	const char *file = "trace.dat";
+	struct dump d = { 0 };
 	int c, ret;
 
 	optind = 0;
@@ -884,7 +836,7 @@ static int run_dump(int argc, char **argv)
 		if (c == 'h')
 			return show_usage(&cmd_dump);
 		if (c == 'i')
-			d.f.file = optarg;
+			file = optarg;
 		else if (c == 'v')
 			d.flags |= D_VALIDATE;
 		else if (c >= 256 && c <= 256 + 11)
@@ -905,9 +857,8 @@ static int run_dump(int argc, char **argv)
 		return usage_error(&cmd_dump, "unexpected argument '%s'", argv[optind]);
 	if (!d.flags)
 		d.flags = D_SUMMARY;
-	ret = dump_file(&d);
+	ret = dump_file(&d, file);
 	free(d.strings);
-	free((char *)d.comp);
 	fflush(stdout);
 	return ret < 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -25,6 +25,7 @@
 #include "trace-convert-dat.h"
 #include "trace-outfile.h"
 #include "trace-output.h"
+#include "trace-ringbuf.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_extract;
@@ -103,17 +104,6 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 	if (optind < argc)
 		return usage_error(&cmd_extract, "unexpected argument '%s'", argv[optind]);
 	return trace_dat_check_format(&cmd_extract, x->version, x->compression);
-}
-
-/* The sub-buffer size the kernel hands out through trace_pipe_raw. */
-static size_t kernel_page_size(void)
-{
-	unsigned long kb;
-
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
-		return kb * 1024;
-	return getpagesize();
 }
 
 /* Reads one CPU's raw pages until the kernel has none left, into a memfd. */
@@ -230,7 +220,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 		close(fd);
 	for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 		top[cpu] = -1;
-	if (!out || trace_output_write_metadata(out, x->page_size, NULL) < 0 ||
+	if (!out || trace_output_write_metadata(out, x->page_size, NULL, NULL) < 0 ||
 	    trace_output_add_host_options(out) < 0)
 		goto out;
 	for (int i = 0; i < buffers_count(b); i++) {
@@ -282,7 +272,7 @@ static int extract(struct extract *x, struct buffers *b)
 	int ret = -1;
 
 	x->nr_cpus = tfs_cpu_count();
-	x->page_size = kernel_page_size();
+	x->page_size = ringbuf_page_size();
 	if (x->nr_cpus <= 0)
 		return error("no CPUs in the tracing directory");
 	snprintf(rel, sizeof(rel), "per_cpu/cpu0/%s", raw);

@@ -19,6 +19,7 @@
 
 #include "trace-cmd.h"
 #include "trace-cursor.h"
+#include "trace-debug.h"
 #include "trace-input.h"
 #include "trace-ahead.h"
 #include "trace-compress.h"
@@ -2664,10 +2665,9 @@ static void heap_down(struct trace_input *in, int i)
 static int walk_init(struct trace_input *in, struct page_walk *w)
 {
 	int old = in->tep && tep_is_old_format(in->tep);
-	const char *env = getenv("TRACE_CMD_KBUFFER");
 
 	if (page_walk_init(w, in->big_endian, in->kernel_long_size,
-			   old || (env && *env && strcmp(env, "0"))) < 0)
+			   old || trace_debug()->kbuffer) < 0)
 		return -1;
 	if (old)
 		page_walk_old_format(w);
@@ -2734,7 +2734,7 @@ static int start_streams(struct trace_input *in)
 			if (!buf->cpu[cpu].size || (in->skip_cpu && cpu < MAX_CPUS &&
 						    in->skip_cpu[cpu]))
 				continue;
-			if (buf->chunked && !in->ahead && !getenv("TRACE_CMD_NO_AHEAD"))
+			if (buf->chunked && !in->ahead && !trace_debug()->no_ahead)
 				in->ahead = ahead_new(in->comp_name);
 			s = &in->streams[in->nr_streams];
 			s->idx = in->nr_streams++;

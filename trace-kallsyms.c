@@ -12,14 +12,20 @@
  * only by equality).
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 
 #include "trace-cmd.h"
 #include "trace-kallsyms.h"
+
+#define KPTR_RESTRICT		"/proc/sys/kernel/kptr_restrict"
 
 /* A line's symbol: its name is found in the text only when asked for. */
 struct sym {
@@ -320,4 +326,30 @@ void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const c
 		tep_register_function(tep, name_of(ks, first), first->addr, mod_of(ks, first));
 	}
 	free(match);
+}
+
+/* Addresses show as zeros unless kptr_restrict is 0: lift it while we read. */
+char *kallsyms_read_proc(size_t *len)
+{
+	char old[16] = "";
+	char *buf;
+	int fd = open(KPTR_RESTRICT, O_RDWR | O_CLOEXEC);
+	int changed = 0;
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, old, sizeof(old) - 1);
+
+		if (n > 0 && old[0] != '0') {
+			old[n] = '\0';
+			changed = pwrite(fd, "0", 1, 0) == 1;
+			if (!changed)
+				warning("cannot lift kptr_restrict: kallsyms may show no addresses");
+		}
+	}
+	buf = read_path_text(KALLSYMS_PROC, len);
+	if (changed && pwrite(fd, old, strlen(old), 0) < 0)
+		warning("cannot restore kptr_restrict to %s: %s", old, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return buf;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A file's kallsyms as one sorted table, answering address lookups the way
- * libtraceevent's own function map does, without a malloc per symbol.
+ * libtraceevent's own function map does, without a malloc per symbol; and
+ * the reading of this machine's /proc/kallsyms that record stores.
  */
 #ifndef TRACE_KALLSYMS_H
 #define TRACE_KALLSYMS_H
@@ -23,5 +24,13 @@ void kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep);
 
 /* Registers with @tep every symbol named @name (for print fmts that use a symbol as a value). */
 void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const char *name);
+
+#define KALLSYMS_PROC	"/proc/kallsyms"
+
+/*
+ * This machine's /proc/kallsyms (NUL-terminated, *len without the NUL), with
+ * kptr_restrict lifted while it is read; NULL (errno) if unreadable.
+ */
+char *kallsyms_read_proc(size_t *len);
 
 #endif

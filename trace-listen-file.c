@@ -15,15 +15,11 @@
 #include "trace-cmd.h"
 #include "trace-compress.h"
 #include "trace-cursor.h"
+#include "trace-dat.h"
 #include "trace-listen.h"
 
 #define MAX_OPTIONS_SIZE	(64u << 20)
 #define MAX_NAMES_SIZE		(1u << 20)	/* rebuilt section descriptions */
-#define V7_BUFFER_ID		3
-#define V7_STRINGS_ID		15
-#define OPT_DONE		0
-#define OPT_BUFFER		3
-#define OPT_TRACECLOCK		4
 
 /* Our own STRINGS section: descriptions of the sections we append. */
 static const char our_strings[] = "buffer flyrecord \0options\0strings";
@@ -144,12 +140,12 @@ static int walk_v6_options(struct meta *m)
 
 		if (cur_u16(&m->c, &id, "option id") < 0)
 			return -1;
-		if (id == OPT_DONE)
+		if (id == TRACE_OPT_DONE)
 			return 0;
 		if (cur_u32(&m->c, &size, "option size") < 0 ||
 		    cur_bytes(&m->c, size, &data, "option data") < 0)
 			return -1;
-		if (id == OPT_TRACECLOCK)
+		if (id == TRACE_OPT_TRACECLOCK)
 			take_clock(m, data, size);
 	}
 }
@@ -295,7 +291,7 @@ static int walk_v7_options(struct meta *m, struct cursor *c, uint64_t *next, uin
 
 		if (cur_u16(c, &id, "option id") < 0 || cur_u32(c, &size, "option size") < 0)
 			return -1;
-		if (id == OPT_DONE) {
+		if (id == TRACE_OPT_DONE) {
 			*done_at = cur_offset(c);
 			if (size != 8)
 				return cur_bad(c, *done_at - 6, "DONE option of %u bytes, not 8", size);
@@ -303,7 +299,7 @@ static int walk_v7_options(struct meta *m, struct cursor *c, uint64_t *next, uin
 		}
 		if (cur_bytes(c, size, &data, "option data") < 0)
 			return -1;
-		if (id == OPT_TRACECLOCK)
+		if (id == TRACE_OPT_TRACECLOCK)
 			take_clock(m, data, size);
 	}
 }
@@ -402,7 +398,7 @@ static int walk_v7(struct meta *m)
 		    cur_u64(c, &size, "section size") < 0 ||
 		    cur_sub(c, &body, size, "section body") < 0)
 			return -1;
-		if (id == V7_STRINGS_ID) {
+		if (id == TRACE_OPT_STRINGS) {
 			usize = size;
 			if ((flags & 1) && (cur_skip(&body, 4, "compressed size") < 0 ||
 					    cur_u32(&body, &usize, "uncompressed size") < 0))
@@ -434,7 +430,7 @@ static int tail_v7(struct meta *m, struct out *hdr, struct out *o, uint32_t cpus
 		offsets[i] = align_up(end, m->page_size);
 		end = offsets[i] + cpu[i].size;
 	}
-	out_uint(hdr, V7_BUFFER_ID, 2);
+	out_uint(hdr, TRACE_OPT_BUFFER, 2);
 	out_uint(hdr, 0, 2);
 	out_uint(hdr, m->strings_base + DESC_BUFFER, 4);
 	out_uint(hdr, end - sec - 16, 8);
@@ -446,7 +442,7 @@ static int tail_v7(struct meta *m, struct out *hdr, struct out *o, uint32_t cpus
 	out_uint(o, 0, 2);
 	out_uint(o, m->strings_base + DESC_OPTIONS, 4);
 	out_uint(o, body_len, 8);
-	out_uint(o, OPT_BUFFER, 2);
+	out_uint(o, TRACE_OPT_BUFFER, 2);
 	out_uint(o, 8 + 1 + clock_len + 4 + 4 + cpus * 20, 4);
 	out_uint(o, sec, 8);
 	out_bytes(o, "", 1);
@@ -458,10 +454,10 @@ static int tail_v7(struct meta *m, struct out *hdr, struct out *o, uint32_t cpus
 		out_uint(o, offsets[i], 8);
 		out_uint(o, cpu[i].size, 8);
 	}
-	out_uint(o, OPT_DONE, 2);
+	out_uint(o, TRACE_OPT_DONE, 2);
 	out_uint(o, 8, 4);
 	out_uint(o, 0, 8);
-	out_uint(o, V7_STRINGS_ID, 2);
+	out_uint(o, TRACE_OPT_STRINGS, 2);
 	out_uint(o, 0, 2);
 	out_uint(o, m->strings_base + DESC_STRINGS, 4);
 	out_uint(o, m->names->len + sizeof(our_strings), 8);

@@ -1,38 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The trace.dat version 7 writer (trace-cmd.dat.v7(5)), behind trace-output.c's
+ * The trace.dat version 7 layout (trace-cmd.dat.v7(5)), below trace-output.c's
  * API: metadata steps become (compressed) sections, options go in OPTIONS
  * sections chained by DONE, CPU data in chunks of at most 10 pages, and a
- * STRINGS section at the end holds every section's description.
+ * STRINGS section at the end holds every section's description.  It writes
+ * through the common layer (trace-dat-out.h) and calls nothing above.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trace-cmd.h"
-#include "trace-output.h"
+#include "trace-dat.h"
+#include "trace-dat-out.h"
 #include "trace-output-v7.h"
 
-#define SECTION_OPTIONS		0
-#define SECTION_STRINGS		15
-#define SECTION_FIRST_META	16
-#define SECTION_CMDLINES	21
 #define NR_SECTION_IDS		32
-
-struct membuf {
-	char *data;
-	size_t len, cap;
-};
 
 struct v7_writer {
 	int comp;
 	struct membuf strings;
-	struct membuf capture;
-	int capturing;
-	uint16_t cur_id;
+	uint16_t cur_id;		/* the section being captured (d->capturing) */
 	uint64_t section_at[NR_SECTION_IDS];	/* header offset of each metadata section */
 	uint64_t prefix_opts_at;	/* the prefix's "first options" field */
 	uint64_t done_at;		/* the last options section's DONE payload, 0: none */
@@ -43,26 +33,13 @@ struct v7_writer {
 static const char *section_desc(uint16_t id)
 {
 	static const char *names[] = {
-		[16] = "headers", [17] = "ftrace events", [18] = "events format",
-		[19] = "kallsyms", [20] = "printk", [21] = "command lines",
+		[TRACE_OPT_HEADER_INFO] = "headers", [TRACE_OPT_FTRACE_EVENTS] = "ftrace events",
+		[TRACE_OPT_EVENT_FORMATS] = "events format", [TRACE_OPT_KALLSYMS] = "kallsyms",
+		[TRACE_OPT_PRINTK] = "printk", [TRACE_OPT_CMDLINES] = "command lines",
 	};
 
-	return id < 22 && names[id] ? names[id] : "options";
+	return id < ARRAY_SIZE(names) && names[id] ? names[id] : "options";
 }
-
-static void mb_add(struct membuf *m, const void *buf, size_t len)
-{
-	if (m->len + len > m->cap) {
-		m->cap = (m->len + len) * 2 + 256;
-		m->data = xrealloc(m->data, m->cap);
-	}
-	memcpy(m->data + m->len, buf, len);
-	m->len += len;
-}
-
-static void mb_u16(struct membuf *m, uint16_t v) { mb_add(m, &v, 2); }
-static void mb_u32(struct membuf *m, uint32_t v) { mb_add(m, &v, 4); }
-static void mb_u64(struct membuf *m, uint64_t v) { mb_add(m, &v, 8); }
 
 struct v7_writer *v7_new(int comp)
 {
@@ -77,16 +54,7 @@ void v7_free(struct v7_writer *w)
 	if (!w)
 		return;
 	free(w->strings.data);
-	free(w->capture.data);
 	free(w);
-}
-
-int v7_capture(struct v7_writer *w, const void *buf, size_t len)
-{
-	if (!w->capturing)
-		return 0;
-	mb_add(&w->capture, buf, len);
-	return 1;
 }
 
 /* A description's id is its byte offset in the STRINGS contents (no dedup, as upstream). */
@@ -98,7 +66,7 @@ static uint32_t add_string(struct v7_writer *w, const char *s)
 	return id;
 }
 
-static int put_header(struct trace_output *out, struct v7_writer *w, uint16_t id,
+static int put_header(struct dat_out *d, struct v7_writer *w, uint16_t id,
 		      uint16_t flags, const char *desc, uint64_t size)
 {
 	struct membuf h = { 0 };
@@ -108,13 +76,13 @@ static int put_header(struct trace_output *out, struct v7_writer *w, uint16_t id
 	mb_u16(&h, flags);
 	mb_u32(&h, add_string(w, desc));
 	mb_u64(&h, size);
-	ret = trace_output_write_raw(out, h.data, h.len);
+	ret = dat_write(d, h.data, h.len);
 	free(h.data);
 	return ret;
 }
 
 /* A whole section body at once: one compressed block when the file is compressed. */
-static int put_section(struct trace_output *out, struct v7_writer *w, uint16_t id,
+static int put_section(struct dat_out *d, struct v7_writer *w, uint16_t id,
 		       const char *desc, const void *body, size_t len, int compress)
 {
 	void *z;
@@ -123,83 +91,63 @@ static int put_section(struct trace_output *out, struct v7_writer *w, uint16_t i
 	int ret;
 
 	if (!compress || w->comp == TRACE_COMP_NONE)
-		return put_header(out, w, id, 0, desc, len) < 0 ? -1 :
-			trace_output_write_raw(out, body, len);
+		return put_header(d, w, id, 0, desc, len) < 0 ? -1 : dat_write(d, body, len);
 	if (trace_compress(w->comp, body, len, &z, &zlen) < 0)
 		return -1;
 	sizes[0] = zlen;
 	sizes[1] = len;
-	ret = put_header(out, w, id, 1, desc, zlen + 8);
+	ret = put_header(d, w, id, 1, desc, zlen + 8);
 	if (ret == 0)
-		ret = trace_output_write_raw(out, sizes, sizeof(sizes));
+		ret = dat_write(d, sizes, sizeof(sizes));
 	if (ret == 0)
-		ret = trace_output_write_raw(out, z, zlen);
+		ret = dat_write(d, z, zlen);
 	free(z);
 	return ret;
 }
 
-static int end_capture(struct trace_output *out, struct v7_writer *w)
+/* The captured section, written as one (compressed) section now. */
+static int end_capture(struct v7_writer *w, struct dat_out *d)
 {
 	int ret;
 
-	if (!w->capturing)
+	if (!d->capturing)
 		return 0;
-	w->capturing = 0;
+	dat_capture_end(d);
 	if (w->cur_id < NR_SECTION_IDS)
-		w->section_at[w->cur_id] = trace_output_offset(out);
-	ret = put_section(out, w, w->cur_id, section_desc(w->cur_id), w->capture.data,
-			  w->capture.len, 1);
-	w->capture.len = 0;
+		w->section_at[w->cur_id] = d->pos;
+	ret = put_section(d, w, w->cur_id, section_desc(w->cur_id), d->capture.data,
+			  d->capture.len, 1);
+	d->capture.len = 0;
 	return ret;
 }
 
-int v7_begin(struct trace_output *out, struct v7_writer *w, uint16_t id)
+int v7_begin(struct v7_writer *w, struct dat_out *d, uint16_t id)
 {
-	if (end_capture(out, w) < 0)
+	if (end_capture(w, d) < 0)
 		return -1;
-	w->capturing = 1;
+	dat_capture_begin(d);
 	w->cur_id = id;
-	w->capture.len = 0;
 	return 0;
 }
 
-int v7_check_output(struct trace_output *out)
+int v7_check_output(struct dat_out *d)
 {
 	/* Offsets and sizes are filled in afterwards, so the output must seek. */
-	if (lseek(trace_output_fd(out), 0, SEEK_CUR) < 0)
+	if (lseek(d->fd, 0, SEEK_CUR) < 0)
 		return error("cannot write '%s': version 7 is written to a regular file, not a pipe",
-			     trace_output_name(out));
+			     d->name);
 	return 0;
 }
 
-int v7_write_prefix_tail(struct trace_output *out, struct v7_writer *w)
+int v7_write_prefix_tail(struct v7_writer *w, struct dat_out *d)
 {
 	const char *name = trace_compress_name(w->comp);
 	const char *version = trace_compress_version(w->comp);
-	uint64_t zero = 0;
 
-	if (trace_output_write_raw(out, name, strlen(name) + 1) < 0 ||
-	    trace_output_write_raw(out, version, strlen(version) + 1) < 0)
+	if (dat_str(d, name) < 0 || dat_str(d, version) < 0)
 		return -1;
-	w->prefix_opts_at = trace_output_offset(out);
-	return trace_output_write_raw(out, &zero, 8);
-}
-
-/* Overwrites a u64 already written at @at (the output is a regular file). */
-static int patch_u64(struct trace_output *out, uint64_t at, uint64_t v)
-{
-	if (pwrite(trace_output_fd(out), &v, 8, at) != 8)
-		return error("cannot write '%s': %s", trace_output_name(out),
-			     errno ? strerror(errno) : "short write");
-	return 0;
-}
-
-static int patch_u32(struct trace_output *out, uint64_t at, uint32_t v)
-{
-	if (pwrite(trace_output_fd(out), &v, 4, at) != 4)
-		return error("cannot write '%s': %s", trace_output_name(out),
-			     errno ? strerror(errno) : "short write");
-	return 0;
+	w->prefix_opts_at = d->pos;
+	return dat_u64(d, 0);
 }
 
 /*
@@ -207,63 +155,34 @@ static int patch_u32(struct trace_output *out, uint64_t at, uint32_t v)
  * queued ones, ending with DONE; the previous section's DONE (or the
  * prefix) is pointed at it.
  */
-static int put_options(struct trace_output *out, struct v7_writer *w, struct membuf *pre,
+static int put_options(struct v7_writer *w, struct dat_out *d, struct membuf *pre,
 		       struct membuf *post)
 {
 	struct membuf m = { 0 };
-	uint64_t at = trace_output_offset(out);
+	uint64_t at = d->pos;
 	int ret;
 
 	if (pre)
 		mb_add(&m, pre->data, pre->len);
-	for (size_t i = 0; i < trace_output_nr_options(out); i++) {
-		const void *data;
-		uint32_t size;
-		uint16_t id;
-
-		trace_output_get_option(out, i, &id, &data, &size);
-		mb_u16(&m, id);
-		mb_u32(&m, size);
-		mb_add(&m, data, size);
+	for (size_t i = 0; i < d->nr_opts; i++) {
+		mb_u16(&m, d->opts[i].id);
+		mb_u32(&m, d->opts[i].size);
+		mb_add(&m, d->opts[i].data, d->opts[i].size);
 	}
-	trace_output_clear_options(out);
+	dat_clear_options(d);
 	if (post)
 		mb_add(&m, post->data, post->len);
-	mb_u16(&m, 0);
+	mb_u16(&m, TRACE_OPT_DONE);
 	mb_u32(&m, 8);
 	mb_u64(&m, 0);
-	ret = put_section(out, w, SECTION_OPTIONS, "options", m.data, m.len, 0);
+	ret = put_section(d, w, TRACE_SECT_OPTIONS, "options", m.data, m.len, 0);
 	free(m.data);
 	if (ret < 0)
 		return -1;
-	if (w->done_at)
-		ret = patch_u64(out, w->done_at, at);
-	else
-		ret = patch_u64(out, w->prefix_opts_at, at);
-	w->done_at = trace_output_offset(out) - 8;
+	/* The previous DONE, or the prefix, points at this section. */
+	ret = dat_patch(d, w->done_at ? w->done_at : w->prefix_opts_at, &at, 8);
+	w->done_at = d->pos - 8;
 	return ret;
-}
-
-static uint64_t fd_size(int fd)
-{
-	struct stat st;
-
-	if (fd < 0 || fstat(fd, &st) < 0)
-		return 0;
-	return st.st_size;
-}
-
-static int pad_to(struct trace_output *out, uint64_t offset)
-{
-	static const char zeros[4096];
-
-	while (trace_output_offset(out) < offset) {
-		uint64_t n = offset - trace_output_offset(out);
-
-		if (trace_output_write_raw(out, zeros, n < sizeof(zeros) ? n : sizeof(zeros)) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 static int read_at(int fd, char *buf, size_t len, uint64_t off)
@@ -278,7 +197,7 @@ static int read_at(int fd, char *buf, size_t len, uint64_t off)
 /* Chunks read and compressed together: enough to keep every CPU busy. */
 #define CHUNKS_IN_BATCH 32
 
-static int put_raw_cpu_data(struct trace_output *out, int fd, uint64_t size, size_t chunk)
+static int put_raw_cpu_data(struct dat_out *d, int fd, uint64_t size, size_t chunk)
 {
 	char *buf = xmalloc(chunk);
 	int ret = 0;
@@ -288,29 +207,29 @@ static int put_raw_cpu_data(struct trace_output *out, int fd, uint64_t size, siz
 
 		ret = read_at(fd, buf, n, off);
 		if (ret == 0)
-			ret = trace_output_write_raw(out, buf, n);
+			ret = dat_write(d, buf, n);
 	}
 	free(buf);
 	return ret;
 }
 
 /* Writes each job as its sizes (compressed, raw) and its bytes, in order. */
-static int put_chunks(struct trace_output *out, struct compress_job *jobs, size_t nr)
+static int put_chunks(struct dat_out *d, struct compress_job *jobs, size_t nr)
 {
 	int ret = 0;
 
 	for (size_t i = 0; ret == 0 && i < nr; i++) {
 		uint32_t sizes[2] = { jobs[i].dlen, jobs[i].len };
 
-		ret = trace_output_write_raw(out, sizes, 8);
+		ret = dat_write(d, sizes, 8);
 		if (ret == 0)
-			ret = trace_output_write_raw(out, jobs[i].dst, jobs[i].dlen);
+			ret = dat_write(d, jobs[i].dst, jobs[i].dlen);
 	}
 	return ret;
 }
 
 /* Copies the chunks compressed while recording, as they are. */
-static int put_early_chunks(struct trace_output *out, const struct cpu_chunks *early)
+static int put_early_chunks(struct dat_out *d, const struct cpu_chunks *early)
 {
 	uint64_t size = fd_size(early->fd);
 	size_t len = 1 << 20;
@@ -322,7 +241,7 @@ static int put_early_chunks(struct trace_output *out, const struct cpu_chunks *e
 			len = size - off;
 		ret = read_at(early->fd, buf, len, off);
 		if (ret == 0)
-			ret = trace_output_write_raw(out, buf, len);
+			ret = dat_write(d, buf, len);
 	}
 	free(buf);
 	return ret;
@@ -333,22 +252,22 @@ static int put_early_chunks(struct trace_output *out, const struct cpu_chunks *e
  * first those compressed while recording (@early, if any), then the rest
  * compressed a batch at a time.
  */
-static int put_cpu_data(struct trace_output *out, struct v7_writer *w, int fd, uint64_t size,
+static int put_cpu_data(struct v7_writer *w, struct dat_out *d, int fd, uint64_t size,
 			const struct cpu_chunks *early)
 {
-	size_t chunk = (size_t)trace_output_page_size(out) * TRACE_PAGES_IN_CHUNK;
+	size_t chunk = (size_t)d->page_size * TRACE_PAGES_IN_CHUNK;
 	struct compress_job jobs[CHUNKS_IN_BATCH];
-	uint64_t count_at = trace_output_offset(out);
+	uint64_t count_at = d->pos;
 	uint32_t count = 0;
 	char *buf;
 	int ret;
 
 	if (w->comp == TRACE_COMP_NONE)
-		return put_raw_cpu_data(out, fd, size, chunk);
+		return put_raw_cpu_data(d, fd, size, chunk);
 	buf = xmalloc(chunk * CHUNKS_IN_BATCH);
-	ret = trace_output_write_raw(out, &count, 4);
+	ret = dat_u32(d, count);
 	if (ret == 0 && early && early->nr) {
-		ret = put_early_chunks(out, early);
+		ret = put_early_chunks(d, early);
 		count = early->nr;
 	}
 	for (uint64_t off = early ? early->raw : 0; ret == 0 && off < size;) {
@@ -364,14 +283,14 @@ static int put_cpu_data(struct trace_output *out, struct v7_writer *w, int fd, u
 		if (ret == 0)
 			ret = trace_compress_jobs(w->comp, jobs, nr);
 		if (ret == 0)
-			ret = put_chunks(out, jobs, nr);
+			ret = put_chunks(d, jobs, nr);
 		for (size_t i = 0; i < nr; i++)
 			free(jobs[i].dst);
 		count += nr;
 	}
 	free(buf);
 	if (ret == 0)
-		ret = patch_u32(out, count_at, count);
+		ret = dat_patch(d, count_at, &count, 4);
 	return ret;
 }
 
@@ -384,12 +303,12 @@ static uint64_t page_align(uint64_t v, uint32_t page)
  * The BUFFER section of one instance, then an OPTIONS section holding its
  * BUFFER option (CPUs with data only, as upstream lists them).
  */
-static int put_buffer(struct trace_output *out, struct v7_writer *w, const char *name,
+static int put_buffer(struct v7_writer *w, struct dat_out *d, const char *name,
 		      int nr_cpus, const int *cpu_fds, const char *clock,
 		      const struct cpu_chunks *early)
 {
-	uint32_t page = trace_output_page_size(out);
-	uint64_t sect = trace_output_offset(out);
+	uint32_t page = d->page_size;
+	uint64_t sect = d->pos;
 	uint64_t *offs = xcalloc(nr_cpus, sizeof(*offs));
 	uint64_t *sizes = xcalloc(nr_cpus, sizeof(*sizes));
 	struct membuf opt = { 0 }, body = { 0 };
@@ -398,22 +317,25 @@ static int put_buffer(struct trace_output *out, struct v7_writer *w, const char 
 	int ret;
 
 	snprintf(desc, sizeof(desc), "buffer flyrecord %s", name);
-	ret = put_header(out, w, TRACE_OPT_BUFFER, w->comp != TRACE_COMP_NONE, desc, 0);
+	ret = put_header(d, w, TRACE_OPT_BUFFER, w->comp != TRACE_COMP_NONE, desc, 0);
 	for (int cpu = 0; ret == 0 && cpu < nr_cpus; cpu++) {
 		uint64_t size = fd_size(cpu_fds[cpu]);
 
 		if (!size)
 			continue;
-		ret = pad_to(out, page_align(trace_output_offset(out), page));
-		offs[cpu] = trace_output_offset(out);
+		ret = dat_pad_to(d, page_align(d->pos, page));
+		offs[cpu] = d->pos;
 		if (ret == 0)
-			ret = put_cpu_data(out, w, cpu_fds[cpu], size,
+			ret = put_cpu_data(w, d, cpu_fds[cpu], size,
 					   early && cpu < w->nr_chunk_cpus ? &early[cpu] : NULL);
-		sizes[cpu] = trace_output_offset(out) - offs[cpu];
+		sizes[cpu] = d->pos - offs[cpu];
 		listed++;
 	}
-	if (ret == 0)
-		ret = patch_u64(out, sect + 8, trace_output_offset(out) - sect - 16);
+	if (ret == 0) {
+		uint64_t body_size = d->pos - sect - 16;
+
+		ret = dat_patch(d, sect + 8, &body_size, 8);
+	}
 	if (ret == 0) {
 		mb_u64(&body, sect);
 		mb_add(&body, name, strlen(name) + 1);
@@ -430,7 +352,7 @@ static int put_buffer(struct trace_output *out, struct v7_writer *w, const char 
 		mb_u16(&opt, TRACE_OPT_BUFFER);
 		mb_u32(&opt, body.len);
 		mb_add(&opt, body.data, body.len);
-		ret = put_options(out, w, &opt, NULL);
+		ret = put_options(w, d, &opt, NULL);
 	}
 	free(opt.data);
 	free(body.data);
@@ -446,34 +368,34 @@ static void add_pointer(struct membuf *m, uint16_t id, uint64_t at)
 	mb_u64(m, at);
 }
 
-int v7_end_metadata(struct trace_output *out, struct v7_writer *w, int nr_cpus)
+int v7_end_metadata(struct v7_writer *w, struct dat_out *d, int nr_cpus)
 {
 	struct membuf pre = { 0 }, post = { 0 };
 	int ret;
 
-	if (end_capture(out, w) < 0)
+	if (end_capture(w, d) < 0)
 		return -1;
 	/* Pointers to the metadata sections, CPU count last, as upstream orders them. */
-	for (uint16_t id = SECTION_FIRST_META; id < SECTION_CMDLINES; id++)
+	for (uint16_t id = TRACE_OPT_HEADER_INFO; id < TRACE_OPT_CMDLINES; id++)
 		if (w->section_at[id])
 			add_pointer(&pre, id, w->section_at[id]);
-	if (w->section_at[SECTION_CMDLINES])
-		add_pointer(&post, SECTION_CMDLINES, w->section_at[SECTION_CMDLINES]);
+	if (w->section_at[TRACE_OPT_CMDLINES])
+		add_pointer(&post, TRACE_OPT_CMDLINES, w->section_at[TRACE_OPT_CMDLINES]);
 	mb_u16(&post, TRACE_OPT_CPUCOUNT);
 	mb_u32(&post, 4);
 	mb_u32(&post, nr_cpus);
-	ret = put_options(out, w, &pre, &post);
+	ret = put_options(w, d, &pre, &post);
 	free(pre.data);
 	free(post.data);
 	return ret;
 }
 
-int v7_write_data(struct trace_output *out, struct v7_writer *w, int nr_cpus,
-		  const int *cpu_fds, const char *clock)
+int v7_write_data(struct v7_writer *w, struct dat_out *d, int nr_cpus, const int *cpu_fds,
+		  const char *clock)
 {
-	if (v7_end_metadata(out, w, nr_cpus) < 0)
+	if (v7_end_metadata(w, d, nr_cpus) < 0)
 		return -1;
-	return put_buffer(out, w, "", nr_cpus, cpu_fds, clock ? clock : "local", w->chunks);
+	return put_buffer(w, d, "", nr_cpus, cpu_fds, clock ? clock : "local", w->chunks);
 }
 
 int v7_set_chunks(struct v7_writer *w, int comp, const struct cpu_chunks *chunks, int nr_cpus)
@@ -485,22 +407,22 @@ int v7_set_chunks(struct v7_writer *w, int comp, const struct cpu_chunks *chunks
 	return 0;
 }
 
-int v7_write_buffer(struct trace_output *out, struct v7_writer *w, const char *name,
-		    int nr_cpus, const int *cpu_fds, const char *clock)
+int v7_write_buffer(struct v7_writer *w, struct dat_out *d, const char *name, int nr_cpus,
+		    const int *cpu_fds, const char *clock)
 {
-	return put_buffer(out, w, name, nr_cpus, cpu_fds, clock ? clock : "local", NULL);
+	return put_buffer(w, d, name, nr_cpus, cpu_fds, clock ? clock : "local", NULL);
 }
 
-int v7_finish(struct trace_output *out, struct v7_writer *w)
+int v7_finish(struct v7_writer *w, struct dat_out *d)
 {
 	uint32_t desc;
 	int ret;
 
 	if (!w->prefix_opts_at)
 		return 0;	/* nothing was written */
-	if (end_capture(out, w) < 0)
+	if (end_capture(w, d) < 0)
 		return -1;
-	if (trace_output_nr_options(out) && put_options(out, w, NULL, NULL) < 0)
+	if (d->nr_opts && put_options(w, d, NULL, NULL) < 0)
 		return -1;
 	/* The STRINGS section names itself, so its own description goes in first. */
 	desc = add_string(w, "strings");
@@ -514,14 +436,14 @@ int v7_finish(struct trace_output *out, struct v7_writer *w)
 		if (comp && trace_compress(w->comp, w->strings.data, w->strings.len, &z, &zlen) < 0)
 			return -1;
 		sizes[0] = zlen;
-		mb_u16(&h, SECTION_STRINGS);
+		mb_u16(&h, TRACE_OPT_STRINGS);
 		mb_u16(&h, comp);
 		mb_u32(&h, desc);
 		mb_u64(&h, zlen + (comp ? 8 : 0));
 		if (comp)
 			mb_add(&h, sizes, 8);
 		mb_add(&h, z, zlen);
-		ret = trace_output_write_raw(out, h.data, h.len);
+		ret = dat_write(d, h.data, h.len);
 		free(h.data);
 		if (comp)
 			free(z);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Writing trace.dat (version 6, trace-cmd.dat.v6(5)): the prefix, the metadata
- * sections read from the tracing directory, options, and the flyrecord part
- * with each CPU's raw pages placed page-aligned.  Every write is checked.
+ * Writing trace.dat, version 6 or 7 (trace-cmd.dat.v6(5), v7(5)): the prefix,
+ * the metadata sections read from the tracing directory, options, and each
+ * buffer's CPU data placed page-aligned.  Every write is checked.
  */
 #ifndef TRACE_OUTPUT_H
 #define TRACE_OUTPUT_H
@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 #include "trace-dat.h"
+#include "trace-output-v7.h"	/* struct cpu_chunks */
 
+struct prefetch;
 struct tfs_events;
 struct trace_output;
 
@@ -37,25 +39,24 @@ int trace_output_write_raw(struct trace_output *out, const void *buf, size_t len
 
 /*
  * The whole metadata from the tracing directory (tfs_dir()): prefix (with
- * the ring buffer's @page_size), header_page/header_event, ftrace formats, the formats of @events (all
- * systems when NULL), kallsyms, printk formats, saved cmdlines.
+ * the ring buffer's @page_size), header_page/header_event, ftrace formats,
+ * the formats of @events (all systems when NULL), kallsyms, printk formats,
+ * saved cmdlines.  Files @ahead read already (trace-prefetch.h; NULL: none)
+ * are taken from it, the others read now.
  */
 int trace_output_write_metadata(struct trace_output *out, uint32_t page_size,
-				const struct tfs_events *events);
+				const struct tfs_events *events, struct prefetch *ahead);
 
 /* The single steps of trace_output_write_metadata, in file order. */
 int trace_output_write_prefix(struct trace_output *out, uint32_t page_size);
-int trace_output_write_header_info(struct trace_output *out);
-int trace_output_write_ftrace_formats(struct trace_output *out);
-int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events);
-/*
- * @path: a kallsyms file, NULL for /proc/kallsyms (as read ahead, see
- * trace-prefetch.h, or read now).
- */
-int trace_output_write_kallsyms(struct trace_output *out, const char *path);
-/* /proc/kallsyms with kptr_restrict lifted while it is read; NULL (errno) if unreadable. */
-char *trace_output_read_kallsyms(size_t *len);
-int trace_output_write_printk(struct trace_output *out);
+int trace_output_write_header_info(struct trace_output *out, struct prefetch *ahead);
+int trace_output_write_ftrace_formats(struct trace_output *out, struct prefetch *ahead);
+int trace_output_write_event_formats(struct trace_output *out, const struct tfs_events *events,
+				     struct prefetch *ahead);
+/* @path: a kallsyms file, NULL for this machine's (trace-kallsyms.h). */
+int trace_output_write_kallsyms(struct trace_output *out, const char *path,
+				struct prefetch *ahead);
+int trace_output_write_printk(struct trace_output *out, struct prefetch *ahead);
 int trace_output_write_cmdlines(struct trace_output *out);
 
 /* Queues an option for the options block (written by trace_output_write_data). */
@@ -85,13 +86,6 @@ int trace_output_add_buffer(struct trace_output *out, const char *name);
  */
 int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cpu_fds,
 			    const char *clock);
-
-/* One CPU's first chunks of data, compressed while recording (trace-early.c). */
-struct cpu_chunks {
-	int fd;		/* the chunks as the file holds them, from offset 0 to its end */
-	uint32_t nr;	/* how many */
-	uint64_t raw;	/* how many bytes of the CPU's data they hold, from its start */
-};
 
 /*
  * Version 7 compressed with @comp: trace_output_write_data copies the top

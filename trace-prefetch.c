@@ -5,10 +5,9 @@
  * the time until trace.dat was complete.  None of it changes while the
  * events are enabled (kallsyms and printk_formats only when a module comes
  * or goes, which is checked), so a thread reads it all while the command
- * runs; tfs_read_file() and the kallsyms writer ask prefetch_take() first.
+ * runs, and record hands what it read to the writer (trace_output_write_metadata).
  */
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +15,11 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
-#include "trace-output.h"
+#include "trace-kallsyms.h"
 #include "trace-prefetch.h"
 #include "trace-tracefs.h"
 #include "trace-worker.h"
 
-#define KALLSYMS	"/proc/kallsyms"
 #define MODULES		"/proc/modules"
 
 struct ahead_file {
@@ -36,11 +34,10 @@ struct prefetch {
 	size_t nr, alloc;
 	char *modules;		/* /proc/modules before anything was read */
 	int finished;
+	/* What prefetch_finish() offered: an open-addressing table by path. */
+	struct ahead_file *table;
+	size_t table_size;
 };
-
-/* What prefetch_finish() offered: an open-addressing table by path. */
-static struct ahead_file *table;
-static size_t table_size;
 
 static void add_path(struct prefetch *p, char *path)
 {
@@ -99,19 +96,6 @@ static void add_event_formats(struct prefetch *p, const struct tfs_events *event
 	tfs_events_free(all);
 }
 
-/* The whole of @path, NUL-terminated, or NULL. */
-static char *slurp(const char *path, size_t *lenp)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char *buf;
-
-	if (fd < 0)
-		return NULL;
-	buf = read_text(fd, lenp);
-	close(fd);
-	return buf;
-}
-
 /*
  * /proc/modules as names and load addresses: its use counts move all the
  * time (enabling a module's events takes a reference), its modules rarely.
@@ -119,7 +103,7 @@ static char *slurp(const char *path, size_t *lenp)
 static char *module_list(void)
 {
 	size_t len, n = 0;
-	char *text = slurp(MODULES, &len), *line, *save = NULL;
+	char *text = read_path_text(MODULES, &len), *line, *save = NULL;
 	char *list;
 
 	if (!text)
@@ -148,15 +132,10 @@ static void prefetch_main(void *arg)
 	for (size_t i = 0; i < p->nr; i++) {
 		struct ahead_file *f = &p->files[i];
 
-		if (strcmp(f->path, KALLSYMS)) {
-			f->text = slurp(f->path, &f->len);
-			continue;
-		}
-		f->text = trace_output_read_kallsyms(&f->len);
-		if (f->text) {
-			f->text = xrealloc(f->text, f->len + 1);
-			f->text[f->len] = '\0';
-		}
+		if (strcmp(f->path, KALLSYMS_PROC))
+			f->text = read_path_text(f->path, &f->len);
+		else
+			f->text = kallsyms_read_proc(&f->len);
 	}
 }
 
@@ -169,7 +148,7 @@ struct prefetch *prefetch_new(const struct tfs_events *events)
 	add_ftrace_formats(p);
 	add_event_formats(p, events);
 	add_rel(p, "printk_formats");
-	add_path(p, xstrdup(KALLSYMS));
+	add_path(p, xstrdup(KALLSYMS_PROC));
 	p->worker = worker_new(prefetch_main, p);
 	if (!p->worker) {
 		prefetch_free(p);
@@ -198,13 +177,13 @@ static uint64_t hash(const char *s)
 	return h;
 }
 
-static struct ahead_file *slot(const char *path)
+static struct ahead_file *slot(const struct prefetch *p, const char *path)
 {
-	size_t i = hash(path) & (table_size - 1);
+	size_t mask = p->table_size - 1, i = hash(path) & mask;
 
-	while (table[i].path && strcmp(table[i].path, path))
-		i = (i + 1) & (table_size - 1);
-	return &table[i];
+	while (p->table[i].path && strcmp(p->table[i].path, path))
+		i = (i + 1) & mask;
+	return &p->table[i];
 }
 
 /* A module loaded or removed changes the symbols and may change the printk formats. */
@@ -221,7 +200,7 @@ static int module_dependent(const char *path)
 {
 	size_t n = strlen(path);
 
-	return !strcmp(path, KALLSYMS) || (n >= 14 && !strcmp(path + n - 14, "printk_formats"));
+	return !strcmp(path, KALLSYMS_PROC) || (n >= 14 && !strcmp(path + n - 14, "printk_formats"));
 }
 
 void prefetch_finish(struct prefetch *p)
@@ -234,27 +213,26 @@ void prefetch_finish(struct prefetch *p)
 	p->worker = NULL;
 	p->finished = 1;
 	stale = modules_changed(p);
-	for (table_size = 64; table_size < 2 * p->nr; table_size *= 2)
+	for (p->table_size = 64; p->table_size < 2 * p->nr; p->table_size *= 2)
 		;
-	free(table);
-	table = xcalloc(table_size, sizeof(*table));
+	p->table = xcalloc(p->table_size, sizeof(*p->table));
 	for (size_t i = 0; i < p->nr; i++) {
 		struct ahead_file *f = &p->files[i];
 
 		if (f->text && !(stale && module_dependent(f->path))) {
-			*slot(f->path) = *f;
+			*slot(p, f->path) = *f;
 			f->path = f->text = NULL;	/* the table's now */
 		}
 	}
 }
 
-int prefetch_take(const char *path, char **buf, size_t *len)
+int prefetch_take(struct prefetch *p, const char *path, char **buf, size_t *len)
 {
 	struct ahead_file *f;
 
-	if (!table)
+	if (!p || !p->table)
 		return 0;
-	f = slot(path);
+	f = slot(p, path);
 	if (!f->path || !f->text)
 		return 0;
 	*buf = f->text;
@@ -274,14 +252,12 @@ void prefetch_free(struct prefetch *p)
 		free(p->files[i].path);
 		free(p->files[i].text);
 	}
+	for (size_t i = 0; p->table && i < p->table_size; i++) {
+		free(p->table[i].path);
+		free(p->table[i].text);
+	}
+	free(p->table);
 	free(p->files);
 	free(p->modules);
 	free(p);
-	for (size_t i = 0; table && i < table_size; i++) {
-		free(table[i].path);
-		free(table[i].text);
-	}
-	free(table);
-	table = NULL;
-	table_size = 0;
 }

@@ -2,7 +2,8 @@
 /*
  * Reading record's metadata ahead: while the command runs, a thread reads
  * the files trace.dat's header is made of (event formats, kallsyms,
- * printk_formats), and the writer takes them from memory at the end.
+ * printk_formats), and record hands them to the writer at the end
+ * (trace_output_write_metadata).
  */
 #ifndef TRACE_PREFETCH_H
 #define TRACE_PREFETCH_H
@@ -29,9 +30,10 @@ void prefetch_finish(struct prefetch *p);
 /* Finishes if needed and drops what was not taken. */
 void prefetch_free(struct prefetch *p);
 /*
- * @path's text as read ahead (NUL-terminated, now the caller's), 1; or 0
- * when it was not: read it now.  Each file is handed out once.
+ * @path's text as @p read it ahead (NUL-terminated, now the caller's), 1;
+ * or 0 when it did not (or @p is NULL): read it now.  Each file is handed
+ * out once, and only after prefetch_finish().
  */
-int prefetch_take(const char *path, char **buf, size_t *len);
+int prefetch_take(struct prefetch *p, const char *path, char **buf, size_t *len);
 
 #endif

@@ -19,6 +19,7 @@
 #include <trace-seq.h>
 
 #include "trace-cmd.h"
+#include "trace-debug.h"
 #include "trace-input.h"
 #include "trace-print.h"
 #include "trace-printk.h"
@@ -34,48 +35,73 @@ static int atom_is_symbol(const char *atom)
 	return atom && !isdigit((unsigned char)atom[0]) && !strtoull(atom, NULL, 0);
 }
 
-static int args_need_functions(struct tep_print_arg *arg)
+/*
+ * Calls @visit on each argument of @arg's list and, depth first, on the
+ * arguments inside it; stops at the first that returns non-zero, and
+ * returns that.
+ */
+static int walk_print_args(struct tep_print_arg *arg,
+			   int (*visit)(struct tep_print_arg *arg, void *ctx), void *ctx)
 {
+	struct tep_print_arg *inner[3];
+	int ret;
+
 	for (; arg; arg = arg->next) {
+		int n = 0;
+
+		ret = visit(arg, ctx);
+		if (ret)
+			return ret;
 		switch (arg->type) {
-		case TEP_PRINT_ATOM:
-			if (atom_is_symbol(arg->atom.atom))
-				return 1;
-			break;
-		case TEP_PRINT_FUNC:
-			return 1;
 		case TEP_PRINT_TYPE:
-			if (args_need_functions(arg->typecast.item))
-				return 1;
+			inner[n++] = arg->typecast.item;
 			break;
 		case TEP_PRINT_OP:
-			if (args_need_functions(arg->op.left) || args_need_functions(arg->op.right))
-				return 1;
+			inner[n++] = arg->op.left;
+			inner[n++] = arg->op.right;
 			break;
 		case TEP_PRINT_FLAGS:
-			if (args_need_functions(arg->flags.field))
-				return 1;
+			inner[n++] = arg->flags.field;
 			break;
 		case TEP_PRINT_SYMBOL:
-			if (args_need_functions(arg->symbol.field))
-				return 1;
+			inner[n++] = arg->symbol.field;
 			break;
 		case TEP_PRINT_HEX:
 		case TEP_PRINT_HEX_STR:
-			if (args_need_functions(arg->hex.field) || args_need_functions(arg->hex.size))
-				return 1;
+			inner[n++] = arg->hex.field;
+			inner[n++] = arg->hex.size;
 			break;
 		case TEP_PRINT_INT_ARRAY:
-			if (args_need_functions(arg->int_array.field) ||
-			    args_need_functions(arg->int_array.count) ||
-			    args_need_functions(arg->int_array.el_size))
-				return 1;
+			inner[n++] = arg->int_array.field;
+			inner[n++] = arg->int_array.count;
+			inner[n++] = arg->int_array.el_size;
+			break;
+		case TEP_PRINT_FUNC:
+			inner[n++] = arg->func.args;
 			break;
 		default:
 			break;
 		}
+		for (int i = 0; i < n; i++) {
+			ret = walk_print_args(inner[i], visit, ctx);
+			if (ret)
+				return ret;
+		}
 	}
 	return 0;
+}
+
+/* A print function, or a symbol name used as a value: libtraceevent needs kallsyms. */
+static int needs_functions(struct tep_print_arg *arg, void *ctx)
+{
+	(void)ctx;
+	return arg->type == TEP_PRINT_FUNC ||
+	       (arg->type == TEP_PRINT_ATOM && atom_is_symbol(arg->atom.atom));
+}
+
+static int args_need_functions(struct tep_print_arg *arg)
+{
+	return walk_print_args(arg, needs_functions, NULL);
 }
 
 /* A %p followed by one of the letters that print a symbol. */
@@ -1224,13 +1250,12 @@ struct trace_printer *trace_printer_new(struct trace_input *in)
 {
 	struct trace_printer *p = xcalloc(1, sizeof(*p));
 	const uint16_t probe = 1;
-	const char *slow = getenv("TRACE_CMD_SLOW_PRINT");
 	int host_big = *(const unsigned char *)&probe == 0;
 
 	p->in = in;
 	p->tep = trace_input_tep(in);
 	p->swap = !!trace_input_big_endian(in) != host_big;
-	p->disabled = slow && *slow && strcmp(slow, "0");
+	p->disabled = trace_debug()->slow_print;
 	p->slots = xcalloc(PRINTER_IDS, sizeof(*p->slots));
 	return p;
 }
@@ -1264,45 +1289,19 @@ static int compilable(const struct trace_printer *p, const struct tep_event *ev)
 	return handler_of(ev) != H_OTHER;
 }
 
+static int register_symbol_atom(struct tep_print_arg *arg, void *ctx)
+{
+	struct trace_printer *p = ctx;
+
+	if (arg->type == TEP_PRINT_ATOM && atom_is_symbol(arg->atom.atom))
+		trace_input_register_symbol(p->in, arg->atom.atom);
+	return 0;
+}
+
 /* Symbol names used as values: libtraceevent looks them up by name, once. */
 static void register_symbol_atoms(struct trace_printer *p, struct tep_print_arg *arg)
 {
-	for (; arg; arg = arg->next) {
-		switch (arg->type) {
-		case TEP_PRINT_ATOM:
-			if (atom_is_symbol(arg->atom.atom))
-				trace_input_register_symbol(p->in, arg->atom.atom);
-			break;
-		case TEP_PRINT_TYPE:
-			register_symbol_atoms(p, arg->typecast.item);
-			break;
-		case TEP_PRINT_OP:
-			register_symbol_atoms(p, arg->op.left);
-			register_symbol_atoms(p, arg->op.right);
-			break;
-		case TEP_PRINT_FLAGS:
-			register_symbol_atoms(p, arg->flags.field);
-			break;
-		case TEP_PRINT_SYMBOL:
-			register_symbol_atoms(p, arg->symbol.field);
-			break;
-		case TEP_PRINT_HEX:
-		case TEP_PRINT_HEX_STR:
-			register_symbol_atoms(p, arg->hex.field);
-			register_symbol_atoms(p, arg->hex.size);
-			break;
-		case TEP_PRINT_INT_ARRAY:
-			register_symbol_atoms(p, arg->int_array.field);
-			register_symbol_atoms(p, arg->int_array.count);
-			register_symbol_atoms(p, arg->int_array.el_size);
-			break;
-		case TEP_PRINT_FUNC:
-			register_symbol_atoms(p, arg->func.args);
-			break;
-		default:
-			break;
-		}
-	}
+	walk_print_args(arg, register_symbol_atom, p);
 }
 
 static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *ev)

@@ -247,10 +247,10 @@ int record_net_send_header(struct record_net *n, const struct record_net_header 
 		return -1;
 	out = n->out;
 	if (trace_output_write_prefix(out, h->page_size) < 0 ||
-	    trace_output_write_header_info(out) < 0 ||
-	    trace_output_write_ftrace_formats(out) < 0 ||
-	    trace_output_write_event_formats(out, h->events) < 0 ||
-	    trace_output_write_kallsyms(out, NULL) < 0 || trace_output_write_printk(out) < 0)
+	    trace_output_write_header_info(out, NULL) < 0 ||
+	    trace_output_write_ftrace_formats(out, NULL) < 0 ||
+	    trace_output_write_event_formats(out, h->events, NULL) < 0 ||
+	    trace_output_write_kallsyms(out, NULL, NULL) < 0 || trace_output_write_printk(out, NULL) < 0)
 		return -1;
 	/* v1: the listener adds CPU count and options; cmdlines come at the end. */
 	if (n->version == 3 &&

@@ -31,6 +31,7 @@
 #include "trace-record-instances.h"
 #include "trace-record-net.h"
 #include "trace-recorder.h"
+#include "trace-ringbuf.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_record;
@@ -451,17 +452,6 @@ static void remove_temp_files(struct record_run *run)
 	run->tmp_fds = NULL;
 }
 
-/* The sub-buffer size the kernel hands out through trace_pipe_raw. */
-static size_t kernel_page_size(void)
-{
-	unsigned long kb;
-
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
-		return kb * 1024;
-	return getpagesize();
-}
-
 /*
  * --pin and -r, applied from here to the running child: the recorder keeps
  * one job, and the settings are in place before tracing goes on.
@@ -819,27 +809,6 @@ static int read_stats(struct record_run *run)
 	return 0;
 }
 
-/* Field @name of a per_cpu/cpuN/stats text into @val: 0, or -1 if it is absent. */
-static int stat_find(const char *stats, const char *name, unsigned long long *val)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ':') {
-			*val = strtoull(p + len + 1, NULL, 10);
-			return 0;
-		}
-	return -1;
-}
-
-static unsigned long long stat_value(const char *stats, const char *name)
-{
-	unsigned long long val = 0;
-
-	stat_find(stats, name, &val);
-	return val;
-}
-
 /*
  * The events in CPU @cpu's file.  The kernel counts what its reader took
  * ("read events", zeroed when setup cleared the buffers), which is what the
@@ -852,7 +821,7 @@ static unsigned long long recorded_events(struct record_run *run, int cpu)
 	unsigned long long events = 0, missed;
 
 	if (!run->plan->recorder.max_bytes &&
-	    stat_find(run->stats[cpu], "read events", &events) == 0)
+	    ringbuf_stat_find(run->stats[cpu], "read events", &events) == 0)
 		return events;
 	recorder_count_events(run->tmp_fds[cpu], run->page_size, kernel_long_size(), &events,
 			      &missed);
@@ -876,8 +845,7 @@ static void print_stats(struct record_run *run)
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
 		const char *s = run->stats[cpu];
 		unsigned long long events = recorded_events(run, cpu);
-		unsigned long long lost = stat_value(s, "overrun") +
-			stat_value(s, "commit overrun") + stat_value(s, "dropped events");
+		unsigned long long lost = ringbuf_stats_lost(s);
 		unsigned long long taken;
 		struct stat st = { 0 };
 
@@ -891,8 +859,8 @@ static void print_stats(struct record_run *run)
 		fprintf(stderr, "CPU%d: %llu events recorded (%llu bytes), %llu events lost",
 			cpu, events, (unsigned long long)st.st_size, lost);
 		/* -m: what the recorder took but left out for newer pages. */
-		if (run->plan->recorder.max_bytes && stat_find(s, "read events", &taken) == 0 &&
-		    taken > events)
+		if (run->plan->recorder.max_bytes &&
+		    ringbuf_stat_find(s, "read events", &taken) == 0 && taken > events)
 			fprintf(stderr, ", %llu older events dropped (-m)", taken - events);
 		fputc('\n', stderr);
 	}
@@ -1018,7 +986,7 @@ static int write_trace(struct record_run *run)
 	/* -a: every format; with instances, theirs as well as the top's. */
 	formats = rec_instances_formats(run->plan->instances, run->events);
 	ret = trace_output_write_metadata(out, run->page_size, run->plan->all_formats ? NULL :
-					  formats ? formats : run->events);
+					  formats ? formats : run->events, run->prefetch);
 	tfs_events_free(formats);
 	if (ret == 0 && run->plan->date)
 		ret = add_date_option(out);
@@ -1190,7 +1158,7 @@ static int setup(struct record_run *run)
 	run->nr_cpus = tfs_cpu_count();
 	if (run->nr_cpus < 1)
 		return error("no per_cpu buffers in '%s'", tfs_dir());
-	run->page_size = kernel_page_size();
+	run->page_size = ringbuf_page_size();
 	if (plan->net.target ? !(run->net = record_net_connect(&plan->net, run->nr_cpus,
 							       run->page_size)) :
 	    (!plan->live && open_temp_files(run) < 0))

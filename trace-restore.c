@@ -21,6 +21,7 @@
 #include "trace-input.h"
 #include "trace-outfile.h"
 #include "trace-output.h"
+#include "trace-ringbuf.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_restore;
@@ -121,29 +122,18 @@ static int parse(int argc, char **argv, struct restore_opts *o)
 	return trace_dat_check_format(&cmd_restore, o->version, o->compression);
 }
 
-/* The sub-buffer size of the tracing directory's ring buffer. */
-static uint32_t page_size(void)
-{
-	unsigned long kb;
-
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
-		return kb * 1024;
-	return getpagesize();
-}
-
 static int write_local_metadata(struct trace_output *out, const struct restore_opts *o)
 {
 	if (o->dir)
 		tfs_set_dir(o->dir);
 	if (!tfs_dir())
 		return -1;
-	if (trace_output_write_prefix(out, page_size()) < 0 ||
-	    trace_output_write_header_info(out) < 0 ||
-	    trace_output_write_ftrace_formats(out) < 0 ||
-	    trace_output_write_event_formats(out, NULL) < 0 ||
-	    trace_output_write_kallsyms(out, o->kallsyms) < 0 ||
-	    trace_output_write_printk(out) < 0 ||
+	if (trace_output_write_prefix(out, ringbuf_page_size()) < 0 ||
+	    trace_output_write_header_info(out, NULL) < 0 ||
+	    trace_output_write_ftrace_formats(out, NULL) < 0 ||
+	    trace_output_write_event_formats(out, NULL, NULL) < 0 ||
+	    trace_output_write_kallsyms(out, o->kallsyms, NULL) < 0 ||
+	    trace_output_write_printk(out, NULL) < 0 ||
 	    trace_output_write_cmdlines(out) < 0)
 		return -1;
 	return 0;

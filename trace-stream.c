@@ -26,6 +26,7 @@
 #include "trace-page.h"
 #include "trace-record.h"
 #include "trace-report.h"
+#include "trace-ringbuf.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_stream;
@@ -153,7 +154,7 @@ static struct trace_input *open_metadata(int nr_cpus, size_t page_size)
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		no_data[cpu] = -1;
 	clock = tfs_current_clock();
-	ret = trace_output_write_metadata(out, page_size, NULL);
+	ret = trace_output_write_metadata(out, page_size, NULL, NULL);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
 	if (ret == 0)
@@ -558,16 +559,6 @@ static int stream_poll(void *ctx)
 	return 0;
 }
 
-static unsigned long long stat_value(const char *stats, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, name, len) && p[len] == ':')
-			return strtoull(p + len + 1, NULL, 10);
-	return 0;
-}
-
 /*
  * Without -q: per CPU, the events printed and those the kernel lost; each
  * instance's after a "Buffer: NAME" line, as record prints them.
@@ -587,8 +578,7 @@ static void print_counts(struct stream *st)
 			fprintf(stderr, "\nBuffer: %s\n", name);
 		buffer_file(rel, sizeof(rel), name, cpu, "stats");
 		if (tfs_read_file(rel, &stats, NULL) == 0)
-			lost = stat_value(stats, "overrun") + stat_value(stats, "commit overrun") +
-			       stat_value(stats, "dropped events");
+			lost = ringbuf_stats_lost(stats);
 		free(stats);
 		fprintf(stderr, "CPU%d: %llu events streamed, %llu events lost\n", cpu,
 			st->cpus[i].events, lost);

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
-#include "trace-prefetch.h"
 #include "trace-tracefs.h"
 
 #ifndef TRACEFS_MAGIC
@@ -212,11 +211,6 @@ int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
 	char *p = tfs_path(rel), *buf;
 	int fd;
 
-	/* record's formats, read while its command ran */
-	if (prefetch_take(p, bufp, lenp)) {
-		free(p);
-		return 0;
-	}
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	free(p);
 	if (fd < 0)

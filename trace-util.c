@@ -4,11 +4,13 @@
  * (numbers, names, regexes), and I/O helpers that survive EINTR and short transfers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trace-cmd.h"
@@ -242,6 +244,30 @@ char *read_text(int fd, size_t *lenp)
 	buf[len] = '\0';
 	if (lenp)
 		*lenp = len;
+	return buf;
+}
+
+uint64_t fd_size(int fd)
+{
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return 0;
+	return st.st_size;
+}
+
+char *read_path_text(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	buf = read_text(fd, lenp);
+	e = errno;
+	close(fd);
+	errno = e;
 	return buf;
 }
 

@@ -36,11 +36,11 @@ static int open_cpus(char **argv, int argc, int **fds)
 static int write_meta(struct trace_output *out, const char *kallsyms, int nr)
 {
 	if (trace_output_write_prefix(out, getpagesize()) < 0 ||
-	    trace_output_write_header_info(out) < 0 ||
-	    trace_output_write_ftrace_formats(out) < 0 ||
-	    trace_output_write_event_formats(out, NULL) < 0 ||
-	    trace_output_write_kallsyms(out, kallsyms) < 0 ||
-	    trace_output_write_printk(out) < 0 ||
+	    trace_output_write_header_info(out, NULL) < 0 ||
+	    trace_output_write_ftrace_formats(out, NULL) < 0 ||
+	    trace_output_write_event_formats(out, NULL, NULL) < 0 ||
+	    trace_output_write_kallsyms(out, kallsyms, NULL) < 0 ||
+	    trace_output_write_printk(out, NULL) < 0 ||
 	    trace_output_write_cmdlines(out) < 0 ||
 	    trace_output_add_host_options(out) < 0)
 		return -1;
