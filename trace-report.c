@@ -23,8 +23,7 @@
 #include "trace-cmd.h"
 #include "trace-input.h"
 #include "trace-format.h"
-#include "trace-print.h"
-#include "trace-report.h"
+#include "trace-line.h"
 
 extern const struct command cmd_report;
 
@@ -143,13 +142,7 @@ enum mode {
 
 #define MAX_CPU_FILTER 4096
 
-#define COMM_CACHE	4096
 #define EVENT_CACHE	65536
-
-struct comm_slot {
-	int		pid;
-	const char	*comm;
-};
 
 /* One input file and what depends on its own tep handle. */
 struct file_ctx {
@@ -161,19 +154,8 @@ struct file_ctx {
 	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
 	unsigned char	*filter_ids, *neg_ids;	/* by event id, see filter_ids() */
 	int		multi_buffer;
-	int		name_width;
-	const char	*time_fmt;
-	int		usecs;
-	struct tep_event *graph_entry, *graph_exit;
-	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
-				*gx_rettime;
 	struct tep_event **events;	/* by id: tep_find_event() searches each time */
-	char		**names;	/* by id: " name: " as printed */
-	int		names_end;	/* 1 + the highest id in names */
-	struct comm_slot *comms;
-	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
-	const struct report_next *next;	/* stream's records, which @in does not read */
-	struct trace_printer *printer;	/* each event's print fmt, compiled */
+	struct line_source *line;	/* how its records are printed */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
 };
@@ -186,19 +168,15 @@ struct report {
 	int		nr_filters;
 	unsigned char	*cpus;		/* NULL: all CPUs */
 	int		input_flags;
-	int		nsec, latency, raw, no_irqs, no_softirqs, quiet;
-	int		ts_diff, ts_check, align_ts;
+	struct line_opts line_opts;	/* -t, -l, -R, --ts-diff, -w, -N */
+	int		no_irqs, no_softirqs, quiet;
+	int		ts_check, align_ts;
 	int64_t		ts_offset;
 	uint64_t	ts2secs;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
 	char		**plugin_opts;	/* -O, checked once the plugins are loaded */
 	int		nr_plugin_opts;
-	int		wakeup;		/* -w */
-	struct wake_stats {
-		uint64_t	total, count, max, max_ts, min, min_ts;
-	}		wake, wake_rt;
-	uint64_t	*woken;		/* -w: wakeup time + 1 by pid (0: none pending) */
 	int		*pids;		/* --pid, and the tasks --comm names */
 	int		nr_pids;
 	char		**comms;
@@ -207,9 +185,9 @@ struct report {
 	int		nr_files;
 	int		format;		/* --format: enum trace_format_kind */
 	struct trace_format *fmt;	/* its writer; NULL for text */
+	struct trace_line *line;	/* the event lines' printer */
 	struct file_ctx	*c;		/* the file being worked on */
 	int		label_width;	/* with several files: the widest file or buffer name */
-	uint64_t	last_ts;
 	uint64_t	last_check_ts;
 };
 
@@ -628,7 +606,7 @@ static void print_ts(struct report *r, uint64_t ts)
 {
 	if (!trace_input_in_usecs(r->c->in))
 		printf("%12llu", (unsigned long long)ts);
-	else if (r->nsec)
+	else if (r->line_opts.nsec)
 		printf("%5llu.%09llu", (unsigned long long)(ts / 1000000000ULL),
 		       (unsigned long long)(ts % 1000000000ULL));
 	else {
@@ -746,79 +724,6 @@ static int test_filters(struct report *r)
 	return EXIT_OK;
 }
 
-/* ---- event lines --------------------------------------------------------- */
-
-/* The event name as upstream spaces it: " name: " padded to 20 columns. */
-static char *name_text(struct tep_event *ev)
-{
-	const char *name = ev ? ev->name : "(NULL)";
-	size_t len = strlen(name);
-	char *text = xmalloc(len + 24);
-
-	sprintf(text, " %s: %*s", name, len < 20 ? (int)(20 - len) : 0, "");
-	return text;
-}
-
-/* Up to names_end only: the rest of the 512 KB was never touched. */
-static void free_names(struct file_ctx *f)
-{
-	for (int id = 0; f->names && id < f->names_end; id++)
-		free(f->names[id]);
-	free(f->names);
-}
-
-/* The cached name_text() of an event whose id is below EVENT_CACHE. */
-static const char *cached_name(struct file_ctx *f, struct tep_event *ev)
-{
-	if (!f->names[ev->id]) {
-		f->names[ev->id] = name_text(ev);
-		if (ev->id >= f->names_end)
-			f->names_end = ev->id + 1;
-	}
-	return f->names[ev->id];
-}
-
-static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event *ev)
-{
-	char *text;
-
-	if (!ev || ev->id < 0 || ev->id >= EVENT_CACHE) {
-		text = name_text(ev);
-		trace_seq_puts(s, text);
-		free(text);
-		return;
-	}
-	trace_seq_puts(s, cached_name(f, ev));
-}
-
-/*
- * Upstream's function graph options, set with -O [fgraph:]tailprint and
- * -O [fgraph:]depth: the function's name after each closing brace, and each
- * call's depth.
- */
-static struct tep_plugin_option graph_options[] = {
-	{ .name = "tailprint", .plugin_alias = "fgraph",
-	  .description = "Print function name at function exit in function graph" },
-	{ .name = "depth", .plugin_alias = "fgraph",
-	  .description = "Show the depth of each entry" },
-	{ .name = NULL }
-};
-
-static int graph_option(int i)
-{
-	const char *v = graph_options[i].value;
-
-	return graph_options[i].set && (!v || strcmp(v, "0"));
-}
-
-static void register_graph_options(void)
-{
-	static int registered;
-
-	if (!registered++)
-		tep_plugin_add_options("fgraph", graph_options);
-}
-
 /*
  * Whether @opt ("[plugin:]option", up to @len) is an option of a loaded
  * plugin.  tep_plugin_list_options() of libtraceevent 1.7 reallocs its list
@@ -861,7 +766,7 @@ static int plugin_has_option(const char *opt, size_t len)
  */
 static int check_plugin_options(struct report *r)
 {
-	register_graph_options();
+	trace_line_register_options();
 	for (int i = 0; i < r->nr_plugin_opts; i++) {
 		const char *opt = r->plugin_opts[i];
 		size_t len = strcspn(opt, "=");
@@ -874,265 +779,7 @@ static int check_plugin_options(struct report *r)
 	return 0;
 }
 
-static void setup_graph(struct report *r)
-{
-	register_graph_options();
-	r->c->graph_entry = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_entry");
-	r->c->graph_exit = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_exit");
-	if (r->c->graph_entry) {
-		r->c->ge_func = tep_find_field(r->c->graph_entry, "func");
-		r->c->ge_depth = tep_find_field(r->c->graph_entry, "depth");
-		if (!r->c->ge_func || !r->c->ge_depth)
-			r->c->graph_entry = NULL;
-	}
-	if (r->c->graph_exit) {
-		r->c->gx_func = tep_find_field(r->c->graph_exit, "func");
-		r->c->gx_depth = tep_find_field(r->c->graph_exit, "depth");
-		r->c->gx_calltime = tep_find_field(r->c->graph_exit, "calltime");
-		r->c->gx_rettime = tep_find_field(r->c->graph_exit, "rettime");
-		if (!r->c->gx_func || !r->c->gx_depth || !r->c->gx_calltime || !r->c->gx_rettime)
-			r->c->graph_exit = NULL;
-	}
-}
-
-static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	tep_read_number_field(f, rec->data, &v);
-	return v;
-}
-
-/* A graph duration: a mark for long ones, then microseconds, 13 columns then '|'. */
-static void graph_duration(struct trace_seq *s, unsigned long long ns)
-{
-	unsigned long long us = ns / 1000;
-	char mark = us > 1000000 ? '$' : us > 1000 ? '#' : us > 100 ? '!' : us > 10 ? '+' : ' ';
-	char buf[48];
-	int len;
-
-	if (us < 1000000)
-		len = snprintf(buf, sizeof(buf), "%llu.%03llu", us, ns % 1000);
-	else
-		len = snprintf(buf, sizeof(buf), "%llu", us);
-	trace_seq_printf(s, "%c %s us%*s|", mark, buf, len < 8 ? 8 - len : 1, "");
-}
-
-/*
- * The indent of a call at DEPTH: two columns a level, as upstream.  The
- * kernel's return stack holds at most a few hundred calls; a damaged file's
- * depth of a billion would be gigabytes of blanks (upstream's int cast
- * prints some of those and drops others), so deeper calls are drawn at the
- * deepest real level; -O depth still shows the number read.
- */
-#define GRAPH_MAX_DEPTH 512
-
-static void graph_indent(struct trace_seq *s, unsigned long long depth)
-{
-	if (depth > GRAPH_MAX_DEPTH)
-		depth = GRAPH_MAX_DEPTH;
-	trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
-}
-
-static void graph_func(struct report *r, struct trace_seq *s, unsigned long long addr)
-{
-	const char *name;
-
-	trace_input_load_functions(r->c->in);
-	name = tep_find_function(r->c->tep, addr);
-
-	if (name)
-		trace_seq_puts(s, name);
-	else
-		trace_seq_printf(s, "0x%llx", addr);
-}
-
-/* The record after @rec on its CPU, if read yet: from @in, or stream's reader. */
-static int peek_next(struct file_ctx *f, struct tep_record *rec, struct tep_record *next)
-{
-	if (f->next)
-		return f->next->peek(f->next->ctx, rec, next);
-	return trace_input_peek_same_cpu(f->in, rec, next);
-}
-
-static void skip_next(struct file_ctx *f, struct tep_record *rec)
-{
-	if (f->next)
-		f->next->skip(f->next->ctx, rec);
-	else
-		trace_input_skip_next_same_cpu(f->in, rec);
-}
-
-/*
- * The function graph as upstream trace-cmd draws it: an entry whose exit is
- * the next record on its CPU is a leaf, "func();" with its duration, and the
- * exit is not shown; other entries open "func() {", exits close "}".
- */
-static int print_graph(struct report *r, struct trace_seq *s, struct tep_record *rec,
-		       struct tep_event *ev)
-{
-	struct tep_record next;
-	unsigned long long depth, func;
-
-	/* Upstream's graph drawing goes away with the plugins (-N). */
-	if (r->raw || (r->input_flags & TRACE_INPUT_NO_PLUGINS) ||
-	    (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)))
-		return 0;
-	if (ev == r->c->graph_exit) {
-		depth = field_val(r->c->gx_depth, rec);
-		graph_duration(s, field_val(r->c->gx_rettime, rec) - field_val(r->c->gx_calltime, rec));
-		graph_indent(s, depth);
-		trace_seq_putc(s, '}');
-		if (graph_option(0)) {
-			trace_seq_puts(s, " /* ");
-			graph_func(r, s, field_val(r->c->gx_func, rec));
-			trace_seq_puts(s, " */");
-		}
-		if (graph_option(1))
-			trace_seq_printf(s, " (%llu)", depth);
-		return 1;
-	}
-	func = field_val(r->c->ge_func, rec);
-	depth = field_val(r->c->ge_depth, rec);
-	if (!r->fmt && r->c->graph_exit && peek_next(r->c, rec, &next) &&
-	    tep_data_type(r->c->tep, &next) == r->c->graph_exit->id &&
-	    tep_data_pid(r->c->tep, &next) == tep_data_pid(r->c->tep, rec) &&
-	    field_val(r->c->gx_func, &next) == func) {
-		graph_duration(s, field_val(r->c->gx_rettime, &next) -
-				  field_val(r->c->gx_calltime, &next));
-		graph_indent(s, depth);
-		graph_func(r, s, func);
-		trace_seq_puts(s, "();");
-		if (graph_option(1))
-			trace_seq_printf(s, " (%llu)", depth);
-		skip_next(r->c, rec);
-		return 1;
-	}
-	trace_seq_printf(s, "%13s|", "");
-	graph_indent(s, depth);
-	graph_func(r, s, func);
-	trace_seq_puts(s, "() {");
-	if (graph_option(1))
-		trace_seq_printf(s, " (%llu)", depth);
-	return 1;
-}
-
-static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_record *rec)
-{
-	uint64_t ts = rec->ts;
-	char buf[50] = "";
-
-	/* Upstream rounds to microseconds whenever the file names its clock. */
-	if (trace_input_clock_known(r->c->in) && !r->nsec)
-		ts = (ts + 500) / 1000;
-	if (r->last_ts)
-		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - r->last_ts));
-	r->last_ts = ts;
-	trace_seq_printf(s, " %-8s", buf);
-}
-
-/*
- * The fast path for the default line prefix: what tep_print_event would print
- * for "%16s-%-5d [%03d]" and the time formats, without its format parsing
- * and printf per field.  Tests compare it with upstream byte for byte.
- */
-static const char *comm_of(struct file_ctx *f, int pid)
-{
-	struct comm_slot *c = &f->comms[(unsigned int)pid % COMM_CACHE];
-	const char *comm;
-
-	if (c->comm && c->pid == pid)
-		return c->comm;
-	comm = tep_data_comm_from_pid(f->tep, pid);
-	/*
-	 * An unknown task ("<...>") is not cached: the sched_switch plugin
-	 * registers the names it prints, and upstream shows them from then on.
-	 */
-	if (strcmp(comm, "<...>")) {
-		c->pid = pid;
-		c->comm = comm;
-	}
-	return comm;
-}
-
-/* Writes @v in decimal, at least @width digits wide, padded with @pad on the left. */
-static char *put_num(char *p, unsigned long long v, int width, char pad)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (int i = n; i < width; i++)
-		*p++ = pad;
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/* "COMM-PID [CPU] TIME:" as upstream prints it, into @line (PREFIX_MAX bytes). */
-#define PREFIX_MAX	96
-
-static size_t prefix_text(struct report *r, struct tep_record *rec, char *line)
-{
-	char *p = line;
-	int pid = trace_input_record_pid(r->c->in, rec);
-	const char *comm = comm_of(r->c, pid);
-	size_t len = strlen(comm);
-	char *start;
-
-	if (len > 60)
-		len = 60;
-	for (size_t i = len; i < 16; i++)
-		*p++ = ' ';
-	memcpy(p, comm, len);
-	p += len;
-	*p++ = '-';
-	start = p;
-	if (pid < 0) {
-		*p++ = '-';
-		p = put_num(p, -(long long)pid, 0, ' ');
-	} else {
-		p = put_num(p, pid, 0, ' ');
-	}
-	while (p - start < 5)
-		*p++ = ' ';
-	*p++ = ' ';
-	*p++ = '[';
-	p = put_num(p, rec->cpu, 3, '0');
-	*p++ = ']';
-	if (!r->c->usecs) {
-		p = put_num(p, rec->ts, 12, ' ');
-	} else if (r->nsec) {
-		*p++ = ' ';
-		p = put_num(p, rec->ts / 1000000000ULL, 5, ' ');
-		*p++ = '.';
-		p = put_num(p, rec->ts % 1000000000ULL, 9, '0');
-	} else {
-		unsigned long long us = (rec->ts + 500) / 1000;
-
-		*p++ = ' ';
-		p = put_num(p, us / 1000000, 5, ' ');
-		*p++ = '.';
-		p = put_num(p, us % 1000000, 6, '0');
-	}
-	*p++ = ':';
-	*p = 0;
-	return p - line;
-}
-
-static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record *rec)
-{
-	char line[PREFIX_MAX];
-
-	prefix_text(r, rec, line);
-	trace_seq_puts(s, line);
-}
-
 /* tep_find_event_by_record() searches every time; ids are small, so cache them. */
-
 static struct tep_event *event_of(struct report *r, struct tep_record *rec)
 {
 	int id = trace_input_record_type(r->c->in, rec);
@@ -1144,197 +791,12 @@ static struct tep_event *event_of(struct report *r, struct tep_record *rec)
 	return r->c->events[id];
 }
 
-/*
- * -w: a sched_wakeup (or _new) notes when its task was woken; the
- * sched_switch to that task shows the latency, and the end a summary, as
- * upstream prints them.
- */
-#define MAX_WAKE_PID	(1 << 22)
-
-static struct tep_format_field *field_of(struct tep_event *ev, const char *name)
+static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
 {
-	return ev ? tep_find_field(ev, name) : NULL;
-}
+	unsigned long long v = 0;
 
-static void add_wake(struct wake_stats *st, uint64_t lat, uint64_t ts)
-{
-	if (!st->count || lat > st->max) {
-		st->max = lat;
-		st->max_ts = ts;
-	}
-	if (!st->count || lat < st->min) {
-		st->min = lat;
-		st->min_ts = ts;
-	}
-	st->total += lat;
-	st->count++;
-}
-
-static void wakeup_latency(struct report *r, struct trace_seq *s, struct tep_record *rec)
-{
-	struct tep_event *ev = event_of(r, rec);
-	struct tep_format_field *f;
-	uint64_t pid, lat;
-
-	if (!ev || strcmp(ev->system, "sched"))
-		return;
-	if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
-		f = field_of(ev, "success");
-		if (f && !field_val(f, rec))
-			return;
-		f = field_of(ev, "pid");
-		if (!f || (pid = field_val(f, rec)) >= MAX_WAKE_PID)
-			return;
-		if (!r->woken)
-			r->woken = xcalloc(MAX_WAKE_PID, sizeof(*r->woken));
-		r->woken[pid] = rec->ts + 1;
-		return;
-	}
-	if (strcmp(ev->name, "sched_switch") || !r->woken)
-		return;
-	f = field_of(ev, "next_pid");
-	if (!f || (pid = field_val(f, rec)) >= MAX_WAKE_PID || !r->woken[pid])
-		return;
-	lat = rec->ts - (r->woken[pid] - 1);
-	r->woken[pid] = 0;
-	add_wake(&r->wake, lat, rec->ts);
-	/* Real-time tasks (prio < 100) are also counted on their own. */
-	f = field_of(ev, "next_prio");
-	if (f && (int)field_val(f, rec) < 100)
-		add_wake(&r->wake_rt, lat, rec->ts);
-	trace_seq_printf(s, " Latency: %llu.%03llu usecs", (unsigned long long)(lat / 1000),
-			 (unsigned long long)(lat % 1000));
-}
-
-static void print_wake_stats(struct wake_stats *st)
-{
-	uint64_t avg = st->total / st->count;
-
-	printf("\nAverage wakeup latency: %llu.%03llu usecs\n", (unsigned long long)(avg / 1000),
-	       (unsigned long long)(avg % 1000));
-	printf("Maximum Latency: %llu.%03llu usecs at timestamp: %llu.%06llu\n",
-	       (unsigned long long)(st->max / 1000), (unsigned long long)(st->max % 1000),
-	       (unsigned long long)(st->max_ts / 1000000000ULL),
-	       (unsigned long long)(((st->max_ts + 500) % 1000000000ULL) / 1000));
-	printf("Minimum Latency: %llu.%03llu usecs at timestamp: %llu.%06llu\n\n",
-	       (unsigned long long)(st->min / 1000), (unsigned long long)(st->min % 1000),
-	       (unsigned long long)(st->min_ts / 1000000000ULL),
-	       (unsigned long long)(((st->min_ts + 500) % 1000000000ULL) / 1000));
-}
-
-static void wakeup_summary(struct report *r)
-{
-	if (r->wake.count)
-		print_wake_stats(&r->wake);
-	if (r->wake_rt.count) {
-		printf("RT task timings:\n");
-		print_wake_stats(&r->wake_rt);
-	}
-}
-
-/* Buffer @buffer's name: "" for the top one. */
-static const char *buffer_name(const struct file_ctx *f, int buffer)
-{
-	if (f->buffer_names)
-		return f->buffer_names[buffer];
-	return trace_input_buffer_name(f->in, buffer);
-}
-
-/* Whether @rec's line is only prefix, name and the event's own text. */
-static int plain_line(const struct report *r, const struct tep_record *rec,
-		      const struct tep_event *ev)
-{
-	return r->nr_files <= 1 && !r->c->multi_buffer && !rec->missed_events && !r->latency &&
-	       !r->ts_diff && !r->wakeup && !r->fmt && !r->raw && ev && ev->id >= 0 &&
-	       ev->id < EVENT_CACHE && ev != r->c->graph_entry && ev != r->c->graph_exit;
-}
-
-/*
- * The common line, assembled in one buffer and written with one call: 0, or
- * -1 (nothing written) when its event has no compiled program.
- */
-static int print_plain(struct report *r, struct tep_record *rec, struct tep_event *ev)
-{
-	char line[1024];
-	const char *name, *text;
-	size_t len, name_len, text_len;
-
-	text = trace_printer_text(r->c->printer, ev, rec, 0, &text_len);
-	if (!text)
-		return -1;
-	if (text_len && text[text_len - 1] == '\n')
-		text_len--;
-	len = prefix_text(r, rec, line);
-	name = cached_name(r->c, ev);
-	name_len = strlen(name);
-	if (len + name_len + text_len + 1 > sizeof(line)) {
-		fwrite_unlocked(line, 1, len, stdout);
-		fwrite_unlocked(name, 1, name_len, stdout);
-		fwrite_unlocked(text, 1, text_len, stdout);
-		putc_unlocked('\n', stdout);
-		return 0;
-	}
-	memcpy(line + len, name, name_len);
-	len += name_len;
-	memcpy(line + len, text, text_len);
-	len += text_len;
-	line[len++] = '\n';
-	fwrite_unlocked(line, 1, len, stdout);
-	return 0;
-}
-
-static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
-			 int buffer)
-{
-	struct tep_event *ev = event_of(r, rec);
-	size_t start;
-
-	if (plain_line(r, rec, ev) && print_plain(r, rec, ev) == 0)
-		return;
-	trace_seq_reset(s);
-	if (r->nr_files > 1) {
-		const char *name = buffer_name(r->c, buffer);
-
-		trace_seq_printf(s, "%*s: ", r->label_width, *name ? name : r->c->label);
-	} else if (r->c->multi_buffer) {
-		const char *name = buffer_name(r->c, buffer);
-
-		if (*name)
-			trace_seq_printf(s, "%*s: ", r->c->name_width, name);
-		else
-			trace_seq_printf(s, "%*s  ", r->c->name_width, "");
-	}
-	if (rec->missed_events > 0)
-		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
-				 (long long)rec->missed_events);
-	else if (rec->missed_events < 0)
-		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
-	start = s->len;
-	if (r->latency) {
-		tep_print_event(r->c->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
-				TEP_PRINT_CPU);
-		if (r->raw)
-			trace_seq_printf(s, "-0x%x", tep_data_flags(r->c->tep, rec));
-		else
-			tep_print_event(r->c->tep, s, rec, "%s", TEP_PRINT_LATENCY);
-		tep_print_event(r->c->tep, s, rec, r->c->time_fmt, TEP_PRINT_TIME);
-	} else {
-		fast_prefix(r, s, rec);
-	}
-	if (r->ts_diff)
-		print_ts_diff(r, s, rec);
-	print_name(r->c, s, ev);
-	if (!ev || !(ev == r->c->graph_entry || ev == r->c->graph_exit) || !print_graph(r, s, rec, ev))
-		trace_printer_print(r->c->printer, s, ev, rec, r->raw);
-	if (s->len && s->buffer[s->len - 1] == '\n')
-		s->len--;
-	if (r->wakeup)
-		wakeup_latency(r, s, rec);
-	if (r->fmt)
-		return trace_format_record(r->fmt, r->c->in, rec, buffer, s->buffer + start,
-					   s->len - start);
-	fwrite_unlocked(s->buffer, 1, s->len, stdout);
-	putc_unlocked('\n', stdout);
+	tep_read_number_field(f, rec->data, &v);
+	return v;
 }
 
 /* -I and -S: the context flags of the record's common_flags. */
@@ -1435,7 +897,6 @@ static int print_records(struct report *r)
 {
 	struct tep_record *rec;
 	struct file_ctx *f;
-	struct trace_seq s;
 	uint64_t base = 0;
 	int ret = 0, first = 1, shown = 0, next_flush = 1;
 
@@ -1448,8 +909,9 @@ static int print_records(struct report *r)
 		for (int i = 0; i < r->nr_files; i++)
 			multi_buffer |= r->files[i].multi_buffer;
 		r->fmt = trace_format_new(r->format, r->nr_files > 1, multi_buffer);
+		trace_line_set_format(r->line, r->fmt);
 	}
-	trace_seq_init(&s);
+	trace_line_set_files(r->line, r->nr_files, r->label_width);
 	while ((f = next_file(r))) {
 		r->c = f;
 		rec = f->rec;
@@ -1465,7 +927,7 @@ static int print_records(struct report *r)
 				(unsigned long long)rec->ts,
 				(unsigned long long)(r->last_check_ts - rec->ts));
 		r->last_check_ts = rec->ts;
-		print_record(r, &s, rec, f->buffer);
+		trace_line_print(r->line, f->line, rec, f->buffer);
 		/*
 		 * Output is buffered in 1 MB blocks, but the first lines go out at
 		 * once, and then in blocks that double: "report | head" answers at
@@ -1481,9 +943,8 @@ next:
 			break;
 		}
 	}
-	trace_seq_destroy(&s);
-	if (r->wakeup && !ret)
-		wakeup_summary(r);
+	if (r->line_opts.wakeup && !ret)
+		trace_line_wakeup_summary(r->line);
 	return ret;
 }
 
@@ -1566,16 +1027,14 @@ static int open_file(struct report *r, struct file_ctx *f)
 	    r->nr_filters && parse_filtered_events(r, f) < 0)
 		return -1;
 	f->tep = trace_input_tep(f->in);
-	f->printer = trace_printer_new(f->in);
 	f->events = xcalloc(EVENT_CACHE, sizeof(*f->events));
-	f->names = xcalloc(EVENT_CACHE, sizeof(*f->names));
-	f->comms = xcalloc(COMM_CACHE, sizeof(*f->comms));
-	if (r->nsec)
+	if (r->line_opts.nsec)
 		tep_set_flag(f->tep, TEP_NSEC_OUTPUT);
 	if (r->ts_offset)
 		trace_input_add_ts_offset(f->in, r->ts_offset);
 	if (r->ts2secs)
 		trace_input_set_ts2secs(f->in, r->ts2secs);
+	f->line = line_source_new(r->line, f->in, f->label);
 	return 0;
 }
 
@@ -1592,14 +1051,12 @@ static int prepare_events(struct report *r)
 	for (int b = 0; b < trace_input_nr_buffers(r->c->in); b++) {
 		int len = strlen(trace_input_buffer_name(r->c->in, b));
 
-		if (r->c->multi_buffer && len > r->c->name_width)
-			r->c->name_width = len;
 		if (len > r->label_width)
 			r->label_width = len;
 	}
 	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
 	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
-	setup_graph(r);
+	line_source_setup_graph(r->c->line);
 	/*
 	 * Events no -F names are never shown: the reader drops them by id.  Not
 	 * with --align-ts (the first record sets the base) nor when graph
@@ -1608,15 +1065,11 @@ static int prepare_events(struct report *r)
 	if (r->c->filter && !r->align_ts) {
 		if (!r->c->filter_ids)
 			r->c->filter_ids = filter_ids(r->c->filter);
-		if (!r->c->graph_entry || r->c->graph_entry->id >= FILTER_IDS ||
-		    !r->c->filter_ids[r->c->graph_entry->id])
+		int graph = line_source_graph_entry(r->c->line);
+
+		if (graph < 0 || graph >= FILTER_IDS || !r->c->filter_ids[graph])
 			trace_input_only_ids(r->c->in, r->c->filter_ids);
 	}
-	r->c->usecs = trace_input_in_usecs(r->c->in);
-	if (!trace_input_in_usecs(r->c->in))
-		r->c->time_fmt = "%12d:";
-	else
-		r->c->time_fmt = r->nsec ? " %9.1d:" : " %6.1000d:";
 	return 0;
 }
 
@@ -1813,7 +1266,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'w':
-			r->wakeup = 1;
+			r->line_opts.wakeup = 1;
 			break;
 		case 'L':
 			r->input_flags |= TRACE_INPUT_LOCAL_PLUGINS;
@@ -1829,13 +1282,13 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->no_softirqs = 1;
 			break;
 		case 't':
-			r->nsec = 1;
+			r->line_opts.nsec = 1;
 			break;
 		case 'l':
-			r->latency = 1;
+			r->line_opts.latency = 1;
 			break;
 		case 'R':
-			r->raw = 1;
+			r->line_opts.raw = 1;
 			break;
 		case 'r':
 			if (check_name_pattern("-r", optarg) < 0)
@@ -1951,7 +1404,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->align_ts = 1;
 			break;
 		case OPT_TS_DIFF:
-			r->ts_diff = 1;
+			r->line_opts.ts_diff = 1;
 			break;
 		case OPT_TS_CHECK:
 			r->ts_check = 1;
@@ -1988,73 +1441,6 @@ static int parse_args(struct report *r, int argc, char **argv)
 	return 0;
 }
 
-/* ---- the printer stream shares ------------------------------------------ */
-
-struct report_printer {
-	struct report	r;
-	struct file_ctx	f;
-	struct trace_seq s;
-};
-
-struct report_printer *report_printer_new(struct trace_input *in)
-{
-	struct report_printer *p = xcalloc(1, sizeof(*p));
-
-	p->f.in = in;
-	p->f.file = trace_input_file(in);
-	p->f.tep = trace_input_tep(in);
-	p->f.printer = trace_printer_new(in);
-	p->f.events = xcalloc(EVENT_CACHE, sizeof(*p->f.events));
-	p->f.names = xcalloc(EVENT_CACHE, sizeof(*p->f.names));
-	p->f.comms = xcalloc(COMM_CACHE, sizeof(*p->f.comms));
-	p->f.usecs = trace_input_in_usecs(in);
-	p->f.time_fmt = p->f.usecs ? " %6.1000d:" : "%12d:";
-	/* No graph drawing (graph_entry NULL) until report_printer_set_next(). */
-	p->r.files = &p->f;
-	p->r.nr_files = 1;
-	p->r.c = &p->f;
-	trace_seq_init(&p->s);
-	return p;
-}
-
-void report_printer_set_buffers(struct report_printer *p, const char **names, int nr)
-{
-	p->f.buffer_names = names;
-	p->f.multi_buffer = nr > 1;
-	p->f.name_width = 0;
-	for (int b = 0; nr > 1 && b < nr; b++)
-		if ((int)strlen(names[b]) > p->f.name_width)
-			p->f.name_width = strlen(names[b]);
-}
-
-void report_printer_set_next(struct report_printer *p, const struct report_next *next)
-{
-	p->f.next = next;
-	setup_graph(&p->r);
-}
-
-void report_printer_print(struct report_printer *p, struct tep_record *rec, int buffer)
-{
-	print_record(&p->r, &p->s, rec, buffer);
-}
-
-void report_printer_forget_comms(struct report_printer *p)
-{
-	memset(p->f.comms, 0, COMM_CACHE * sizeof(*p->f.comms));
-}
-
-void report_printer_free(struct report_printer *p)
-{
-	if (!p)
-		return;
-	trace_seq_destroy(&p->s);
-	trace_printer_free(p->f.printer);
-	free(p->f.events);
-	free_names(&p->f);
-	free(p->f.comms);
-	free(p);
-}
-
 static int run_report(int argc, char **argv)
 {
 	static char outbuf[1 << 20];
@@ -2070,6 +1456,8 @@ static int run_report(int argc, char **argv)
 	if (r.quiet)
 		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	r.line_opts.no_plugins = !!(r.input_flags & TRACE_INPUT_NO_PLUGINS);
+	r.line = trace_line_new(&r.line_opts);
 	ret = report_file(&r);
 	fflush(stdout);
 out:
@@ -2080,21 +1468,19 @@ out:
 			tep_filter_free(f->filter);
 		if (f->neg_filter)
 			tep_filter_free(f->neg_filter);
-		trace_printer_free(f->printer);
+		line_source_free(f->line);
 		trace_input_close(f->in);
 		free(f->events);
-		free_names(f);
-		free(f->comms);
 		free(f->filter_ids);
 		free(f->neg_ids);
 	}
 	trace_format_free(r.fmt);
+	trace_line_free(r.line);
 	free(r.files);
 	free(r.filters);
 	free(r.filter_neg);
 	free(r.raw_events);
 	free(r.pids);
-	free(r.woken);
 	free(r.comms);
 	free(r.nohandle_events);
 	free(r.plugin_opts);
