@@ -22,6 +22,7 @@
 
 #include "trace-cmd.h"
 #include "trace-input.h"
+#include "trace-filter.h"
 #include "trace-format.h"
 #include "trace-line.h"
 
@@ -140,21 +141,14 @@ enum mode {
 	MODE_TEST_FILTERS,	/* -T */
 };
 
-#define MAX_CPU_FILTER 4096
-
-#define EVENT_CACHE	65536
-
 /* One input file and what depends on its own tep handle. */
 struct file_ctx {
 	const char	*file;
 	const char	*label;		/* its base name, as upstream labels merged files */
 	struct trace_input *in;
 	struct tep_handle *tep;
-	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
-	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
-	unsigned char	*filter_ids, *neg_ids;	/* by event id, see filter_ids() */
+	struct file_filter *filter;	/* which of its records are shown */
 	int		multi_buffer;
-	struct tep_event **events;	/* by id: tep_find_event() searches each time */
 	struct line_source *line;	/* how its records are printed */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
@@ -162,14 +156,10 @@ struct file_ctx {
 
 struct report {
 	enum mode	mode;
-	int		invert;		/* -v seen: later -F filters hide what they match */
-	char		**filters;
-	int		*filter_neg;
-	int		nr_filters;
-	unsigned char	*cpus;		/* NULL: all CPUs */
+	struct filter_set filters;	/* -F, -v, --cpu, --pid, --comm, -I, -S */
 	int		input_flags;
 	struct line_opts line_opts;	/* -t, -l, -R, --ts-diff, -w, -N */
-	int		no_irqs, no_softirqs, quiet;
+	int		quiet;
 	int		ts_check, align_ts;
 	int64_t		ts_offset;
 	uint64_t	ts2secs;
@@ -177,10 +167,6 @@ struct report {
 	int		nr_raw_events, nr_nohandle_events;
 	char		**plugin_opts;	/* -O, checked once the plugins are loaded */
 	int		nr_plugin_opts;
-	int		*pids;		/* --pid, and the tasks --comm names */
-	int		nr_pids;
-	char		**comms;
-	int		nr_comms;
 	struct file_ctx	*files;		/* several -i files are merged into one timeline */
 	int		nr_files;
 	int		format;		/* --format: enum trace_format_kind */
@@ -190,371 +176,6 @@ struct report {
 	int		label_width;	/* with several files: the widest file or buffer name */
 	uint64_t	last_check_ts;
 };
-
-/* --cpu 0,3 / 2-4 / 1:2, as upstream accepts. */
-static int add_cpu_list(struct report *r, const char *arg)
-{
-	const char *p = arg;
-
-	if (!r->cpus)
-		r->cpus = xcalloc(MAX_CPU_FILTER, 1);
-	do {
-		unsigned long a, b;
-		char *end;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return error("invalid --cpu value '%s': not a CPU list", arg);
-		a = b = strtoul(p, &end, 10);
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
-				return error("invalid --cpu value '%s': not a CPU list", arg);
-			b = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (a > b)
-			return error("invalid --cpu value '%s': range must go from lower to higher",
-				     arg);
-		if (b >= MAX_CPU_FILTER)
-			return error("invalid --cpu value '%s': out of range (0 to %d)", arg,
-				     MAX_CPU_FILTER - 1);
-		for (unsigned long c = a; c <= b; c++)
-			r->cpus[c] = 1;
-		if (*p == ',' || *p == ':')
-			p++;
-		else if (*p)
-			return error("invalid --cpu value '%s': not a CPU list", arg);
-	} while (*p);
-	return 0;
-}
-
-/* ---- -F ---------------------------------------------------------------- */
-
-static int field_in_event(struct tep_event *ev, const char *name)
-{
-	if (!strcmp(name, "COMM") || !strcmp(name, "CPU"))
-		return 1;
-	return tep_find_any_field(ev, name) != NULL;
-}
-
-static int names_match(const char *system, const char *name, const char *pat);
-
-static int event_matches(struct tep_event *ev, const char *pat)
-{
-	return names_match(ev->system, ev->name, pat);
-}
-
-static int names_match(const char *system, const char *name, const char *pat)
-{
-	char buf[512];
-	const char *slash = strchr(pat, '/');
-	regex_t sys_re, ev_re;
-	int ok;
-
-	/* SYSTEM/EVENT, or one name matched against either, as regexes. */
-	if (slash) {
-		snprintf(buf, sizeof(buf), "^%.*s$", (int)(slash - pat), pat);
-		if (regcomp(&sys_re, buf, REG_ICASE | REG_NOSUB))
-			return 0;
-		snprintf(buf, sizeof(buf), "^%s$", slash + 1);
-		if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB)) {
-			regfree(&sys_re);
-			return 0;
-		}
-		ok = !regexec(&sys_re, system, 0, NULL, 0) &&
-		     !regexec(&ev_re, name, 0, NULL, 0);
-		regfree(&sys_re);
-		regfree(&ev_re);
-		return ok;
-	}
-	snprintf(buf, sizeof(buf), "^%s$", pat);
-	if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB))
-		return 0;
-	ok = !regexec(&ev_re, name, 0, NULL, 0) || !regexec(&ev_re, system, 0, NULL, 0);
-	regfree(&ev_re);
-	return ok;
-}
-
-/* -r and -n: a pattern names_match() can use, checked when given. */
-static int check_name_pattern(const char *opt, const char *pat)
-{
-	const char *slash = strchr(pat, '/');
-	char *part[2] = { xstrdup(pat), NULL };
-	int ret = check_named(opt, pat, "an event regex");
-
-	if (slash) {
-		part[0][slash - pat] = '\0';
-		part[1] = xstrdup(slash + 1);
-	}
-	for (int i = 0; i < 2 && !ret && part[i]; i++) {
-		regex_t rx;
-
-		ret = compile_regex(opt, part[i], REG_ICASE | REG_NOSUB, &rx);
-		if (!ret)
-			regfree(&rx);
-	}
-	free(part[0]);
-	free(part[1]);
-	return ret;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
-/*
- * libtraceevent treats a field that an event lacks as false, so a typo
- * filters everything out in silence.  Each field named in the condition must
- * exist in at least one of the events the filter names.
- */
-static int check_filter_fields(struct report *r, const char *spec, struct tep_event **evs,
-			       int nr)
-{
-	const char *p = strchr(spec, ':');
-
-	if (!p)
-		return 0;
-	for (p++; *p;) {
-		char name[256];
-		size_t n = 0;
-
-		if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (*p && *p != q)
-				p += (*p == '\\' && p[1]) ? 2 : 1;
-			if (*p)
-				p++;
-			continue;
-		}
-		if (isdigit((unsigned char)*p)) {
-			while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-				p++;
-			continue;
-		}
-		if (!isalpha((unsigned char)*p) && *p != '_') {
-			p++;
-			continue;
-		}
-		while ((isalnum((unsigned char)*p) || *p == '_') && n < sizeof(name) - 1)
-			name[n++] = *p++;
-		name[n] = 0;
-		int found = 0;
-
-		for (int i = 0; i < nr && !found; i++)
-			found = field_in_event(evs[i], name);
-		if (!found)
-			return error("filter '%s': no field '%s' in %s", spec, name,
-				     nr == 1 ? evs[0]->name : "any of the events it names");
-	}
-	(void)r;
-	return 0;
-}
-
-/* Checks that each event named in @spec exists, then its fields. */
-static int check_filter(struct report *r, const char *spec)
-{
-	char *copy = xstrdup(spec);
-	char *colon = strchr(copy, ':');
-	struct tep_event **all = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
-	struct tep_event **evs = NULL;
-	int nr = 0, ret = 0;
-	char *save, *tok;
-
-	if (colon)
-		*colon = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *pat = trim(tok);
-		int matched = 0;
-
-		if (!*pat) {
-			ret = error("filter '%s': empty event name", spec);
-			goto out;
-		}
-		for (int i = 0; all && all[i]; i++) {
-			if (!event_matches(all[i], pat))
-				continue;
-			evs = xrealloc(evs, sizeof(*evs) * (nr + 1));
-			evs[nr++] = all[i];
-			matched = 1;
-		}
-		if (!matched) {
-			ret = error("filter '%s': no event '%s' in '%s'", spec, pat, r->c->file);
-			goto out;
-		}
-	}
-	ret = check_filter_fields(r, spec, evs, nr);
-out:
-	free(evs);
-	free(copy);
-	return ret;
-}
-
-/*
- * libtraceevent's filter parser writes its error message into a 1 KiB buffer
- * without bounds: the condition (the text after the first ':'), a newline,
- * as many spaces again up to where the error is, then a caret and the reason.
- * A condition of 511 bytes or more with an error at its end overflows it (a
- * heap overflow found with the ASan build; 510 nested parentheses are 1020
- * bytes of such text, the use-after-free seen there is the same overflow).
- * Deep nesting alone is harmless (50,000 levels parse), so length is the one
- * limit, with a margin.
- */
-#define FILTER_CONDITION_MAX	500
-
-static int check_filter_length(const char *spec)
-{
-	const char *cond = strchr(spec, ':');
-	size_t len = cond ? strlen(cond + 1) : 0;
-
-	if (len <= FILTER_CONDITION_MAX)
-		return 0;
-	return error("filter '%.32s...': condition too long: %zu bytes, at most %d "
-		     "(more can overflow libtraceevent's 1 KiB error buffer)",
-		     spec, len, FILTER_CONDITION_MAX);
-}
-
-/*
- * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
- * value, "pid =="), so each is parsed first in a child that may die.
- */
-static int filter_parses_safely(struct report *r, const char *spec)
-{
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return error("cannot fork to check filter '%s': %s", spec, strerror(errno));
-	if (!pid) {
-		struct tep_event_filter *f = tep_filter_alloc(r->c->tep);
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0)
-			dup2(fd, 2);
-		_exit(f && tep_filter_add_filter_str(f, spec) >= 0 ? 0 : 1);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("cannot check filter '%s': %s", spec, strerror(errno));
-	/* Exit 1 is a parse error tep reports itself; a sanitizer's crash exits 99. */
-	if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) > 1)
-		return error("filter '%s': syntax error", spec);
-	return 0;
-}
-
-/*
- * libtraceevent's parse error is three lines: the condition, a caret under
- * the fault, the reason.  One line instead: the reason and the column.
- */
-static int filter_parse_error(const char *spec, char *msg)
-{
-	char *reason = strrchr(msg, '\n'), *caret;
-
-	if (!reason)
-		return error("filter '%s': %s", spec, trim(msg));
-	*reason++ = '\0';
-	caret = strchr(msg, '^');
-	if (!caret || !strchr(msg, '\n') || caret < strchr(msg, '\n'))
-		return error("filter '%s': %s", spec, trim(reason));
-	if (*reason)
-		*reason = tolower((unsigned char)*reason);
-	return error("filter '%s': %s (at column %d of the condition)", spec, trim(reason),
-		     (int)(caret - strchr(msg, '\n')));
-}
-
-static int setup_filters(struct report *r)
-{
-	for (int i = 0; i < r->nr_filters; i++) {
-		struct tep_event_filter **f = r->filter_neg[i] ? &r->c->neg_filter : &r->c->filter;
-		enum tep_errno err;
-		char msg[TEP_FILTER_ERROR_BUFSZ + 1];
-
-		if (check_filter(r, r->filters[i]) < 0 ||
-		    filter_parses_safely(r, r->filters[i]) < 0)
-			return -1;
-		if (!*f)
-			*f = tep_filter_alloc(r->c->tep);
-		if (!*f)
-			return error("out of memory for filters");
-		err = tep_filter_add_filter_str(*f, r->filters[i]);
-		if (err < 0) {
-			if (tep_filter_strerror(*f, err, msg, sizeof(msg)) < 0)
-				tep_strerror(r->c->tep, err, msg, sizeof(msg));
-			return filter_parse_error(r->filters[i], trim(msg));
-		}
-	}
-	return 0;
-}
-
-/*
- * What each event id's filter needs, so most records are decided by their id
- * alone: FILTER_ID_NONE (no filter), FILTER_ID_TRUE (the whole event),
- * FILTER_ID_MATCH (a condition libtraceevent must test).
- */
-enum { FILTER_ID_NONE, FILTER_ID_TRUE, FILTER_ID_MATCH };
-#define FILTER_IDS	65536
-
-static unsigned char *filter_ids(struct tep_event_filter *f)
-{
-	unsigned char *ids = xcalloc(FILTER_IDS, 1);
-
-	for (int i = 0; i < f->filters; i++) {
-		struct tep_filter_type *t = &f->event_filters[i];
-		int whole = t->filter && t->filter->type == TEP_FILTER_ARG_BOOLEAN &&
-			    t->filter->boolean.value == TEP_FILTER_TRUE;
-
-		if (t->event_id >= 0 && t->event_id < FILTER_IDS)
-			ids[t->event_id] = whole ? FILTER_ID_TRUE : FILTER_ID_MATCH;
-	}
-	return ids;
-}
-
-static int filter_says(struct tep_event_filter *f, unsigned char *ids, int id,
-		       struct tep_record *rec)
-{
-	if (id < 0 || id >= FILTER_IDS)
-		return tep_filter_match(f, rec) == TEP_ERRNO__FILTER_MATCH;
-	if (ids[id] == FILTER_ID_NONE)
-		return 0;
-	return ids[id] == FILTER_ID_TRUE || tep_filter_match(f, rec) == TEP_ERRNO__FILTER_MATCH;
-}
-
-/* As upstream: the plain filters choose what is shown, then -v ones remove from it. */
-static int record_shown(struct report *r, struct tep_record *rec)
-{
-	struct file_ctx *c = r->c;
-	int id;
-
-	if (!c->filter && !c->neg_filter)
-		return 1;
-	id = trace_input_record_type(c->in, rec);
-	if (c->filter) {
-		if (!c->filter_ids)
-			c->filter_ids = filter_ids(c->filter);
-		if (!filter_says(c->filter, c->filter_ids, id, rec))
-			return 0;
-	}
-	if (c->neg_filter) {
-		if (!c->neg_ids)
-			c->neg_ids = filter_ids(c->neg_filter);
-		if (filter_says(c->neg_filter, c->neg_ids, id, rec))
-			return 0;
-	}
-	return 1;
-}
 
 /* ---- output ------------------------------------------------------------ */
 
@@ -705,25 +326,6 @@ static void list_events(struct report *r)
 		printf("%s:%s\n", evs[i]->system, evs[i]->name);
 }
 
-/* -T: each event's filter as libtraceevent parsed it, as upstream prints it. */
-static int test_filters(struct report *r)
-{
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
-	struct tep_event_filter *fs[2] = { r->c->filter, r->c->neg_filter };
-
-	for (int k = 0; k < 2; k++) {
-		for (int i = 0; fs[k] && evs && evs[i]; i++) {
-			char *str = tep_filter_make_string(fs[k], evs[i]->id);
-
-			if (!str)
-				continue;
-			printf(" '%s: %s'\n", evs[i]->name, str);
-			free(str);
-		}
-	}
-	return EXIT_OK;
-}
-
 /*
  * Whether @opt ("[plugin:]option", up to @len) is an option of a loaded
  * plugin.  tep_plugin_list_options() of libtraceevent 1.7 reallocs its list
@@ -779,97 +381,6 @@ static int check_plugin_options(struct report *r)
 	return 0;
 }
 
-/* tep_find_event_by_record() searches every time; ids are small, so cache them. */
-static struct tep_event *event_of(struct report *r, struct tep_record *rec)
-{
-	int id = trace_input_record_type(r->c->in, rec);
-
-	if (id < 0 || id >= EVENT_CACHE)
-		return tep_find_event(r->c->tep, id);
-	if (!r->c->events[id])
-		r->c->events[id] = tep_find_event(r->c->tep, id);
-	return r->c->events[id];
-}
-
-static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	tep_read_number_field(f, rec->data, &v);
-	return v;
-}
-
-/* -I and -S: the context flags of the record's common_flags. */
-#define FLAG_HARDIRQ	0x08
-#define FLAG_SOFTIRQ	0x10
-
-/*
- * --pid and --comm, as upstream shows them: the task's own events, and the
- * events about it (a wakeup's pid, a switch's next_pid).
- */
-static int pid_wanted(struct report *r, int pid)
-{
-	for (int i = 0; i < r->nr_pids; i++)
-		if (r->pids[i] == pid)
-			return 1;
-	return 0;
-}
-
-static int task_shown(struct report *r, struct tep_record *rec)
-{
-	static const char *const fields[] = { "pid", "next_pid", "prev_pid" };
-	struct tep_event *ev;
-
-	if (pid_wanted(r, trace_input_record_pid(r->c->in, rec)))
-		return 1;
-	ev = event_of(r, rec);
-	for (size_t i = 0; ev && i < ARRAY_SIZE(fields); i++) {
-		struct tep_format_field *f = tep_find_field(ev, fields[i]);
-
-		if (f && pid_wanted(r, field_val(f, rec)))
-			return 1;
-	}
-	return 0;
-}
-
-/* --comm NAME: the PIDs the saved cmdlines give that name. */
-static int add_comm_pids(struct report *r)
-{
-	for (int i = 0; i < r->nr_comms; i++) {
-		struct tep_cmdline *c = NULL;
-		int found = 0;
-
-		while ((c = tep_data_pid_from_comm(r->c->tep, r->comms[i], c))) {
-			r->pids = xrealloc(r->pids, sizeof(int) * (r->nr_pids + 1));
-			r->pids[r->nr_pids++] = tep_cmdline_pid(r->c->tep, c);
-			found = 1;
-		}
-		if (!found)
-			return error("--comm '%s': no task of that name in '%s'", r->comms[i],
-				     r->c->file);
-	}
-	return 0;
-}
-
-/*
- * -I, -S, --pid, --comm and -F.  (Upstream 3.1.6 shows some kernel_stack
- * records that -F does not name, by a rule its output does not make clear;
- * here -F applies to them like to any event.)
- */
-static int filters_pass(struct report *r, struct tep_record *rec)
-{
-	if (r->no_irqs || r->no_softirqs) {
-		int flags = tep_data_flags(r->c->tep, rec);
-
-		if ((r->no_irqs && (flags & FLAG_HARDIRQ)) ||
-		    (r->no_softirqs && (flags & FLAG_SOFTIRQ)))
-			return 0;
-	}
-	if ((r->nr_pids || r->nr_comms) && !task_shown(r, rec))
-		return 0;
-	return record_shown(r, rec);
-}
-
 /* The file whose pending record comes first (ties: the earlier file). */
 static struct file_ctx *next_file(struct report *r)
 {
@@ -919,7 +430,7 @@ static int print_records(struct report *r)
 			base = rec->ts;
 		first = 0;
 		rec->ts -= base;
-		if (!filters_pass(r, rec))
+		if (!file_filter_pass(f->filter, rec))
 			goto next;
 		if (r->ts_check && rec->ts < r->last_check_ts)
 			warning("record on cpu %d went backwards: %llu to %llu delta: -%llu",
@@ -955,7 +466,7 @@ static void flag_events(struct report *r, char **pats, int n, int flag)
 
 	for (int k = 0; k < n; k++)
 		for (int i = 0; evs && evs[i]; i++)
-			if (event_matches(evs[i], pats[k]))
+			if (event_name_matches(evs[i], pats[k]))
 				evs[i]->flags |= flag;
 }
 
@@ -966,56 +477,6 @@ static int needs_all_events(struct report *r)
 	       r->mode == MODE_TEST_FILTERS || r->mode == MODE_FUNCS;
 }
 
-/* Whether -F @spec names the event @name of @system (what check_filter() matches). */
-static int filter_names(const char *spec, const char *system, const char *name)
-{
-	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *save, *tok;
-	int found = 0;
-
-	if (colon)
-		*colon = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !found; tok = strtok_r(NULL, ",", &save))
-		found = *trim(tok) && names_match(system, name, trim(tok));
-	free(copy);
-	return found;
-}
-
-/*
- * With -F and no listing, only the formats the filters name are parsed up
- * front (the others as their records come), and kallsyms only for a
- * condition, which may compare a field with a function's name.
- */
-static int parse_filtered_events(struct report *r, struct file_ctx *f)
-{
-	int conditions = 0;
-
-	for (int i = 0; i < trace_input_nr_formats(f->in); i++) {
-		const char *system, *text = NULL;
-		char name[256];
-		size_t len, n;
-
-		text = trace_input_format(f->in, i, &system, &len);
-		if (len < 6 || memcmp(text, "name: ", 6))
-			continue;
-		n = strcspn(text + 6, "\n");
-		if (n > len - 6)
-			n = len - 6;
-		snprintf(name, sizeof(name), "%.*s", (int)n, text + 6);
-		for (int k = 0; k < r->nr_filters; k++) {
-			if (filter_names(r->filters[k], system, name)) {
-				if (trace_input_parse_format(f->in, i) < 0)
-					return -1;
-				break;
-			}
-		}
-	}
-	for (int k = 0; k < r->nr_filters; k++)
-		conditions |= strchr(r->filters[k], ':') != NULL;
-	if (conditions)
-		trace_input_load_functions(f->in);
-	return 0;
-}
-
 static int open_file(struct report *r, struct file_ctx *f)
 {
 	r->c = f;
@@ -1024,10 +485,10 @@ static int open_file(struct report *r, struct file_ctx *f)
 	if (!f->in)
 		return -1;
 	if (needs_all_events(r) ? trace_input_parse_all(f->in) < 0 :
-	    r->nr_filters && parse_filtered_events(r, f) < 0)
+	    r->filters.nr_filters && filter_set_parse_events(&r->filters, f->in) < 0)
 		return -1;
 	f->tep = trace_input_tep(f->in);
-	f->events = xcalloc(EVENT_CACHE, sizeof(*f->events));
+	f->filter = file_filter_new(&r->filters, f->in);
 	if (r->line_opts.nsec)
 		tep_set_flag(f->tep, TEP_NSEC_OUTPUT);
 	if (r->ts_offset)
@@ -1041,12 +502,10 @@ static int open_file(struct report *r, struct file_ctx *f)
 /* Filters, flags and formats of the current file, before its events are read. */
 static int prepare_events(struct report *r)
 {
-	if (setup_filters(r) < 0 || add_comm_pids(r) < 0)
+	const unsigned char *ids;
+
+	if (file_filter_compile(r->c->filter) < 0 || file_filter_apply(r->c->filter) < 0)
 		return -1;
-	if (r->cpus)
-		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
-			if (!r->cpus[cpu])
-				trace_input_skip_cpu(r->c->in, cpu);
 	r->c->multi_buffer = trace_input_nr_buffers(r->c->in) > 1;
 	for (int b = 0; b < trace_input_nr_buffers(r->c->in); b++) {
 		int len = strlen(trace_input_buffer_name(r->c->in, b));
@@ -1062,13 +521,12 @@ static int prepare_events(struct report *r)
 	 * with --align-ts (the first record sets the base) nor when graph
 	 * entries are shown (their leaf test looks at the other CPUs' records).
 	 */
-	if (r->c->filter && !r->align_ts) {
-		if (!r->c->filter_ids)
-			r->c->filter_ids = filter_ids(r->c->filter);
+	ids = file_filter_only_ids(r->c->filter);
+	if (ids && !r->align_ts) {
 		int graph = line_source_graph_entry(r->c->line);
 
-		if (graph < 0 || graph >= FILTER_IDS || !r->c->filter_ids[graph])
-			trace_input_only_ids(r->c->in, r->c->filter_ids);
+		if (graph < 0 || graph >= FILTER_IDS || !ids[graph])
+			trace_input_only_ids(r->c->in, ids);
 	}
 	return 0;
 }
@@ -1149,7 +607,12 @@ static int report_file(struct report *r)
 		break;
 	}
 	if (r->mode == MODE_TEST_FILTERS)
-		return setup_filters(r) < 0 ? EXIT_FAILED : test_filters(r);
+	{
+		if (file_filter_compile(r->c->filter) < 0)
+			return EXIT_FAILED;
+		file_filter_print(r->c->filter);
+		return EXIT_OK;
+	}
 	if (prepare_events(r) < 0)
 		return EXIT_FAILED;
 	print_header(r);
@@ -1252,14 +715,11 @@ static int parse_args(struct report *r, int argc, char **argv)
 			add_file(r, optarg);
 			break;
 		case 'F':
-			if (check_filter_length(optarg) < 0)
+			if (filter_set_add_event(&r->filters, optarg) < 0)
 				return EXIT_USAGE;
-			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
-			r->filter_neg[r->nr_filters] = r->invert;
-			r->filters = add_str(r->filters, &r->nr_filters, optarg);
 			break;
 		case 'v':
-			r->invert = 1;
+			r->filters.invert = 1;
 			break;
 		case 'T':
 			if (set_mode(r, MODE_TEST_FILTERS, "-T"))
@@ -1276,10 +736,10 @@ static int parse_args(struct report *r, int argc, char **argv)
 				return EXIT_USAGE;
 			break;
 		case 'I':
-			r->no_irqs = 1;
+			r->filters.no_irqs = 1;
 			break;
 		case 'S':
-			r->no_softirqs = 1;
+			r->filters.no_softirqs = 1;
 			break;
 		case 't':
 			r->line_opts.nsec = 1;
@@ -1291,12 +751,12 @@ static int parse_args(struct report *r, int argc, char **argv)
 			r->line_opts.raw = 1;
 			break;
 		case 'r':
-			if (check_name_pattern("-r", optarg) < 0)
+			if (check_event_regex("-r", optarg) < 0)
 				return EXIT_USAGE;
 			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
 			break;
 		case 'n':
-			if (check_name_pattern("-n", optarg) < 0)
+			if (check_event_regex("-n", optarg) < 0)
 				return EXIT_USAGE;
 			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
 						     optarg);
@@ -1372,13 +832,11 @@ static int parse_args(struct report *r, int argc, char **argv)
 		case OPT_PID:
 			if (parse_long("--pid", optarg, 0, INT_MAX, &l) < 0)
 				return EXIT_USAGE;
-			r->pids = xrealloc(r->pids, sizeof(int) * (r->nr_pids + 1));
-			r->pids[r->nr_pids++] = l;
+			filter_set_add_pid(&r->filters, l);
 			break;
 		case OPT_COMM:
-			if (check_named("--comm", optarg, "a task name") < 0)
+			if (filter_set_add_comm(&r->filters, optarg) < 0)
 				return EXIT_USAGE;
-			r->comms = add_str(r->comms, &r->nr_comms, optarg);
 			break;
 		case OPT_FORMAT:
 			r->format = trace_format_kind(optarg);
@@ -1387,7 +845,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 						   "not text, jsonl or csv", optarg);
 			break;
 		case OPT_CPU:
-			if (add_cpu_list(r, optarg) < 0)
+			if (filter_set_add_cpus(&r->filters, optarg) < 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_TS_OFFSET:
@@ -1464,27 +922,17 @@ out:
 	for (int i = 0; i < r.nr_files; i++) {
 		struct file_ctx *f = &r.files[i];
 
-		if (f->filter)
-			tep_filter_free(f->filter);
-		if (f->neg_filter)
-			tep_filter_free(f->neg_filter);
+		file_filter_free(f->filter);
 		line_source_free(f->line);
 		trace_input_close(f->in);
-		free(f->events);
-		free(f->filter_ids);
-		free(f->neg_ids);
 	}
 	trace_format_free(r.fmt);
 	trace_line_free(r.line);
 	free(r.files);
-	free(r.filters);
-	free(r.filter_neg);
+	filter_set_free(&r.filters);
 	free(r.raw_events);
-	free(r.pids);
-	free(r.comms);
 	free(r.nohandle_events);
 	free(r.plugin_opts);
-	free(r.cpus);
 	return ret;
 }
 
