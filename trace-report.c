@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace-cmd report: turns the records of a trace.dat into lines, as upstream
- * 3.1.6 prints them (libtraceevent with its plugins), after the header lines
- * trace-cmd 1.x printed.  Filters (-F, -v, --cpu) and the other report options
- * live here; reading the file is trace-input's job.
+ * trace-cmd report: its options, the listing modes (--events, --stat, ...),
+ * and the merge of the -i files into lines, after the header lines trace-cmd
+ * 1.x printed.  Reading a file is trace-input's job, choosing its records
+ * trace-filter's, and printing them as upstream 3.1.6 does trace-line's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -156,7 +156,7 @@ struct file_ctx {
 
 struct report {
 	enum mode	mode;
-	struct filter_set filters;	/* -F, -v, --cpu, --pid, --comm, -I, -S */
+	struct filter_set filters;	/* -F, -v, --cpu, --pid, --comm, -I, -S: every file's */
 	int		input_flags;
 	struct line_opts line_opts;	/* -t, -l, -R, --ts-diff, -w, -N */
 	int		quiet;
@@ -172,22 +172,21 @@ struct report {
 	int		format;		/* --format: enum trace_format_kind */
 	struct trace_format *fmt;	/* its writer; NULL for text */
 	struct trace_line *line;	/* the event lines' printer */
-	struct file_ctx	*c;		/* the file being worked on */
 	int		label_width;	/* with several files: the widest file or buffer name */
 	uint64_t	last_check_ts;
 };
 
 /* ---- output ------------------------------------------------------------ */
 
-static void print_event_formats(struct report *r)
+static void print_event_formats(struct file_ctx *f)
 {
 	const char *last = NULL;
 
-	for (int i = 0; i < trace_input_nr_formats(r->c->in); i++) {
+	for (int i = 0; i < trace_input_nr_formats(f->in); i++) {
 		const char *system, *text;
 		size_t len;
 
-		text = trace_input_format(r->c->in, i, &system, &len);
+		text = trace_input_format(f->in, i, &system, &len);
 		if (!strcmp(system, "ftrace"))
 			continue;
 		if (!last || strcmp(last, system))
@@ -199,33 +198,33 @@ static void print_event_formats(struct report *r)
 }
 
 /* With several files, each line starts with its file's name, as upstream does. */
-static void print_label(struct report *r, const char *name)
+static void print_label(const struct report *r, const char *name)
 {
 	if (r->nr_files > 1)
 		printf("%*s: ", r->label_width, name);
 }
 
-static void print_header(struct report *r)
+static void print_header(const struct report *r, struct file_ctx *f)
 {
 	if (r->format != TRACE_FORMAT_TEXT)
 		return;
-	print_label(r, r->c->label);
-	printf("version = %d\n", trace_input_version(r->c->in));
-	for (int cpu = 0; !trace_input_is_latency(r->c->in) &&
-	     cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
-		if (trace_input_cpu_size(r->c->in, 0, cpu))
+	print_label(r, f->label);
+	printf("version = %d\n", trace_input_version(f->in));
+	for (int cpu = 0; !trace_input_is_latency(f->in) &&
+	     cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
+		if (trace_input_cpu_size(f->in, 0, cpu))
 			continue;
-		print_label(r, r->c->label);
+		print_label(r, f->label);
 		printf("CPU %d is empty\n", cpu);
 	}
-	print_label(r, r->c->label);
-	printf("cpus=%d\n", trace_input_cpus(r->c->in));
+	print_label(r, f->label);
+	printf("cpus=%d\n", trace_input_cpus(f->in));
 }
 
 /* A timestamp as the CPU listings show it (tep's "%6.1000d" / "%9.1d"). */
-static void print_ts(struct report *r, uint64_t ts)
+static void print_ts(const struct report *r, struct file_ctx *f, uint64_t ts)
 {
-	if (!trace_input_in_usecs(r->c->in))
+	if (!trace_input_in_usecs(f->in))
 		printf("%12llu", (unsigned long long)ts);
 	else if (r->line_opts.nsec)
 		printf("%5llu.%09llu", (unsigned long long)(ts / 1000000000ULL),
@@ -237,49 +236,49 @@ static void print_ts(struct report *r, uint64_t ts)
 	}
 }
 
-static int print_cpu_list(struct report *r)
+static int print_cpu_list(const struct report *r, struct file_ctx *f)
 {
-	printf("List of CPUs in %s with data:\n", r->c->file);
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
+	printf("List of CPUs in %s with data:\n", f->file);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
 		uint64_t first, last;
 		int ret;
 
-		if (!trace_input_cpu_size(r->c->in, 0, cpu))
+		if (!trace_input_cpu_size(f->in, 0, cpu))
 			continue;
 		if (r->mode == MODE_CPUS) {
 			printf("  %d\n", cpu);
 			continue;
 		}
-		ret = trace_input_cpu_first_last(r->c->in, 0, cpu, &first, &last);
+		ret = trace_input_cpu_first_last(f->in, 0, cpu, &first, &last);
 		if (ret < 0)
 			return -1;
 		if (!ret)
 			continue;
 		printf("  %d\t%s event:", cpu, r->mode == MODE_FIRST ? "First" : "Last");
-		print_ts(r, r->mode == MODE_FIRST ? first : last);
+		print_ts(r, f, r->mode == MODE_FIRST ? first : last);
 		putchar('\n');
 	}
 	return 0;
 }
 
 /* Prints the NUL-terminated text options with @id, one a line. */
-static int print_text_option(struct report *r, int id)
+static int print_text_option(struct file_ctx *f, int id)
 {
 	const char *p;
 	size_t len;
 	int n;
 
-	for (n = 0; (p = trace_input_option(r->c->in, id, n, &len)); n++)
+	for (n = 0; (p = trace_input_option(f->in, id, n, &len)); n++)
 		printf("%.*s\n", (int)strnlen(p, len), p);
 	return n;
 }
 
-static void print_stat(struct report *r)
+static void print_stat(struct file_ctx *f)
 {
 	printf("\nKernel buffer statistics:\n"
 	       "  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
 	       "        recorded in the trace data. They should all be zero.\n\n");
-	if (!print_text_option(r, TRACE_OPT_CPUSTAT))
+	if (!print_text_option(f, TRACE_OPT_CPUSTAT))
 		printf(" No stats in this file\n");
 	else
 		putchar('\n');
@@ -287,40 +286,40 @@ static void print_stat(struct report *r)
 	 * Upstream shows compressed data where it decompresses it: one page in,
 	 * each CPU after the one before.
 	 */
-	uint64_t off = trace_input_page_size(r->c->in);
+	uint64_t off = trace_input_page_size(f->in);
 
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
-		uint64_t size = trace_input_cpu_data_size(r->c->in, 0, cpu);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
+		uint64_t size = trace_input_cpu_data_size(f->in, 0, cpu);
 
 		/* v7 files list only the CPUs with data. */
-		if (!size && trace_input_version(r->c->in) >= 7)
+		if (!size && trace_input_version(f->in) >= 7)
 			continue;
-		if (!trace_input_buffer_compressed(r->c->in, 0))
-			off = trace_input_cpu_offset(r->c->in, 0, cpu);
+		if (!trace_input_buffer_compressed(f->in, 0))
+			off = trace_input_cpu_offset(f->in, 0, cpu);
 		printf("CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
 		printf("    %llu bytes in size\n", (unsigned long long)size);
 		off += size;
 	}
 }
 
-static int check_events(struct report *r)
+static int check_events(struct file_ctx *f)
 {
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_ID);
 	int bad = 0;
 
 	for (int i = 0; evs && evs[i]; i++) {
 		if (!(evs[i]->flags & TEP_EVENT_FL_FAILED))
 			continue;
-		error("'%s': the format of %s:%s does not parse", r->c->file, evs[i]->system,
+		error("'%s': the format of %s:%s does not parse", f->file, evs[i]->system,
 		      evs[i]->name);
 		bad = 1;
 	}
 	return bad ? EXIT_FAILED : EXIT_OK;
 }
 
-static void list_events(struct report *r)
+static void list_events(struct file_ctx *f)
 {
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_SYSTEM);
+	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_SYSTEM);
 
 	for (int i = 0; evs && evs[i]; i++)
 		printf("%s:%s\n", evs[i]->system, evs[i]->name);
@@ -424,7 +423,6 @@ static int print_records(struct report *r)
 	}
 	trace_line_set_files(r->line, r->nr_files, r->label_width);
 	while ((f = next_file(r))) {
-		r->c = f;
 		rec = f->rec;
 		if (first && r->align_ts)
 			base = rec->ts;
@@ -460,9 +458,9 @@ next:
 }
 
 /* -r and -n: regexes matched against event and system names, whole. */
-static void flag_events(struct report *r, char **pats, int n, int flag)
+static void flag_events(struct file_ctx *f, char **pats, int n, int flag)
 {
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_ID);
 
 	for (int k = 0; k < n; k++)
 		for (int i = 0; evs && evs[i]; i++)
@@ -479,7 +477,6 @@ static int needs_all_events(struct report *r)
 
 static int open_file(struct report *r, struct file_ctx *f)
 {
-	r->c = f;
 	/* Formats and kallsyms load as records need them, unless all are listed or filtered. */
 	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY);
 	if (!f->in)
@@ -499,34 +496,34 @@ static int open_file(struct report *r, struct file_ctx *f)
 	return 0;
 }
 
-/* Filters, flags and formats of the current file, before its events are read. */
-static int prepare_events(struct report *r)
+/* Filters, flags and formats of @f, before its events are read. */
+static int prepare_events(struct report *r, struct file_ctx *f)
 {
 	const unsigned char *ids;
 
-	if (file_filter_compile(r->c->filter) < 0 || file_filter_apply(r->c->filter) < 0)
+	if (file_filter_compile(f->filter) < 0 || file_filter_apply(f->filter) < 0)
 		return -1;
-	r->c->multi_buffer = trace_input_nr_buffers(r->c->in) > 1;
-	for (int b = 0; b < trace_input_nr_buffers(r->c->in); b++) {
-		int len = strlen(trace_input_buffer_name(r->c->in, b));
+	f->multi_buffer = trace_input_nr_buffers(f->in) > 1;
+	for (int b = 0; b < trace_input_nr_buffers(f->in); b++) {
+		int len = strlen(trace_input_buffer_name(f->in, b));
 
 		if (len > r->label_width)
 			r->label_width = len;
 	}
-	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
-	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
-	line_source_setup_graph(r->c->line);
+	flag_events(f, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
+	flag_events(f, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
+	line_source_setup_graph(f->line);
 	/*
 	 * Events no -F names are never shown: the reader drops them by id.  Not
 	 * with --align-ts (the first record sets the base) nor when graph
 	 * entries are shown (their leaf test looks at the other CPUs' records).
 	 */
-	ids = file_filter_only_ids(r->c->filter);
+	ids = file_filter_only_ids(f->filter);
 	if (ids && !r->align_ts) {
-		int graph = line_source_graph_entry(r->c->line);
+		int graph = line_source_graph_entry(f->line);
 
 		if (graph < 0 || graph >= FILTER_IDS || !ids[graph])
-			trace_input_only_ids(r->c->in, ids);
+			trace_input_only_ids(f->in, ids);
 	}
 	return 0;
 }
@@ -553,100 +550,117 @@ static int report_files(struct report *r)
 	}
 	if (check_plugin_options(r) < 0)
 		return EXIT_USAGE;
-	for (int i = 0; i < r->nr_files; i++) {
-		r->c = &r->files[i];
-		if (prepare_events(r) < 0)
+	for (int i = 0; i < r->nr_files; i++)
+		if (prepare_events(r, &r->files[i]) < 0)
 			return EXIT_FAILED;
-	}
-	for (int i = 0; i < r->nr_files; i++) {
-		r->c = &r->files[i];
-		print_header(r);
-	}
+	for (int i = 0; i < r->nr_files; i++)
+		print_header(r, &r->files[i]);
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-static int report_file(struct report *r)
+/* The listings that need no more than the file opened: -1 if @r->mode is none of them. */
+static int list_opened(const struct report *r, struct file_ctx *f)
 {
-	if (r->nr_files > 1)
-		return report_files(r);
-	if (open_file(r, &r->files[0]) < 0)
-		return EXIT_FAILED;
-	if (check_plugin_options(r) < 0)
-		return EXIT_USAGE;
+	const uint16_t probe = 1;
 
 	switch (r->mode) {
 	case MODE_FORMATS:
-		print_event_formats(r);
+		print_event_formats(f);
 		return EXIT_OK;
 	case MODE_EVENT_LIST:
-		list_events(r);
+		list_events(f);
 		return EXIT_OK;
-	case MODE_ENDIAN: {
-		const uint16_t probe = 1;
-
+	case MODE_ENDIAN:
 		printf("file is %s endian and host is %s endian\n",
-		       trace_input_big_endian(r->c->in) ? "big" : "little",
+		       trace_input_big_endian(f->in) ? "big" : "little",
 		       *(const unsigned char *)&probe ? "little" : "big");
 		return EXIT_OK;
-	}
 	case MODE_FUNCS:
 		fflush(stdout);
-		tep_print_funcs(r->c->tep);
+		tep_print_funcs(f->tep);
 		return EXIT_OK;
 	case MODE_PRINTK:
 		fflush(stdout);
-		tep_print_printk(r->c->tep);
+		tep_print_printk(f->tep);
 		return EXIT_OK;
 	case MODE_CPUS:
 	case MODE_FIRST:
 	case MODE_LAST:
-		return print_cpu_list(r) < 0 ? EXIT_FAILED : EXIT_OK;
+		return print_cpu_list(r, f) < 0 ? EXIT_FAILED : EXIT_OK;
 	case MODE_CHECK:
-		return check_events(r);
-	default:
-		break;
-	}
-	if (r->mode == MODE_TEST_FILTERS)
-	{
-		if (file_filter_compile(r->c->filter) < 0)
+		return check_events(f);
+	case MODE_TEST_FILTERS:
+		if (file_filter_compile(f->filter) < 0)
 			return EXIT_FAILED;
-		file_filter_print(r->c->filter);
+		file_filter_print(f->filter);
 		return EXIT_OK;
+	default:
+		return -1;
 	}
-	if (prepare_events(r) < 0)
-		return EXIT_FAILED;
-	print_header(r);
+}
+
+/* The listings printed after the header: -1 if @r->mode is none of them. */
+static int list_prepared(const struct report *r, struct file_ctx *f)
+{
 	switch (r->mode) {
 	case MODE_STAT:
-		print_stat(r);
+		print_stat(f);
 		return EXIT_OK;
 	case MODE_UNAME:
-		if (!print_text_option(r, TRACE_OPT_UNAME))
+		if (!print_text_option(f, TRACE_OPT_UNAME))
 			printf(" uname was not recorded in this file\n");
 		/* upstream prints the version too */
 		__attribute__((fallthrough));
 	case MODE_VERSION:
-		if (!print_text_option(r, TRACE_OPT_VERSION))
+		if (!print_text_option(f, TRACE_OPT_VERSION))
 			printf(" version was not recorded in this file\n");
 		return EXIT_OK;
 	default:
-		break;
+		return -1;
 	}
-	if (trace_input_is_latency(r->c->in) && r->format != TRACE_FORMAT_TEXT) {
-		error("--format: '%s' holds a latency tracer's text, not event records", r->c->file);
+}
+
+/* A latency tracer's file holds its text, printed as it is. */
+static int print_latency_text(const struct report *r, struct file_ctx *f)
+{
+	size_t len;
+	char *text;
+
+	if (r->format != TRACE_FORMAT_TEXT) {
+		error("--format: '%s' holds a latency tracer's text, not event records", f->file);
 		return EXIT_FAILED;
 	}
-	if (trace_input_is_latency(r->c->in)) {
-		size_t len;
-		char *text = trace_input_latency_text(r->c->in, &len);
+	text = trace_input_latency_text(f->in, &len);
+	if (!text)
+		return EXIT_FAILED;
+	fwrite(text, 1, len, stdout);
+	putchar('\n');
+	free(text);
+	return EXIT_OK;
+}
 
-		if (!text)
-			return EXIT_FAILED;
-		fwrite(text, 1, len, stdout);
-		putchar('\n');
-		free(text);
-		return EXIT_OK;
-	}
+static int report_file(struct report *r)
+{
+	struct file_ctx *f = &r->files[0];
+	int ret;
+
+	if (r->nr_files > 1)
+		return report_files(r);
+	if (open_file(r, f) < 0)
+		return EXIT_FAILED;
+	if (check_plugin_options(r) < 0)
+		return EXIT_USAGE;
+	ret = list_opened(r, f);
+	if (ret >= 0)
+		return ret;
+	if (prepare_events(r, f) < 0)
+		return EXIT_FAILED;
+	print_header(r, f);
+	ret = list_prepared(r, f);
+	if (ret >= 0)
+		return ret;
+	if (trace_input_is_latency(f->in))
+		return print_latency_text(r, f);
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -688,20 +702,187 @@ static void add_file(struct report *r, const char *file)
 	r->files[r->nr_files++].file = file;
 }
 
-static int set_mode(struct report *r, enum mode m, const char *opt)
+/* The listing options: each prints something of the file instead of its events. */
+static const struct listing_opt {
+	int		opt;
+	enum mode	mode;
+	const char	*name;
+} listing_opts[] = {
+	{ 'T',			MODE_TEST_FILTERS,	"-T" },
+	{ 'e',			MODE_ENDIAN,		"-e" },
+	{ 'E',			MODE_EVENT_LIST,	"-E" },
+	{ 'f',			MODE_FUNCS,		"-f" },
+	{ 'P',			MODE_PRINTK,		"-P" },
+	{ OPT_EVENTS,		MODE_FORMATS,		"--events" },
+	{ OPT_CPUS,		MODE_CPUS,		"--cpus" },
+	{ OPT_FIRST,		MODE_FIRST,		"--first-event" },
+	{ OPT_LAST,		MODE_LAST,		"--last-event" },
+	{ OPT_STAT,		MODE_STAT,		"--stat" },
+	{ OPT_UNAME,		MODE_UNAME,		"--uname" },
+	{ OPT_VERSION,		MODE_VERSION,		"--version" },
+	{ OPT_CHECK_EVENTS,	MODE_CHECK,		"--check-events" },
+};
+
+/* What an option parser returns for an option that is not one of its own. */
+#define NOT_MINE	(-2)
+
+static int parse_listing_opt(struct report *r, int c)
 {
-	if (r->mode != MODE_EVENTS_LINES && r->mode != m)
-		return usage_error(&cmd_report, "%s cannot be combined with another listing option",
-				   opt);
-	r->mode = m;
-	return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(listing_opts); i++) {
+		const struct listing_opt *o = &listing_opts[i];
+
+		if (o->opt != c)
+			continue;
+		if (r->mode != MODE_EVENTS_LINES && r->mode != o->mode)
+			return usage_error(&cmd_report,
+					   "%s cannot be combined with another listing option",
+					   o->name);
+		r->mode = o->mode;
+		return 0;
+	}
+	return NOT_MINE;
 }
 
-static int parse_args(struct report *r, int argc, char **argv)
+/* -F, -v, -I, -S, --cpu, --pid, --comm: 0, EXIT_USAGE or NOT_MINE. */
+static int parse_filter_opt(struct filter_set *set, int c)
+{
+	long l;
+
+	switch (c) {
+	case 'F':
+		return filter_set_add_event(set, optarg) < 0 ? EXIT_USAGE : 0;
+	case 'v':
+		set->invert = 1;
+		return 0;
+	case 'I':
+		set->no_irqs = 1;
+		return 0;
+	case 'S':
+		set->no_softirqs = 1;
+		return 0;
+	case OPT_CPU:
+		return filter_set_add_cpus(set, optarg) < 0 ? EXIT_USAGE : 0;
+	case OPT_PID:
+		if (parse_long("--pid", optarg, 0, INT_MAX, &l) < 0)
+			return EXIT_USAGE;
+		filter_set_add_pid(set, l);
+		return 0;
+	case OPT_COMM:
+		return filter_set_add_comm(set, optarg) < 0 ? EXIT_USAGE : 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* -t and the --ts-* options, --raw-ts, --nodate: 0, EXIT_USAGE or NOT_MINE. */
+static int parse_time_opt(struct report *r, int c)
 {
 	unsigned long ul;
 	long l;
-	int c;
+
+	switch (c) {
+	case 't':
+		r->line_opts.nsec = 1;
+		return 0;
+	case OPT_TS_OFFSET:
+		if (parse_long("--ts-offset", optarg, LONG_MIN, LONG_MAX, &l) < 0)
+			return EXIT_USAGE;
+		r->ts_offset += l;
+		return 0;
+	case OPT_TS2SECS:
+		if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
+			return EXIT_USAGE;
+		r->ts2secs = ul;
+		return 0;
+	case OPT_ALIGN_TS:
+		r->align_ts = 1;
+		return 0;
+	case OPT_TS_DIFF:
+		r->line_opts.ts_diff = 1;
+		return 0;
+	case OPT_TS_CHECK:
+		r->ts_check = 1;
+		return 0;
+	case OPT_RAW_TS:
+		r->input_flags |= TRACE_INPUT_RAW_TS;
+		return 0;
+	case OPT_NODATE:
+		r->input_flags |= TRACE_INPUT_NO_DATE;
+		return 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* -O [plugin:]var[=value]: passed to the plugins, checked once they are loaded. */
+static int add_plugin_opt(struct report *r, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (eq == arg)
+		return usage_error(&cmd_report, "-O needs a plugin option before '='");
+	if (check_named("-O", arg, "a plugin option") < 0)
+		return EXIT_USAGE;
+	r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, arg);
+	if (eq)
+		*eq = 0;
+	tep_plugin_add_option(arg, eq ? eq + 1 : NULL);
+	if (eq)
+		*eq = '=';
+	return 0;
+}
+
+/* How events are printed and parsed: 0, EXIT_USAGE or NOT_MINE. */
+static int parse_print_opt(struct report *r, int c)
+{
+	switch (c) {
+	case 'l':
+		r->line_opts.latency = 1;
+		return 0;
+	case 'R':
+		r->line_opts.raw = 1;
+		return 0;
+	case 'w':
+		r->line_opts.wakeup = 1;
+		return 0;
+	case 'r':
+		if (check_event_regex("-r", optarg) < 0)
+			return EXIT_USAGE;
+		r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
+		return 0;
+	case 'n':
+		if (check_event_regex("-n", optarg) < 0)
+			return EXIT_USAGE;
+		r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events, optarg);
+		return 0;
+	case 'N':
+		r->input_flags |= TRACE_INPUT_NO_PLUGINS;
+		return 0;
+	case 'L':
+		r->input_flags |= TRACE_INPUT_LOCAL_PLUGINS;
+		return 0;
+	case 'O':
+		return add_plugin_opt(r, optarg);
+	case 'q':
+		r->quiet = 1;
+		return 0;
+	case OPT_VERBOSE:
+		return set_verbose(optarg) < 0 ? EXIT_USAGE : 0;
+	case OPT_FORMAT:
+		r->format = trace_format_kind(optarg);
+		if (r->format < 0)
+			return usage_error(&cmd_report, "invalid --format value '%s': "
+					   "not text, jsonl or csv", optarg);
+		return 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* Each option in turn: 0, -1 after -h, or EXIT_USAGE. */
+static int parse_opts(struct report *r, int argc, char **argv)
+{
+	int c, ret;
 
 	optind = 0;
 	opterr = 0;
@@ -713,173 +894,32 @@ static int parse_args(struct report *r, int argc, char **argv)
 			return -1;
 		case 'i':
 			add_file(r, optarg);
-			break;
-		case 'F':
-			if (filter_set_add_event(&r->filters, optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'v':
-			r->filters.invert = 1;
-			break;
-		case 'T':
-			if (set_mode(r, MODE_TEST_FILTERS, "-T"))
-				return EXIT_USAGE;
-			break;
-		case 'w':
-			r->line_opts.wakeup = 1;
-			break;
-		case 'L':
-			r->input_flags |= TRACE_INPUT_LOCAL_PLUGINS;
-			break;
-		case OPT_VERBOSE:
-			if (set_verbose(optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'I':
-			r->filters.no_irqs = 1;
-			break;
-		case 'S':
-			r->filters.no_softirqs = 1;
-			break;
-		case 't':
-			r->line_opts.nsec = 1;
-			break;
-		case 'l':
-			r->line_opts.latency = 1;
-			break;
-		case 'R':
-			r->line_opts.raw = 1;
-			break;
-		case 'r':
-			if (check_event_regex("-r", optarg) < 0)
-				return EXIT_USAGE;
-			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
-			break;
-		case 'n':
-			if (check_event_regex("-n", optarg) < 0)
-				return EXIT_USAGE;
-			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
-						     optarg);
-			break;
-		case 'N':
-			r->input_flags |= TRACE_INPUT_NO_PLUGINS;
-			break;
-		case 'O': {
-			char *eq = strchr(optarg, '=');
-
-			if (eq == optarg || check_named("-O", optarg, "a plugin option") < 0)
-				return eq == optarg ? usage_error(&cmd_report,
-					"-O needs a plugin option before '='") : EXIT_USAGE;
-			r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, optarg);
-			if (eq)
-				*eq = 0;
-			tep_plugin_add_option(optarg, eq ? eq + 1 : NULL);
-			if (eq)
-				*eq = '=';
-			break;
-		}
-		case 'q':
-			r->quiet = 1;
-			break;
-		case 'e':
-			if (set_mode(r, MODE_ENDIAN, "-e"))
-				return EXIT_USAGE;
-			break;
-		case 'E':
-			if (set_mode(r, MODE_EVENT_LIST, "-E"))
-				return EXIT_USAGE;
-			break;
-		case 'f':
-			if (set_mode(r, MODE_FUNCS, "-f"))
-				return EXIT_USAGE;
-			break;
-		case 'P':
-			if (set_mode(r, MODE_PRINTK, "-P"))
-				return EXIT_USAGE;
-			break;
-		case OPT_EVENTS:
-			if (set_mode(r, MODE_FORMATS, "--events"))
-				return EXIT_USAGE;
-			break;
-		case OPT_CPUS:
-			if (set_mode(r, MODE_CPUS, "--cpus"))
-				return EXIT_USAGE;
-			break;
-		case OPT_FIRST:
-			if (set_mode(r, MODE_FIRST, "--first-event"))
-				return EXIT_USAGE;
-			break;
-		case OPT_LAST:
-			if (set_mode(r, MODE_LAST, "--last-event"))
-				return EXIT_USAGE;
-			break;
-		case OPT_STAT:
-			if (set_mode(r, MODE_STAT, "--stat"))
-				return EXIT_USAGE;
-			break;
-		case OPT_UNAME:
-			if (set_mode(r, MODE_UNAME, "--uname"))
-				return EXIT_USAGE;
-			break;
-		case OPT_VERSION:
-			if (set_mode(r, MODE_VERSION, "--version"))
-				return EXIT_USAGE;
-			break;
-		case OPT_CHECK_EVENTS:
-			if (set_mode(r, MODE_CHECK, "--check-events"))
-				return EXIT_USAGE;
-			break;
-		case OPT_PID:
-			if (parse_long("--pid", optarg, 0, INT_MAX, &l) < 0)
-				return EXIT_USAGE;
-			filter_set_add_pid(&r->filters, l);
-			break;
-		case OPT_COMM:
-			if (filter_set_add_comm(&r->filters, optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_FORMAT:
-			r->format = trace_format_kind(optarg);
-			if (r->format < 0)
-				return usage_error(&cmd_report, "invalid --format value '%s': "
-						   "not text, jsonl or csv", optarg);
-			break;
-		case OPT_CPU:
-			if (filter_set_add_cpus(&r->filters, optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_TS_OFFSET:
-			if (parse_long("--ts-offset", optarg, LONG_MIN, LONG_MAX, &l) < 0)
-				return EXIT_USAGE;
-			r->ts_offset += l;
-			break;
-		case OPT_TS2SECS:
-			if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
-				return EXIT_USAGE;
-			r->ts2secs = ul;
-			break;
-		case OPT_ALIGN_TS:
-			r->align_ts = 1;
-			break;
-		case OPT_TS_DIFF:
-			r->line_opts.ts_diff = 1;
-			break;
-		case OPT_TS_CHECK:
-			r->ts_check = 1;
-			break;
-		case OPT_RAW_TS:
-			r->input_flags |= TRACE_INPUT_RAW_TS;
-			break;
-		case OPT_NODATE:
-			r->input_flags |= TRACE_INPUT_NO_DATE;
-			break;
+			continue;
 		case ':':
 			return usage_error(&cmd_report, "option '%s' needs a value",
 					   argv[optind - 1]);
-		default:
-			return usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
 		}
+		ret = parse_listing_opt(r, c);
+		if (ret == NOT_MINE)
+			ret = parse_filter_opt(&r->filters, c);
+		if (ret == NOT_MINE)
+			ret = parse_time_opt(r, c);
+		if (ret == NOT_MINE)
+			ret = parse_print_opt(r, c);
+		if (ret == NOT_MINE)
+			return usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+static int parse_args(struct report *r, int argc, char **argv)
+{
+	int ret = parse_opts(r, argc, argv);
+
+	if (ret)
+		return ret;
 	if (optind < argc) {
 		if (r->nr_files)
 			return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
@@ -895,7 +935,6 @@ static int parse_args(struct report *r, int argc, char **argv)
 	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
 		return usage_error(&cmd_report, "listing options read one file, not %d",
 				   r->nr_files);
-	r->c = &r->files[0];
 	return 0;
 }
 
