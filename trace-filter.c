@@ -41,6 +41,64 @@ static char **add_str(char **list, int *n, char *s)
 	return list;
 }
 
+/*
+ * libtraceevent's filter parser writes its error message into a 1 KiB buffer
+ * without bounds: the condition (the text after the first ':'), a newline,
+ * as many spaces again up to where the error is, then a caret and the reason.
+ * A condition of 511 bytes or more with an error at its end overflows it (a
+ * heap overflow found with the ASan build; 510 nested parentheses are 1020
+ * bytes of such text, the use-after-free seen there is the same overflow).
+ * Deep nesting alone is harmless (50,000 levels parse), so length is the one
+ * limit, with a margin.
+ */
+#define FILTER_CONDITION_MAX	500
+
+static int check_filter_length(const char *spec)
+{
+	const char *cond = strchr(spec, ':');
+	size_t len = cond ? strlen(cond + 1) : 0;
+
+	if (len <= FILTER_CONDITION_MAX)
+		return 0;
+	return error("filter '%.32s...': condition too long: %zu bytes, at most %d "
+		     "(more can overflow libtraceevent's 1 KiB error buffer)",
+		     spec, len, FILTER_CONDITION_MAX);
+}
+
+int filter_set_add_event(struct filter_set *set, char *spec)
+{
+	if (check_filter_length(spec) < 0)
+		return -1;
+	set->filter_neg = xrealloc(set->filter_neg, sizeof(int) * (set->nr_filters + 1));
+	set->filter_neg[set->nr_filters] = set->invert;
+	set->filters = add_str(set->filters, &set->nr_filters, spec);
+	return 0;
+}
+
+void filter_set_add_pid(struct filter_set *set, int pid)
+{
+	set->pids = xrealloc(set->pids, sizeof(int) * (set->nr_pids + 1));
+	set->pids[set->nr_pids++] = pid;
+}
+
+int filter_set_add_comm(struct filter_set *set, char *comm)
+{
+	if (check_named("--comm", comm, "a task name") < 0)
+		return -1;
+	set->comms = add_str(set->comms, &set->nr_comms, comm);
+	return 0;
+}
+
+void filter_set_free(struct filter_set *set)
+{
+	free(set->filters);
+	free(set->filter_neg);
+	free(set->cpus);
+	free(set->pids);
+	free(set->comms);
+}
+
+/* "0,3", "2-4", "1:2": the CPU lists upstream accepts. */
 int filter_set_add_cpus(struct filter_set *set, const char *arg)
 {
 	const char *p = arg;
@@ -245,30 +303,6 @@ out:
 }
 
 /*
- * libtraceevent's filter parser writes its error message into a 1 KiB buffer
- * without bounds: the condition (the text after the first ':'), a newline,
- * as many spaces again up to where the error is, then a caret and the reason.
- * A condition of 511 bytes or more with an error at its end overflows it (a
- * heap overflow found with the ASan build; 510 nested parentheses are 1020
- * bytes of such text, the use-after-free seen there is the same overflow).
- * Deep nesting alone is harmless (50,000 levels parse), so length is the one
- * limit, with a margin.
- */
-#define FILTER_CONDITION_MAX	500
-
-static int check_filter_length(const char *spec)
-{
-	const char *cond = strchr(spec, ':');
-	size_t len = cond ? strlen(cond + 1) : 0;
-
-	if (len <= FILTER_CONDITION_MAX)
-		return 0;
-	return error("filter '%.32s...': condition too long: %zu bytes, at most %d "
-		     "(more can overflow libtraceevent's 1 KiB error buffer)",
-		     spec, len, FILTER_CONDITION_MAX);
-}
-
-/*
  * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
  * value, "pid =="), so each is parsed first in a child that may die.
  */
@@ -375,23 +409,23 @@ static int filter_says(struct tep_event_filter *f, unsigned char *ids, int id,
 }
 
 /* As upstream: the plain filters choose what is shown, then -v ones remove from it. */
-static int record_shown(struct file_filter *c, struct tep_record *rec)
+static int record_shown(struct file_filter *ff, struct tep_record *rec)
 {
 	int id;
 
-	if (!c->filter && !c->neg_filter)
+	if (!ff->filter && !ff->neg_filter)
 		return 1;
-	id = trace_input_record_type(c->in, rec);
-	if (c->filter) {
-		if (!c->filter_ids)
-			c->filter_ids = filter_ids(c->filter);
-		if (!filter_says(c->filter, c->filter_ids, id, rec))
+	id = trace_input_record_type(ff->in, rec);
+	if (ff->filter) {
+		if (!ff->filter_ids)
+			ff->filter_ids = filter_ids(ff->filter);
+		if (!filter_says(ff->filter, ff->filter_ids, id, rec))
 			return 0;
 	}
-	if (c->neg_filter) {
-		if (!c->neg_ids)
-			c->neg_ids = filter_ids(c->neg_filter);
-		if (filter_says(c->neg_filter, c->neg_ids, id, rec))
+	if (ff->neg_filter) {
+		if (!ff->neg_ids)
+			ff->neg_ids = filter_ids(ff->neg_filter);
+		if (filter_says(ff->neg_filter, ff->neg_ids, id, rec))
 			return 0;
 	}
 	return 1;
@@ -554,39 +588,6 @@ int filter_set_parse_events(const struct filter_set *set, struct trace_input *in
 	if (conditions)
 		trace_input_load_functions(in);
 	return 0;
-}
-
-int filter_set_add_event(struct filter_set *set, char *spec)
-{
-	if (check_filter_length(spec) < 0)
-		return -1;
-	set->filter_neg = xrealloc(set->filter_neg, sizeof(int) * (set->nr_filters + 1));
-	set->filter_neg[set->nr_filters] = set->invert;
-	set->filters = add_str(set->filters, &set->nr_filters, spec);
-	return 0;
-}
-
-void filter_set_add_pid(struct filter_set *set, int pid)
-{
-	set->pids = xrealloc(set->pids, sizeof(int) * (set->nr_pids + 1));
-	set->pids[set->nr_pids++] = pid;
-}
-
-int filter_set_add_comm(struct filter_set *set, char *comm)
-{
-	if (check_named("--comm", comm, "a task name") < 0)
-		return -1;
-	set->comms = add_str(set->comms, &set->nr_comms, comm);
-	return 0;
-}
-
-void filter_set_free(struct filter_set *set)
-{
-	free(set->filters);
-	free(set->filter_neg);
-	free(set->cpus);
-	free(set->pids);
-	free(set->comms);
 }
 
 struct file_filter *file_filter_new(struct filter_set *set, struct trace_input *in)
