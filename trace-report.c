@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace-cmd report: turns the records of a trace.dat into lines, as upstream
- * 3.1.6 prints them (libtraceevent with its plugins), after the header lines
- * trace-cmd 1.x printed.  Filters (-F, -v, --cpu) and the other report options
- * live here; reading the file is trace-input's job.
+ * trace-cmd report: its options, the listing modes (--events, --stat, ...),
+ * and the merge of the -i files into lines, after the header lines trace-cmd
+ * 1.x printed.  Reading a file is trace-input's job, choosing its records
+ * trace-filter's, and printing them as upstream 3.1.6 does trace-line's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -22,9 +22,9 @@
 
 #include "trace-cmd.h"
 #include "trace-input.h"
+#include "trace-filter.h"
 #include "trace-format.h"
-#include "trace-print.h"
-#include "trace-report.h"
+#include "trace-line.h"
 
 extern const struct command cmd_report;
 
@@ -141,488 +141,52 @@ enum mode {
 	MODE_TEST_FILTERS,	/* -T */
 };
 
-#define MAX_CPU_FILTER 4096
-
-#define COMM_CACHE	4096
-#define EVENT_CACHE	65536
-
-struct comm_slot {
-	int		pid;
-	const char	*comm;
-};
-
 /* One input file and what depends on its own tep handle. */
 struct file_ctx {
 	const char	*file;
 	const char	*label;		/* its base name, as upstream labels merged files */
 	struct trace_input *in;
 	struct tep_handle *tep;
-	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
-	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
-	unsigned char	*filter_ids, *neg_ids;	/* by event id, see filter_ids() */
+	struct file_filter *filter;	/* which of its records are shown */
 	int		multi_buffer;
-	int		name_width;
-	const char	*time_fmt;
-	int		usecs;
-	struct tep_event *graph_entry, *graph_exit;
-	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
-				*gx_rettime;
-	struct tep_event **events;	/* by id: tep_find_event() searches each time */
-	char		**names;	/* by id: " name: " as printed */
-	int		names_end;	/* 1 + the highest id in names */
-	struct comm_slot *comms;
-	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
-	const struct report_next *next;	/* stream's records, which @in does not read */
-	struct trace_printer *printer;	/* each event's print fmt, compiled */
+	struct line_source *line;	/* how its records are printed */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
 };
 
 struct report {
 	enum mode	mode;
-	int		invert;		/* -v seen: later -F filters hide what they match */
-	char		**filters;
-	int		*filter_neg;
-	int		nr_filters;
-	unsigned char	*cpus;		/* NULL: all CPUs */
+	struct filter_set filters;	/* -F, -v, --cpu, --pid, --comm, -I, -S: every file's */
 	int		input_flags;
-	int		nsec, latency, raw, no_irqs, no_softirqs, quiet;
-	int		ts_diff, ts_check, align_ts;
+	struct line_opts line_opts;	/* -t, -l, -R, --ts-diff, -w, -N */
+	int		quiet;
+	int		ts_check, align_ts;
 	int64_t		ts_offset;
 	uint64_t	ts2secs;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
 	char		**plugin_opts;	/* -O, checked once the plugins are loaded */
 	int		nr_plugin_opts;
-	int		wakeup;		/* -w */
-	struct wake_stats {
-		uint64_t	total, count, max, max_ts, min, min_ts;
-	}		wake, wake_rt;
-	uint64_t	*woken;		/* -w: wakeup time + 1 by pid (0: none pending) */
-	int		*pids;		/* --pid, and the tasks --comm names */
-	int		nr_pids;
-	char		**comms;
-	int		nr_comms;
 	struct file_ctx	*files;		/* several -i files are merged into one timeline */
 	int		nr_files;
 	int		format;		/* --format: enum trace_format_kind */
 	struct trace_format *fmt;	/* its writer; NULL for text */
-	struct file_ctx	*c;		/* the file being worked on */
+	struct trace_line *line;	/* the event lines' printer */
 	int		label_width;	/* with several files: the widest file or buffer name */
-	uint64_t	last_ts;
 	uint64_t	last_check_ts;
 };
 
-/* --cpu 0,3 / 2-4 / 1:2, as upstream accepts. */
-static int add_cpu_list(struct report *r, const char *arg)
-{
-	const char *p = arg;
-
-	if (!r->cpus)
-		r->cpus = xcalloc(MAX_CPU_FILTER, 1);
-	do {
-		unsigned long a, b;
-		char *end;
-
-		while (isspace((unsigned char)*p))
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return error("invalid --cpu value '%s': not a CPU list", arg);
-		a = b = strtoul(p, &end, 10);
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
-				return error("invalid --cpu value '%s': not a CPU list", arg);
-			b = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (a > b)
-			return error("invalid --cpu value '%s': range must go from lower to higher",
-				     arg);
-		if (b >= MAX_CPU_FILTER)
-			return error("invalid --cpu value '%s': out of range (0 to %d)", arg,
-				     MAX_CPU_FILTER - 1);
-		for (unsigned long c = a; c <= b; c++)
-			r->cpus[c] = 1;
-		if (*p == ',' || *p == ':')
-			p++;
-		else if (*p)
-			return error("invalid --cpu value '%s': not a CPU list", arg);
-	} while (*p);
-	return 0;
-}
-
-/* ---- -F ---------------------------------------------------------------- */
-
-static int field_in_event(struct tep_event *ev, const char *name)
-{
-	if (!strcmp(name, "COMM") || !strcmp(name, "CPU"))
-		return 1;
-	return tep_find_any_field(ev, name) != NULL;
-}
-
-static int names_match(const char *system, const char *name, const char *pat);
-
-static int event_matches(struct tep_event *ev, const char *pat)
-{
-	return names_match(ev->system, ev->name, pat);
-}
-
-static int names_match(const char *system, const char *name, const char *pat)
-{
-	char buf[512];
-	const char *slash = strchr(pat, '/');
-	regex_t sys_re, ev_re;
-	int ok;
-
-	/* SYSTEM/EVENT, or one name matched against either, as regexes. */
-	if (slash) {
-		snprintf(buf, sizeof(buf), "^%.*s$", (int)(slash - pat), pat);
-		if (regcomp(&sys_re, buf, REG_ICASE | REG_NOSUB))
-			return 0;
-		snprintf(buf, sizeof(buf), "^%s$", slash + 1);
-		if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB)) {
-			regfree(&sys_re);
-			return 0;
-		}
-		ok = !regexec(&sys_re, system, 0, NULL, 0) &&
-		     !regexec(&ev_re, name, 0, NULL, 0);
-		regfree(&sys_re);
-		regfree(&ev_re);
-		return ok;
-	}
-	snprintf(buf, sizeof(buf), "^%s$", pat);
-	if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB))
-		return 0;
-	ok = !regexec(&ev_re, name, 0, NULL, 0) || !regexec(&ev_re, system, 0, NULL, 0);
-	regfree(&ev_re);
-	return ok;
-}
-
-/* -r and -n: a pattern names_match() can use, checked when given. */
-static int check_name_pattern(const char *opt, const char *pat)
-{
-	const char *slash = strchr(pat, '/');
-	char *part[2] = { xstrdup(pat), NULL };
-	int ret = check_named(opt, pat, "an event regex");
-
-	if (slash) {
-		part[0][slash - pat] = '\0';
-		part[1] = xstrdup(slash + 1);
-	}
-	for (int i = 0; i < 2 && !ret && part[i]; i++) {
-		regex_t rx;
-
-		ret = compile_regex(opt, part[i], REG_ICASE | REG_NOSUB, &rx);
-		if (!ret)
-			regfree(&rx);
-	}
-	free(part[0]);
-	free(part[1]);
-	return ret;
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
-/*
- * libtraceevent treats a field that an event lacks as false, so a typo
- * filters everything out in silence.  Each field named in the condition must
- * exist in at least one of the events the filter names.
- */
-static int check_filter_fields(struct report *r, const char *spec, struct tep_event **evs,
-			       int nr)
-{
-	const char *p = strchr(spec, ':');
-
-	if (!p)
-		return 0;
-	for (p++; *p;) {
-		char name[256];
-		size_t n = 0;
-
-		if (*p == '"' || *p == '\'') {
-			char q = *p++;
-
-			while (*p && *p != q)
-				p += (*p == '\\' && p[1]) ? 2 : 1;
-			if (*p)
-				p++;
-			continue;
-		}
-		if (isdigit((unsigned char)*p)) {
-			while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
-				p++;
-			continue;
-		}
-		if (!isalpha((unsigned char)*p) && *p != '_') {
-			p++;
-			continue;
-		}
-		while ((isalnum((unsigned char)*p) || *p == '_') && n < sizeof(name) - 1)
-			name[n++] = *p++;
-		name[n] = 0;
-		int found = 0;
-
-		for (int i = 0; i < nr && !found; i++)
-			found = field_in_event(evs[i], name);
-		if (!found)
-			return error("filter '%s': no field '%s' in %s", spec, name,
-				     nr == 1 ? evs[0]->name : "any of the events it names");
-	}
-	(void)r;
-	return 0;
-}
-
-/* Checks that each event named in @spec exists, then its fields. */
-static int check_filter(struct report *r, const char *spec)
-{
-	char *copy = xstrdup(spec);
-	char *colon = strchr(copy, ':');
-	struct tep_event **all = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
-	struct tep_event **evs = NULL;
-	int nr = 0, ret = 0;
-	char *save, *tok;
-
-	if (colon)
-		*colon = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *pat = trim(tok);
-		int matched = 0;
-
-		if (!*pat) {
-			ret = error("filter '%s': empty event name", spec);
-			goto out;
-		}
-		for (int i = 0; all && all[i]; i++) {
-			if (!event_matches(all[i], pat))
-				continue;
-			evs = xrealloc(evs, sizeof(*evs) * (nr + 1));
-			evs[nr++] = all[i];
-			matched = 1;
-		}
-		if (!matched) {
-			ret = error("filter '%s': no event '%s' in '%s'", spec, pat, r->c->file);
-			goto out;
-		}
-	}
-	ret = check_filter_fields(r, spec, evs, nr);
-out:
-	free(evs);
-	free(copy);
-	return ret;
-}
-
-/*
- * libtraceevent's filter parser writes its error message into a 1 KiB buffer
- * without bounds: the condition (the text after the first ':'), a newline,
- * as many spaces again up to where the error is, then a caret and the reason.
- * A condition of 511 bytes or more with an error at its end overflows it (a
- * heap overflow found with the ASan build; 510 nested parentheses are 1020
- * bytes of such text, the use-after-free seen there is the same overflow).
- * Deep nesting alone is harmless (50,000 levels parse), so length is the one
- * limit, with a margin.
- */
-#define FILTER_CONDITION_MAX	500
-
-static int check_filter_length(const char *spec)
-{
-	const char *cond = strchr(spec, ':');
-	size_t len = cond ? strlen(cond + 1) : 0;
-
-	if (len <= FILTER_CONDITION_MAX)
-		return 0;
-	return error("filter '%.32s...': condition too long: %zu bytes, at most %d "
-		     "(more can overflow libtraceevent's 1 KiB error buffer)",
-		     spec, len, FILTER_CONDITION_MAX);
-}
-
-/*
- * libtraceevent's parse error is three lines: the condition, a caret under
- * the fault, the reason.  One line instead: the reason and the column.
- */
-static int filter_parse_error(const char *spec, char *msg)
-{
-	char *reason = strrchr(msg, '\n'), *caret;
-
-	if (!reason)
-		return error("filter '%s': %s", spec, trim(msg));
-	*reason++ = '\0';
-	caret = strchr(msg, '^');
-	if (!caret || !strchr(msg, '\n') || caret < strchr(msg, '\n'))
-		return error("filter '%s': %s", spec, trim(reason));
-	if (*reason)
-		*reason = tolower((unsigned char)*reason);
-	return error("filter '%s': %s (at column %d of the condition)", spec, trim(reason),
-		     (int)(caret - strchr(msg, '\n')));
-}
-
-/* The child of filter_parses_safely(): parses @spec, its error to the pipe. */
-static void __attribute__((noreturn)) check_filter_child(struct report *r, const char *spec,
-							 int pipe_fd[2])
-{
-	struct tep_event_filter *f = tep_filter_alloc(r->c->tep);
-	char msg[TEP_FILTER_ERROR_BUFSZ + 1];
-	int fd = open("/dev/null", O_WRONLY);
-	enum tep_errno err;
-
-	close(pipe_fd[0]);
-	if (fd >= 0)
-		dup2(fd, 2);
-	if (!f)
-		_exit(2);
-	err = tep_filter_add_filter_str(f, spec);
-	if (err >= 0)
-		_exit(0);
-	if (tep_filter_strerror(f, err, msg, sizeof(msg)) < 0)
-		tep_strerror(r->c->tep, err, msg, sizeof(msg));
-	write_all(pipe_fd[1], msg, strlen(msg));
-	_exit(1);
-}
-
-/*
- * libtraceevent 1.7 crashes on some malformed filters (a comparison with no
- * value, "pid =="), and frees memory it uses again on others ("a || b (":
- * valgrind sees it; glibc may abort), so each is parsed first in a child
- * that may die.  A filter that does not parse is never parsed here: the
- * child sends its error message back through a pipe.
- */
-static int filter_parses_safely(struct report *r, const char *spec)
-{
-	char msg[TEP_FILTER_ERROR_BUFSZ + 1] = "";
-	int status, pipe_fd[2];
-	ssize_t len;
-	pid_t pid;
-
-	fflush(stdout);
-	if (pipe(pipe_fd) < 0)
-		return error("cannot check filter '%s': %s", spec, strerror(errno));
-	pid = fork();
-	if (pid < 0) {
-		close(pipe_fd[0]);
-		close(pipe_fd[1]);
-		return error("cannot fork to check filter '%s': %s", spec, strerror(errno));
-	}
-	if (!pid)
-		check_filter_child(r, spec, pipe_fd);
-	close(pipe_fd[1]);
-	len = read_all(pipe_fd[0], msg, sizeof(msg) - 1);
-	close(pipe_fd[0]);
-	msg[len > 0 ? len : 0] = '\0';
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return error("cannot check filter '%s': %s", spec, strerror(errno));
-	/* Exit 1 is a parse error tep reports itself; a sanitizer's crash exits 99. */
-	if (WIFSIGNALED(status) || !WIFEXITED(status) || WEXITSTATUS(status) > 1 ||
-	    (WEXITSTATUS(status) == 1 && !*msg))
-		return error("filter '%s': syntax error", spec);
-	if (WEXITSTATUS(status) == 1)
-		return filter_parse_error(spec, msg);
-	return 0;
-}
-
-static int setup_filters(struct report *r)
-{
-	for (int i = 0; i < r->nr_filters; i++) {
-		struct tep_event_filter **f = r->filter_neg[i] ? &r->c->neg_filter : &r->c->filter;
-		enum tep_errno err;
-		char msg[TEP_FILTER_ERROR_BUFSZ + 1];
-
-		if (check_filter(r, r->filters[i]) < 0 ||
-		    filter_parses_safely(r, r->filters[i]) < 0)
-			return -1;
-		if (!*f)
-			*f = tep_filter_alloc(r->c->tep);
-		if (!*f)
-			return error("out of memory for filters");
-		err = tep_filter_add_filter_str(*f, r->filters[i]);
-		if (err < 0) {
-			if (tep_filter_strerror(*f, err, msg, sizeof(msg)) < 0)
-				tep_strerror(r->c->tep, err, msg, sizeof(msg));
-			return filter_parse_error(r->filters[i], trim(msg));
-		}
-	}
-	return 0;
-}
-
-/*
- * What each event id's filter needs, so most records are decided by their id
- * alone: FILTER_ID_NONE (no filter), FILTER_ID_TRUE (the whole event),
- * FILTER_ID_MATCH (a condition libtraceevent must test).
- */
-enum { FILTER_ID_NONE, FILTER_ID_TRUE, FILTER_ID_MATCH };
-#define FILTER_IDS	65536
-
-static unsigned char *filter_ids(struct tep_event_filter *f)
-{
-	unsigned char *ids = xcalloc(FILTER_IDS, 1);
-
-	for (int i = 0; i < f->filters; i++) {
-		struct tep_filter_type *t = &f->event_filters[i];
-		int whole = t->filter && t->filter->type == TEP_FILTER_ARG_BOOLEAN &&
-			    t->filter->boolean.value == TEP_FILTER_TRUE;
-
-		if (t->event_id >= 0 && t->event_id < FILTER_IDS)
-			ids[t->event_id] = whole ? FILTER_ID_TRUE : FILTER_ID_MATCH;
-	}
-	return ids;
-}
-
-static int filter_says(struct tep_event_filter *f, unsigned char *ids, int id,
-		       struct tep_record *rec)
-{
-	if (id < 0 || id >= FILTER_IDS)
-		return tep_filter_match(f, rec) == TEP_ERRNO__FILTER_MATCH;
-	if (ids[id] == FILTER_ID_NONE)
-		return 0;
-	return ids[id] == FILTER_ID_TRUE || tep_filter_match(f, rec) == TEP_ERRNO__FILTER_MATCH;
-}
-
-/* As upstream: the plain filters choose what is shown, then -v ones remove from it. */
-static int record_shown(struct report *r, struct tep_record *rec)
-{
-	struct file_ctx *c = r->c;
-	int id;
-
-	if (!c->filter && !c->neg_filter)
-		return 1;
-	id = trace_input_record_type(c->in, rec);
-	if (c->filter) {
-		if (!c->filter_ids)
-			c->filter_ids = filter_ids(c->filter);
-		if (!filter_says(c->filter, c->filter_ids, id, rec))
-			return 0;
-	}
-	if (c->neg_filter) {
-		if (!c->neg_ids)
-			c->neg_ids = filter_ids(c->neg_filter);
-		if (filter_says(c->neg_filter, c->neg_ids, id, rec))
-			return 0;
-	}
-	return 1;
-}
-
 /* ---- output ------------------------------------------------------------ */
 
-static void print_event_formats(struct report *r)
+static void print_event_formats(struct file_ctx *f)
 {
 	const char *last = NULL;
 
-	for (int i = 0; i < trace_input_nr_formats(r->c->in); i++) {
+	for (int i = 0; i < trace_input_nr_formats(f->in); i++) {
 		const char *system, *text;
 		size_t len;
 
-		text = trace_input_format(r->c->in, i, &system, &len);
+		text = trace_input_format(f->in, i, &system, &len);
 		if (!strcmp(system, "ftrace"))
 			continue;
 		if (!last || strcmp(last, system))
@@ -634,35 +198,35 @@ static void print_event_formats(struct report *r)
 }
 
 /* With several files, each line starts with its file's name, as upstream does. */
-static void print_label(struct report *r, const char *name)
+static void print_label(const struct report *r, const char *name)
 {
 	if (r->nr_files > 1)
 		printf("%*s: ", r->label_width, name);
 }
 
-static void print_header(struct report *r)
+static void print_header(const struct report *r, struct file_ctx *f)
 {
 	if (r->format != TRACE_FORMAT_TEXT)
 		return;
-	print_label(r, r->c->label);
-	printf("version = %d\n", trace_input_version(r->c->in));
-	for (int cpu = 0; !trace_input_is_latency(r->c->in) &&
-	     cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
-		if (trace_input_cpu_size(r->c->in, 0, cpu))
+	print_label(r, f->label);
+	printf("version = %d\n", trace_input_version(f->in));
+	for (int cpu = 0; !trace_input_is_latency(f->in) &&
+	     cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
+		if (trace_input_cpu_size(f->in, 0, cpu))
 			continue;
-		print_label(r, r->c->label);
+		print_label(r, f->label);
 		printf("CPU %d is empty\n", cpu);
 	}
-	print_label(r, r->c->label);
-	printf("cpus=%d\n", trace_input_cpus(r->c->in));
+	print_label(r, f->label);
+	printf("cpus=%d\n", trace_input_cpus(f->in));
 }
 
 /* A timestamp as the CPU listings show it (tep's "%6.1000d" / "%9.1d"). */
-static void print_ts(struct report *r, uint64_t ts)
+static void print_ts(const struct report *r, struct file_ctx *f, uint64_t ts)
 {
-	if (!trace_input_in_usecs(r->c->in))
+	if (!trace_input_in_usecs(f->in))
 		printf("%12llu", (unsigned long long)ts);
-	else if (r->nsec)
+	else if (r->line_opts.nsec)
 		printf("%5llu.%09llu", (unsigned long long)(ts / 1000000000ULL),
 		       (unsigned long long)(ts % 1000000000ULL));
 	else {
@@ -672,49 +236,49 @@ static void print_ts(struct report *r, uint64_t ts)
 	}
 }
 
-static int print_cpu_list(struct report *r)
+static int print_cpu_list(const struct report *r, struct file_ctx *f)
 {
-	printf("List of CPUs in %s with data:\n", r->c->file);
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
+	printf("List of CPUs in %s with data:\n", f->file);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
 		uint64_t first, last;
 		int ret;
 
-		if (!trace_input_cpu_size(r->c->in, 0, cpu))
+		if (!trace_input_cpu_size(f->in, 0, cpu))
 			continue;
 		if (r->mode == MODE_CPUS) {
 			printf("  %d\n", cpu);
 			continue;
 		}
-		ret = trace_input_cpu_first_last(r->c->in, 0, cpu, &first, &last);
+		ret = trace_input_cpu_first_last(f->in, 0, cpu, &first, &last);
 		if (ret < 0)
 			return -1;
 		if (!ret)
 			continue;
 		printf("  %d\t%s event:", cpu, r->mode == MODE_FIRST ? "First" : "Last");
-		print_ts(r, r->mode == MODE_FIRST ? first : last);
+		print_ts(r, f, r->mode == MODE_FIRST ? first : last);
 		putchar('\n');
 	}
 	return 0;
 }
 
 /* Prints the NUL-terminated text options with @id, one a line. */
-static int print_text_option(struct report *r, int id)
+static int print_text_option(struct file_ctx *f, int id)
 {
 	const char *p;
 	size_t len;
 	int n;
 
-	for (n = 0; (p = trace_input_option(r->c->in, id, n, &len)); n++)
+	for (n = 0; (p = trace_input_option(f->in, id, n, &len)); n++)
 		printf("%.*s\n", (int)strnlen(p, len), p);
 	return n;
 }
 
-static void print_stat(struct report *r)
+static void print_stat(struct file_ctx *f)
 {
 	printf("\nKernel buffer statistics:\n"
 	       "  Note: \"entries\" are the entries left in the kernel ring buffer and are not\n"
 	       "        recorded in the trace data. They should all be zero.\n\n");
-	if (!print_text_option(r, TRACE_OPT_CPUSTAT))
+	if (!print_text_option(f, TRACE_OPT_CPUSTAT))
 		printf(" No stats in this file\n");
 	else
 		putchar('\n');
@@ -722,135 +286,43 @@ static void print_stat(struct report *r)
 	 * Upstream shows compressed data where it decompresses it: one page in,
 	 * each CPU after the one before.
 	 */
-	uint64_t off = trace_input_page_size(r->c->in);
+	uint64_t off = trace_input_page_size(f->in);
 
-	for (int cpu = 0; cpu < trace_input_buffer_cpus(r->c->in, 0); cpu++) {
-		uint64_t size = trace_input_cpu_data_size(r->c->in, 0, cpu);
+	for (int cpu = 0; cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
+		uint64_t size = trace_input_cpu_data_size(f->in, 0, cpu);
 
 		/* v7 files list only the CPUs with data. */
-		if (!size && trace_input_version(r->c->in) >= 7)
+		if (!size && trace_input_version(f->in) >= 7)
 			continue;
-		if (!trace_input_buffer_compressed(r->c->in, 0))
-			off = trace_input_cpu_offset(r->c->in, 0, cpu);
+		if (!trace_input_buffer_compressed(f->in, 0))
+			off = trace_input_cpu_offset(f->in, 0, cpu);
 		printf("CPU%d data recorded at offset=0x%llx\n", cpu, (unsigned long long)off);
 		printf("    %llu bytes in size\n", (unsigned long long)size);
 		off += size;
 	}
 }
 
-static int check_events(struct report *r)
+static int check_events(struct file_ctx *f)
 {
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_ID);
 	int bad = 0;
 
 	for (int i = 0; evs && evs[i]; i++) {
 		if (!(evs[i]->flags & TEP_EVENT_FL_FAILED))
 			continue;
-		error("'%s': the format of %s:%s does not parse", r->c->file, evs[i]->system,
+		error("'%s': the format of %s:%s does not parse", f->file, evs[i]->system,
 		      evs[i]->name);
 		bad = 1;
 	}
 	return bad ? EXIT_FAILED : EXIT_OK;
 }
 
-static void list_events(struct report *r)
+static void list_events(struct file_ctx *f)
 {
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_SYSTEM);
+	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_SYSTEM);
 
 	for (int i = 0; evs && evs[i]; i++)
 		printf("%s:%s\n", evs[i]->system, evs[i]->name);
-}
-
-/* -T: each event's filter as libtraceevent parsed it, as upstream prints it. */
-static int test_filters(struct report *r)
-{
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
-	struct tep_event_filter *fs[2] = { r->c->filter, r->c->neg_filter };
-
-	for (int k = 0; k < 2; k++) {
-		for (int i = 0; fs[k] && evs && evs[i]; i++) {
-			char *str = tep_filter_make_string(fs[k], evs[i]->id);
-
-			if (!str)
-				continue;
-			printf(" '%s: %s'\n", evs[i]->name, str);
-			free(str);
-		}
-	}
-	return EXIT_OK;
-}
-
-/* ---- event lines --------------------------------------------------------- */
-
-/* The event name as upstream spaces it: " name: " padded to 20 columns. */
-static char *name_text(struct tep_event *ev)
-{
-	const char *name = ev ? ev->name : "(NULL)";
-	size_t len = strlen(name);
-	char *text = xmalloc(len + 24);
-
-	sprintf(text, " %s: %*s", name, len < 20 ? (int)(20 - len) : 0, "");
-	return text;
-}
-
-/* Up to names_end only: the rest of the 512 KB was never touched. */
-static void free_names(struct file_ctx *f)
-{
-	for (int id = 0; f->names && id < f->names_end; id++)
-		free(f->names[id]);
-	free(f->names);
-}
-
-/* The cached name_text() of an event whose id is below EVENT_CACHE. */
-static const char *cached_name(struct file_ctx *f, struct tep_event *ev)
-{
-	if (!f->names[ev->id]) {
-		f->names[ev->id] = name_text(ev);
-		if (ev->id >= f->names_end)
-			f->names_end = ev->id + 1;
-	}
-	return f->names[ev->id];
-}
-
-static void print_name(struct file_ctx *f, struct trace_seq *s, struct tep_event *ev)
-{
-	char *text;
-
-	if (!ev || ev->id < 0 || ev->id >= EVENT_CACHE) {
-		text = name_text(ev);
-		trace_seq_puts(s, text);
-		free(text);
-		return;
-	}
-	trace_seq_puts(s, cached_name(f, ev));
-}
-
-/*
- * Upstream's function graph options, set with -O [fgraph:]tailprint and
- * -O [fgraph:]depth: the function's name after each closing brace, and each
- * call's depth.
- */
-static struct tep_plugin_option graph_options[] = {
-	{ .name = "tailprint", .plugin_alias = "fgraph",
-	  .description = "Print function name at function exit in function graph" },
-	{ .name = "depth", .plugin_alias = "fgraph",
-	  .description = "Show the depth of each entry" },
-	{ .name = NULL }
-};
-
-static int graph_option(int i)
-{
-	const char *v = graph_options[i].value;
-
-	return graph_options[i].set && (!v || strcmp(v, "0"));
-}
-
-static void register_graph_options(void)
-{
-	static int registered;
-
-	if (!registered++)
-		tep_plugin_add_options("fgraph", graph_options);
 }
 
 /*
@@ -895,7 +367,7 @@ static int plugin_has_option(const char *opt, size_t len)
  */
 static int check_plugin_options(struct report *r)
 {
-	register_graph_options();
+	trace_line_register_options();
 	for (int i = 0; i < r->nr_plugin_opts; i++) {
 		const char *opt = r->plugin_opts[i];
 		size_t len = strcspn(opt, "=");
@@ -906,540 +378,6 @@ static int check_plugin_options(struct report *r)
 				     " (-N loads no plugins)" : "");
 	}
 	return 0;
-}
-
-static void setup_graph(struct report *r)
-{
-	register_graph_options();
-	r->c->graph_entry = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_entry");
-	r->c->graph_exit = trace_input_event_by_name(r->c->in, "ftrace", "funcgraph_exit");
-	if (r->c->graph_entry) {
-		r->c->ge_func = tep_find_field(r->c->graph_entry, "func");
-		r->c->ge_depth = tep_find_field(r->c->graph_entry, "depth");
-		if (!r->c->ge_func || !r->c->ge_depth)
-			r->c->graph_entry = NULL;
-	}
-	if (r->c->graph_exit) {
-		r->c->gx_func = tep_find_field(r->c->graph_exit, "func");
-		r->c->gx_depth = tep_find_field(r->c->graph_exit, "depth");
-		r->c->gx_calltime = tep_find_field(r->c->graph_exit, "calltime");
-		r->c->gx_rettime = tep_find_field(r->c->graph_exit, "rettime");
-		if (!r->c->gx_func || !r->c->gx_depth || !r->c->gx_calltime || !r->c->gx_rettime)
-			r->c->graph_exit = NULL;
-	}
-}
-
-static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
-{
-	unsigned long long v = 0;
-
-	tep_read_number_field(f, rec->data, &v);
-	return v;
-}
-
-/* A graph duration: a mark for long ones, then microseconds, 13 columns then '|'. */
-static void graph_duration(struct trace_seq *s, unsigned long long ns)
-{
-	unsigned long long us = ns / 1000;
-	char mark = us > 1000000 ? '$' : us > 1000 ? '#' : us > 100 ? '!' : us > 10 ? '+' : ' ';
-	char buf[48];
-	int len;
-
-	if (us < 1000000)
-		len = snprintf(buf, sizeof(buf), "%llu.%03llu", us, ns % 1000);
-	else
-		len = snprintf(buf, sizeof(buf), "%llu", us);
-	trace_seq_printf(s, "%c %s us%*s|", mark, buf, len < 8 ? 8 - len : 1, "");
-}
-
-/*
- * The indent of a call at DEPTH: two columns a level, as upstream.  The
- * kernel's return stack holds at most a few hundred calls; a damaged file's
- * depth of a billion would be gigabytes of blanks (upstream's int cast
- * prints some of those and drops others), so deeper calls are drawn at the
- * deepest real level; -O depth still shows the number read.
- */
-#define GRAPH_MAX_DEPTH 512
-
-static void graph_indent(struct trace_seq *s, unsigned long long depth)
-{
-	if (depth > GRAPH_MAX_DEPTH)
-		depth = GRAPH_MAX_DEPTH;
-	trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
-}
-
-static void graph_func(struct report *r, struct trace_seq *s, unsigned long long addr)
-{
-	const char *name;
-
-	trace_input_load_functions(r->c->in);
-	name = tep_find_function(r->c->tep, addr);
-
-	if (name)
-		trace_seq_puts(s, name);
-	else
-		trace_seq_printf(s, "0x%llx", addr);
-}
-
-/* The record after @rec on its CPU, if read yet: from @in, or stream's reader. */
-static int peek_next(struct file_ctx *f, struct tep_record *rec, struct tep_record *next)
-{
-	if (f->next)
-		return f->next->peek(f->next->ctx, rec, next);
-	return trace_input_peek_same_cpu(f->in, rec, next);
-}
-
-static void skip_next(struct file_ctx *f, struct tep_record *rec)
-{
-	if (f->next)
-		f->next->skip(f->next->ctx, rec);
-	else
-		trace_input_skip_next_same_cpu(f->in, rec);
-}
-
-/*
- * The function graph as upstream trace-cmd draws it: an entry whose exit is
- * the next record on its CPU is a leaf, "func();" with its duration, and the
- * exit is not shown; other entries open "func() {", exits close "}".
- */
-static int print_graph(struct report *r, struct trace_seq *s, struct tep_record *rec,
-		       struct tep_event *ev)
-{
-	struct tep_record next;
-	unsigned long long depth, func;
-
-	/* Upstream's graph drawing goes away with the plugins (-N). */
-	if (r->raw || (r->input_flags & TRACE_INPUT_NO_PLUGINS) ||
-	    (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)))
-		return 0;
-	if (ev == r->c->graph_exit) {
-		depth = field_val(r->c->gx_depth, rec);
-		graph_duration(s, field_val(r->c->gx_rettime, rec) - field_val(r->c->gx_calltime, rec));
-		graph_indent(s, depth);
-		trace_seq_putc(s, '}');
-		if (graph_option(0)) {
-			trace_seq_puts(s, " /* ");
-			graph_func(r, s, field_val(r->c->gx_func, rec));
-			trace_seq_puts(s, " */");
-		}
-		if (graph_option(1))
-			trace_seq_printf(s, " (%llu)", depth);
-		return 1;
-	}
-	func = field_val(r->c->ge_func, rec);
-	depth = field_val(r->c->ge_depth, rec);
-	if (!r->fmt && r->c->graph_exit && peek_next(r->c, rec, &next) &&
-	    tep_data_type(r->c->tep, &next) == r->c->graph_exit->id &&
-	    tep_data_pid(r->c->tep, &next) == tep_data_pid(r->c->tep, rec) &&
-	    field_val(r->c->gx_func, &next) == func) {
-		graph_duration(s, field_val(r->c->gx_rettime, &next) -
-				  field_val(r->c->gx_calltime, &next));
-		graph_indent(s, depth);
-		graph_func(r, s, func);
-		trace_seq_puts(s, "();");
-		if (graph_option(1))
-			trace_seq_printf(s, " (%llu)", depth);
-		skip_next(r->c, rec);
-		return 1;
-	}
-	trace_seq_printf(s, "%13s|", "");
-	graph_indent(s, depth);
-	graph_func(r, s, func);
-	trace_seq_puts(s, "() {");
-	if (graph_option(1))
-		trace_seq_printf(s, " (%llu)", depth);
-	return 1;
-}
-
-static void print_ts_diff(struct report *r, struct trace_seq *s, struct tep_record *rec)
-{
-	uint64_t ts = rec->ts;
-	char buf[50] = "";
-
-	/* Upstream rounds to microseconds whenever the file names its clock. */
-	if (trace_input_clock_known(r->c->in) && !r->nsec)
-		ts = (ts + 500) / 1000;
-	if (r->last_ts)
-		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - r->last_ts));
-	r->last_ts = ts;
-	trace_seq_printf(s, " %-8s", buf);
-}
-
-/*
- * The fast path for the default line prefix: what tep_print_event would print
- * for "%16s-%-5d [%03d]" and the time formats, without its format parsing
- * and printf per field.  Tests compare it with upstream byte for byte.
- */
-static const char *comm_of(struct file_ctx *f, int pid)
-{
-	struct comm_slot *c = &f->comms[(unsigned int)pid % COMM_CACHE];
-	const char *comm;
-
-	if (c->comm && c->pid == pid)
-		return c->comm;
-	comm = tep_data_comm_from_pid(f->tep, pid);
-	/*
-	 * An unknown task ("<...>") is not cached: the sched_switch plugin
-	 * registers the names it prints, and upstream shows them from then on.
-	 */
-	if (strcmp(comm, "<...>")) {
-		c->pid = pid;
-		c->comm = comm;
-	}
-	return comm;
-}
-
-/* Writes @v in decimal, at least @width digits wide, padded with @pad on the left. */
-static char *put_num(char *p, unsigned long long v, int width, char pad)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (int i = n; i < width; i++)
-		*p++ = pad;
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
-/* "COMM-PID [CPU] TIME:" as upstream prints it, into @line (PREFIX_MAX bytes). */
-#define PREFIX_MAX	96
-
-static size_t prefix_text(struct report *r, struct tep_record *rec, char *line)
-{
-	char *p = line;
-	int pid = trace_input_record_pid(r->c->in, rec);
-	const char *comm = comm_of(r->c, pid);
-	size_t len = strlen(comm);
-	char *start;
-
-	if (len > 60)
-		len = 60;
-	for (size_t i = len; i < 16; i++)
-		*p++ = ' ';
-	memcpy(p, comm, len);
-	p += len;
-	*p++ = '-';
-	start = p;
-	if (pid < 0) {
-		*p++ = '-';
-		p = put_num(p, -(long long)pid, 0, ' ');
-	} else {
-		p = put_num(p, pid, 0, ' ');
-	}
-	while (p - start < 5)
-		*p++ = ' ';
-	*p++ = ' ';
-	*p++ = '[';
-	p = put_num(p, rec->cpu, 3, '0');
-	*p++ = ']';
-	if (!r->c->usecs) {
-		p = put_num(p, rec->ts, 12, ' ');
-	} else if (r->nsec) {
-		*p++ = ' ';
-		p = put_num(p, rec->ts / 1000000000ULL, 5, ' ');
-		*p++ = '.';
-		p = put_num(p, rec->ts % 1000000000ULL, 9, '0');
-	} else {
-		unsigned long long us = (rec->ts + 500) / 1000;
-
-		*p++ = ' ';
-		p = put_num(p, us / 1000000, 5, ' ');
-		*p++ = '.';
-		p = put_num(p, us % 1000000, 6, '0');
-	}
-	*p++ = ':';
-	*p = 0;
-	return p - line;
-}
-
-static void fast_prefix(struct report *r, struct trace_seq *s, struct tep_record *rec)
-{
-	char line[PREFIX_MAX];
-
-	prefix_text(r, rec, line);
-	trace_seq_puts(s, line);
-}
-
-/* tep_find_event_by_record() searches every time; ids are small, so cache them. */
-
-static struct tep_event *event_of(struct report *r, struct tep_record *rec)
-{
-	int id = trace_input_record_type(r->c->in, rec);
-
-	if (id < 0 || id >= EVENT_CACHE)
-		return tep_find_event(r->c->tep, id);
-	if (!r->c->events[id])
-		r->c->events[id] = tep_find_event(r->c->tep, id);
-	return r->c->events[id];
-}
-
-/*
- * -w: a sched_wakeup (or _new) notes when its task was woken; the
- * sched_switch to that task shows the latency, and the end a summary, as
- * upstream prints them.
- */
-#define MAX_WAKE_PID	(1 << 22)
-
-static struct tep_format_field *field_of(struct tep_event *ev, const char *name)
-{
-	return ev ? tep_find_field(ev, name) : NULL;
-}
-
-static void add_wake(struct wake_stats *st, uint64_t lat, uint64_t ts)
-{
-	if (!st->count || lat > st->max) {
-		st->max = lat;
-		st->max_ts = ts;
-	}
-	if (!st->count || lat < st->min) {
-		st->min = lat;
-		st->min_ts = ts;
-	}
-	st->total += lat;
-	st->count++;
-}
-
-static void wakeup_latency(struct report *r, struct trace_seq *s, struct tep_record *rec)
-{
-	struct tep_event *ev = event_of(r, rec);
-	struct tep_format_field *f;
-	uint64_t pid, lat;
-
-	if (!ev || strcmp(ev->system, "sched"))
-		return;
-	if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
-		f = field_of(ev, "success");
-		if (f && !field_val(f, rec))
-			return;
-		f = field_of(ev, "pid");
-		if (!f || (pid = field_val(f, rec)) >= MAX_WAKE_PID)
-			return;
-		if (!r->woken)
-			r->woken = xcalloc(MAX_WAKE_PID, sizeof(*r->woken));
-		r->woken[pid] = rec->ts + 1;
-		return;
-	}
-	if (strcmp(ev->name, "sched_switch") || !r->woken)
-		return;
-	f = field_of(ev, "next_pid");
-	if (!f || (pid = field_val(f, rec)) >= MAX_WAKE_PID || !r->woken[pid])
-		return;
-	lat = rec->ts - (r->woken[pid] - 1);
-	r->woken[pid] = 0;
-	add_wake(&r->wake, lat, rec->ts);
-	/* Real-time tasks (prio < 100) are also counted on their own. */
-	f = field_of(ev, "next_prio");
-	if (f && (int)field_val(f, rec) < 100)
-		add_wake(&r->wake_rt, lat, rec->ts);
-	trace_seq_printf(s, " Latency: %llu.%03llu usecs", (unsigned long long)(lat / 1000),
-			 (unsigned long long)(lat % 1000));
-}
-
-static void print_wake_stats(struct wake_stats *st)
-{
-	uint64_t avg = st->total / st->count;
-
-	printf("\nAverage wakeup latency: %llu.%03llu usecs\n", (unsigned long long)(avg / 1000),
-	       (unsigned long long)(avg % 1000));
-	printf("Maximum Latency: %llu.%03llu usecs at timestamp: %llu.%06llu\n",
-	       (unsigned long long)(st->max / 1000), (unsigned long long)(st->max % 1000),
-	       (unsigned long long)(st->max_ts / 1000000000ULL),
-	       (unsigned long long)(((st->max_ts + 500) % 1000000000ULL) / 1000));
-	printf("Minimum Latency: %llu.%03llu usecs at timestamp: %llu.%06llu\n\n",
-	       (unsigned long long)(st->min / 1000), (unsigned long long)(st->min % 1000),
-	       (unsigned long long)(st->min_ts / 1000000000ULL),
-	       (unsigned long long)(((st->min_ts + 500) % 1000000000ULL) / 1000));
-}
-
-static void wakeup_summary(struct report *r)
-{
-	if (r->wake.count)
-		print_wake_stats(&r->wake);
-	if (r->wake_rt.count) {
-		printf("RT task timings:\n");
-		print_wake_stats(&r->wake_rt);
-	}
-}
-
-/* Buffer @buffer's name: "" for the top one. */
-static const char *buffer_name(const struct file_ctx *f, int buffer)
-{
-	if (f->buffer_names)
-		return f->buffer_names[buffer];
-	return trace_input_buffer_name(f->in, buffer);
-}
-
-/* Whether @rec's line is only prefix, name and the event's own text. */
-static int plain_line(const struct report *r, const struct tep_record *rec,
-		      const struct tep_event *ev)
-{
-	return r->nr_files <= 1 && !r->c->multi_buffer && !rec->missed_events && !r->latency &&
-	       !r->ts_diff && !r->wakeup && !r->fmt && !r->raw && ev && ev->id >= 0 &&
-	       ev->id < EVENT_CACHE && ev != r->c->graph_entry && ev != r->c->graph_exit;
-}
-
-/*
- * The common line, assembled in one buffer and written with one call: 0, or
- * -1 (nothing written) when its event has no compiled program.
- */
-static int print_plain(struct report *r, struct tep_record *rec, struct tep_event *ev)
-{
-	char line[1024];
-	const char *name, *text;
-	size_t len, name_len, text_len;
-
-	text = trace_printer_text(r->c->printer, ev, rec, 0, &text_len);
-	if (!text)
-		return -1;
-	if (text_len && text[text_len - 1] == '\n')
-		text_len--;
-	len = prefix_text(r, rec, line);
-	name = cached_name(r->c, ev);
-	name_len = strlen(name);
-	if (len + name_len + text_len + 1 > sizeof(line)) {
-		fwrite_unlocked(line, 1, len, stdout);
-		fwrite_unlocked(name, 1, name_len, stdout);
-		fwrite_unlocked(text, 1, text_len, stdout);
-		putc_unlocked('\n', stdout);
-		return 0;
-	}
-	memcpy(line + len, name, name_len);
-	len += name_len;
-	memcpy(line + len, text, text_len);
-	len += text_len;
-	line[len++] = '\n';
-	fwrite_unlocked(line, 1, len, stdout);
-	return 0;
-}
-
-static void print_record(struct report *r, struct trace_seq *s, struct tep_record *rec,
-			 int buffer)
-{
-	struct tep_event *ev = event_of(r, rec);
-	size_t start;
-
-	if (plain_line(r, rec, ev) && print_plain(r, rec, ev) == 0)
-		return;
-	trace_seq_reset(s);
-	if (r->nr_files > 1) {
-		const char *name = buffer_name(r->c, buffer);
-
-		trace_seq_printf(s, "%*s: ", r->label_width, *name ? name : r->c->label);
-	} else if (r->c->multi_buffer) {
-		const char *name = buffer_name(r->c, buffer);
-
-		if (*name)
-			trace_seq_printf(s, "%*s: ", r->c->name_width, name);
-		else
-			trace_seq_printf(s, "%*s  ", r->c->name_width, "");
-	}
-	if (rec->missed_events > 0)
-		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
-				 (long long)rec->missed_events);
-	else if (rec->missed_events < 0)
-		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
-	start = s->len;
-	if (r->latency) {
-		tep_print_event(r->c->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
-				TEP_PRINT_CPU);
-		if (r->raw)
-			trace_seq_printf(s, "-0x%x", tep_data_flags(r->c->tep, rec));
-		else
-			tep_print_event(r->c->tep, s, rec, "%s", TEP_PRINT_LATENCY);
-		tep_print_event(r->c->tep, s, rec, r->c->time_fmt, TEP_PRINT_TIME);
-	} else {
-		fast_prefix(r, s, rec);
-	}
-	if (r->ts_diff)
-		print_ts_diff(r, s, rec);
-	print_name(r->c, s, ev);
-	if (!ev || !(ev == r->c->graph_entry || ev == r->c->graph_exit) || !print_graph(r, s, rec, ev))
-		trace_printer_print(r->c->printer, s, ev, rec, r->raw);
-	if (s->len && s->buffer[s->len - 1] == '\n')
-		s->len--;
-	if (r->wakeup)
-		wakeup_latency(r, s, rec);
-	if (r->fmt)
-		return trace_format_record(r->fmt, r->c->in, rec, buffer, s->buffer + start,
-					   s->len - start);
-	fwrite_unlocked(s->buffer, 1, s->len, stdout);
-	putc_unlocked('\n', stdout);
-}
-
-/* -I and -S: the context flags of the record's common_flags. */
-#define FLAG_HARDIRQ	0x08
-#define FLAG_SOFTIRQ	0x10
-
-/*
- * --pid and --comm, as upstream shows them: the task's own events, and the
- * events about it (a wakeup's pid, a switch's next_pid).
- */
-static int pid_wanted(struct report *r, int pid)
-{
-	for (int i = 0; i < r->nr_pids; i++)
-		if (r->pids[i] == pid)
-			return 1;
-	return 0;
-}
-
-static int task_shown(struct report *r, struct tep_record *rec)
-{
-	static const char *const fields[] = { "pid", "next_pid", "prev_pid" };
-	struct tep_event *ev;
-
-	if (pid_wanted(r, trace_input_record_pid(r->c->in, rec)))
-		return 1;
-	ev = event_of(r, rec);
-	for (size_t i = 0; ev && i < ARRAY_SIZE(fields); i++) {
-		struct tep_format_field *f = tep_find_field(ev, fields[i]);
-
-		if (f && pid_wanted(r, field_val(f, rec)))
-			return 1;
-	}
-	return 0;
-}
-
-/* --comm NAME: the PIDs the saved cmdlines give that name. */
-static int add_comm_pids(struct report *r)
-{
-	for (int i = 0; i < r->nr_comms; i++) {
-		struct tep_cmdline *c = NULL;
-		int found = 0;
-
-		while ((c = tep_data_pid_from_comm(r->c->tep, r->comms[i], c))) {
-			r->pids = xrealloc(r->pids, sizeof(int) * (r->nr_pids + 1));
-			r->pids[r->nr_pids++] = tep_cmdline_pid(r->c->tep, c);
-			found = 1;
-		}
-		if (!found)
-			return error("--comm '%s': no task of that name in '%s'", r->comms[i],
-				     r->c->file);
-	}
-	return 0;
-}
-
-/*
- * -I, -S, --pid, --comm and -F.  (Upstream 3.1.6 shows some kernel_stack
- * records that -F does not name, by a rule its output does not make clear;
- * here -F applies to them like to any event.)
- */
-static int filters_pass(struct report *r, struct tep_record *rec)
-{
-	if (r->no_irqs || r->no_softirqs) {
-		int flags = tep_data_flags(r->c->tep, rec);
-
-		if ((r->no_irqs && (flags & FLAG_HARDIRQ)) ||
-		    (r->no_softirqs && (flags & FLAG_SOFTIRQ)))
-			return 0;
-	}
-	if ((r->nr_pids || r->nr_comms) && !task_shown(r, rec))
-		return 0;
-	return record_shown(r, rec);
 }
 
 /* The file whose pending record comes first (ties: the earlier file). */
@@ -1469,7 +407,6 @@ static int print_records(struct report *r)
 {
 	struct tep_record *rec;
 	struct file_ctx *f;
-	struct trace_seq s;
 	uint64_t base = 0;
 	int ret = 0, first = 1, shown = 0, next_flush = 1;
 
@@ -1482,16 +419,16 @@ static int print_records(struct report *r)
 		for (int i = 0; i < r->nr_files; i++)
 			multi_buffer |= r->files[i].multi_buffer;
 		r->fmt = trace_format_new(r->format, r->nr_files > 1, multi_buffer);
+		trace_line_set_format(r->line, r->fmt);
 	}
-	trace_seq_init(&s);
+	trace_line_set_files(r->line, r->nr_files, r->label_width);
 	while ((f = next_file(r))) {
-		r->c = f;
 		rec = f->rec;
 		if (first && r->align_ts)
 			base = rec->ts;
 		first = 0;
 		rec->ts -= base;
-		if (!filters_pass(r, rec))
+		if (!file_filter_pass(f->filter, rec))
 			goto next;
 		if (r->ts_check && rec->ts < r->last_check_ts)
 			warning("record on cpu %d went backwards: %llu to %llu delta: -%llu",
@@ -1499,7 +436,7 @@ static int print_records(struct report *r)
 				(unsigned long long)rec->ts,
 				(unsigned long long)(r->last_check_ts - rec->ts));
 		r->last_check_ts = rec->ts;
-		print_record(r, &s, rec, f->buffer);
+		trace_line_print(r->line, f->line, rec, f->buffer);
 		/*
 		 * Output is buffered in 1 MB blocks, but the first lines go out at
 		 * once, and then in blocks that double: "report | head" answers at
@@ -1515,20 +452,19 @@ next:
 			break;
 		}
 	}
-	trace_seq_destroy(&s);
-	if (r->wakeup && !ret)
-		wakeup_summary(r);
+	if (r->line_opts.wakeup && !ret)
+		trace_line_wakeup_summary(r->line);
 	return ret;
 }
 
 /* -r and -n: regexes matched against event and system names, whole. */
-static void flag_events(struct report *r, char **pats, int n, int flag)
+static void flag_events(struct file_ctx *f, char **pats, int n, int flag)
 {
-	struct tep_event **evs = tep_list_events(r->c->tep, TEP_EVENT_SORT_ID);
+	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_ID);
 
 	for (int k = 0; k < n; k++)
 		for (int i = 0; evs && evs[i]; i++)
-			if (event_matches(evs[i], pats[k]))
+			if (event_name_matches(evs[i], pats[k]))
 				evs[i]->flags |= flag;
 }
 
@@ -1539,118 +475,56 @@ static int needs_all_events(struct report *r)
 	       r->mode == MODE_TEST_FILTERS || r->mode == MODE_FUNCS;
 }
 
-/* Whether -F @spec names the event @name of @system (what check_filter() matches). */
-static int filter_names(const char *spec, const char *system, const char *name)
-{
-	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *save, *tok;
-	int found = 0;
-
-	if (colon)
-		*colon = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !found; tok = strtok_r(NULL, ",", &save))
-		found = *trim(tok) && names_match(system, name, trim(tok));
-	free(copy);
-	return found;
-}
-
-/*
- * With -F and no listing, only the formats the filters name are parsed up
- * front (the others as their records come), and kallsyms only for a
- * condition, which may compare a field with a function's name.
- */
-static int parse_filtered_events(struct report *r, struct file_ctx *f)
-{
-	int conditions = 0;
-
-	for (int i = 0; i < trace_input_nr_formats(f->in); i++) {
-		const char *system, *text = NULL;
-		char name[256];
-		size_t len, n;
-
-		text = trace_input_format(f->in, i, &system, &len);
-		if (len < 6 || memcmp(text, "name: ", 6))
-			continue;
-		n = strcspn(text + 6, "\n");
-		if (n > len - 6)
-			n = len - 6;
-		snprintf(name, sizeof(name), "%.*s", (int)n, text + 6);
-		for (int k = 0; k < r->nr_filters; k++) {
-			if (filter_names(r->filters[k], system, name)) {
-				if (trace_input_parse_format(f->in, i) < 0)
-					return -1;
-				break;
-			}
-		}
-	}
-	for (int k = 0; k < r->nr_filters; k++)
-		conditions |= strchr(r->filters[k], ':') != NULL;
-	if (conditions)
-		trace_input_load_functions(f->in);
-	return 0;
-}
-
 static int open_file(struct report *r, struct file_ctx *f)
 {
-	r->c = f;
 	/* Formats and kallsyms load as records need them, unless all are listed or filtered. */
 	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY);
 	if (!f->in)
 		return -1;
 	if (needs_all_events(r) ? trace_input_parse_all(f->in) < 0 :
-	    r->nr_filters && parse_filtered_events(r, f) < 0)
+	    r->filters.nr_filters && filter_set_parse_events(&r->filters, f->in) < 0)
 		return -1;
 	f->tep = trace_input_tep(f->in);
-	f->printer = trace_printer_new(f->in);
-	f->events = xcalloc(EVENT_CACHE, sizeof(*f->events));
-	f->names = xcalloc(EVENT_CACHE, sizeof(*f->names));
-	f->comms = xcalloc(COMM_CACHE, sizeof(*f->comms));
-	if (r->nsec)
+	f->filter = file_filter_new(&r->filters, f->in);
+	if (r->line_opts.nsec)
 		tep_set_flag(f->tep, TEP_NSEC_OUTPUT);
 	if (r->ts_offset)
 		trace_input_add_ts_offset(f->in, r->ts_offset);
 	if (r->ts2secs)
 		trace_input_set_ts2secs(f->in, r->ts2secs);
+	f->line = line_source_new(r->line, f->in, f->label);
 	return 0;
 }
 
-/* Filters, flags and formats of the current file, before its events are read. */
-static int prepare_events(struct report *r)
+/* Filters, flags and formats of @f, before its events are read. */
+static int prepare_events(struct report *r, struct file_ctx *f)
 {
-	if (setup_filters(r) < 0 || add_comm_pids(r) < 0)
-		return -1;
-	if (r->cpus)
-		for (int cpu = 0; cpu < MAX_CPU_FILTER; cpu++)
-			if (!r->cpus[cpu])
-				trace_input_skip_cpu(r->c->in, cpu);
-	r->c->multi_buffer = trace_input_nr_buffers(r->c->in) > 1;
-	for (int b = 0; b < trace_input_nr_buffers(r->c->in); b++) {
-		int len = strlen(trace_input_buffer_name(r->c->in, b));
+	const unsigned char *ids;
 
-		if (r->c->multi_buffer && len > r->c->name_width)
-			r->c->name_width = len;
+	if (file_filter_compile(f->filter) < 0 || file_filter_apply(f->filter) < 0)
+		return -1;
+	f->multi_buffer = trace_input_nr_buffers(f->in) > 1;
+	for (int b = 0; b < trace_input_nr_buffers(f->in); b++) {
+		int len = strlen(trace_input_buffer_name(f->in, b));
+
 		if (len > r->label_width)
 			r->label_width = len;
 	}
-	flag_events(r, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
-	flag_events(r, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
-	setup_graph(r);
+	flag_events(f, r->raw_events, r->nr_raw_events, TEP_EVENT_FL_PRINTRAW);
+	flag_events(f, r->nohandle_events, r->nr_nohandle_events, TEP_EVENT_FL_NOHANDLE);
+	line_source_setup_graph(f->line);
 	/*
 	 * Events no -F names are never shown: the reader drops them by id.  Not
 	 * with --align-ts (the first record sets the base) nor when graph
 	 * entries are shown (their leaf test looks at the other CPUs' records).
 	 */
-	if (r->c->filter && !r->align_ts) {
-		if (!r->c->filter_ids)
-			r->c->filter_ids = filter_ids(r->c->filter);
-		if (!r->c->graph_entry || r->c->graph_entry->id >= FILTER_IDS ||
-		    !r->c->filter_ids[r->c->graph_entry->id])
-			trace_input_only_ids(r->c->in, r->c->filter_ids);
+	ids = file_filter_only_ids(f->filter);
+	if (ids && !r->align_ts) {
+		int graph = line_source_graph_entry(f->line);
+
+		if (graph < 0 || graph >= FILTER_IDS || !ids[graph])
+			trace_input_only_ids(f->in, ids);
 	}
-	r->c->usecs = trace_input_in_usecs(r->c->in);
-	if (!trace_input_in_usecs(r->c->in))
-		r->c->time_fmt = "%12d:";
-	else
-		r->c->time_fmt = r->nsec ? " %9.1d:" : " %6.1000d:";
 	return 0;
 }
 
@@ -1676,95 +550,117 @@ static int report_files(struct report *r)
 	}
 	if (check_plugin_options(r) < 0)
 		return usage_follows(&cmd_report);
-	for (int i = 0; i < r->nr_files; i++) {
-		r->c = &r->files[i];
-		if (prepare_events(r) < 0)
+	for (int i = 0; i < r->nr_files; i++)
+		if (prepare_events(r, &r->files[i]) < 0)
 			return EXIT_FAILED;
-	}
-	for (int i = 0; i < r->nr_files; i++) {
-		r->c = &r->files[i];
-		print_header(r);
-	}
+	for (int i = 0; i < r->nr_files; i++)
+		print_header(r, &r->files[i]);
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-static int report_file(struct report *r)
+/* The listings that need no more than the file opened: -1 if @r->mode is none of them. */
+static int list_opened(const struct report *r, struct file_ctx *f)
 {
-	if (r->nr_files > 1)
-		return report_files(r);
-	if (open_file(r, &r->files[0]) < 0)
-		return EXIT_FAILED;
-	if (check_plugin_options(r) < 0)
-		return usage_follows(&cmd_report);
+	const uint16_t probe = 1;
 
 	switch (r->mode) {
 	case MODE_FORMATS:
-		print_event_formats(r);
+		print_event_formats(f);
 		return EXIT_OK;
 	case MODE_EVENT_LIST:
-		list_events(r);
+		list_events(f);
 		return EXIT_OK;
-	case MODE_ENDIAN: {
-		const uint16_t probe = 1;
-
+	case MODE_ENDIAN:
 		printf("file is %s endian and host is %s endian\n",
-		       trace_input_big_endian(r->c->in) ? "big" : "little",
+		       trace_input_big_endian(f->in) ? "big" : "little",
 		       *(const unsigned char *)&probe ? "little" : "big");
 		return EXIT_OK;
-	}
 	case MODE_FUNCS:
 		fflush(stdout);
-		tep_print_funcs(r->c->tep);
+		tep_print_funcs(f->tep);
 		return EXIT_OK;
 	case MODE_PRINTK:
 		fflush(stdout);
-		tep_print_printk(r->c->tep);
+		tep_print_printk(f->tep);
 		return EXIT_OK;
 	case MODE_CPUS:
 	case MODE_FIRST:
 	case MODE_LAST:
-		return print_cpu_list(r) < 0 ? EXIT_FAILED : EXIT_OK;
+		return print_cpu_list(r, f) < 0 ? EXIT_FAILED : EXIT_OK;
 	case MODE_CHECK:
-		return check_events(r);
+		return check_events(f);
+	case MODE_TEST_FILTERS:
+		if (file_filter_compile(f->filter) < 0)
+			return EXIT_FAILED;
+		file_filter_print(f->filter);
+		return EXIT_OK;
 	default:
-		break;
+		return -1;
 	}
-	if (r->mode == MODE_TEST_FILTERS)
-		return setup_filters(r) < 0 ? EXIT_FAILED : test_filters(r);
-	if (prepare_events(r) < 0)
-		return EXIT_FAILED;
-	print_header(r);
+}
+
+/* The listings printed after the header: -1 if @r->mode is none of them. */
+static int list_prepared(const struct report *r, struct file_ctx *f)
+{
 	switch (r->mode) {
 	case MODE_STAT:
-		print_stat(r);
+		print_stat(f);
 		return EXIT_OK;
 	case MODE_UNAME:
-		if (!print_text_option(r, TRACE_OPT_UNAME))
+		if (!print_text_option(f, TRACE_OPT_UNAME))
 			printf(" uname was not recorded in this file\n");
 		/* upstream prints the version too */
 		__attribute__((fallthrough));
 	case MODE_VERSION:
-		if (!print_text_option(r, TRACE_OPT_VERSION))
+		if (!print_text_option(f, TRACE_OPT_VERSION))
 			printf(" version was not recorded in this file\n");
 		return EXIT_OK;
 	default:
-		break;
+		return -1;
 	}
-	if (trace_input_is_latency(r->c->in) && r->format != TRACE_FORMAT_TEXT) {
-		error("--format: '%s' holds a latency tracer's text, not event records", r->c->file);
+}
+
+/* A latency tracer's file holds its text, printed as it is. */
+static int print_latency_text(const struct report *r, struct file_ctx *f)
+{
+	size_t len;
+	char *text;
+
+	if (r->format != TRACE_FORMAT_TEXT) {
+		error("--format: '%s' holds a latency tracer's text, not event records", f->file);
 		return EXIT_FAILED;
 	}
-	if (trace_input_is_latency(r->c->in)) {
-		size_t len;
-		char *text = trace_input_latency_text(r->c->in, &len);
+	text = trace_input_latency_text(f->in, &len);
+	if (!text)
+		return EXIT_FAILED;
+	fwrite(text, 1, len, stdout);
+	putchar('\n');
+	free(text);
+	return EXIT_OK;
+}
 
-		if (!text)
-			return EXIT_FAILED;
-		fwrite(text, 1, len, stdout);
-		putchar('\n');
-		free(text);
-		return EXIT_OK;
-	}
+static int report_file(struct report *r)
+{
+	struct file_ctx *f = &r->files[0];
+	int ret;
+
+	if (r->nr_files > 1)
+		return report_files(r);
+	if (open_file(r, f) < 0)
+		return EXIT_FAILED;
+	if (check_plugin_options(r) < 0)
+		return usage_follows(&cmd_report);
+	ret = list_opened(r, f);
+	if (ret >= 0)
+		return ret;
+	if (prepare_events(r, f) < 0)
+		return EXIT_FAILED;
+	print_header(r, f);
+	ret = list_prepared(r, f);
+	if (ret >= 0)
+		return ret;
+	if (trace_input_is_latency(f->in))
+		return print_latency_text(r, f);
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -1806,20 +702,187 @@ static void add_file(struct report *r, const char *file)
 	r->files[r->nr_files++].file = file;
 }
 
-static int set_mode(struct report *r, enum mode m, const char *opt)
+/* The listing options: each prints something of the file instead of its events. */
+static const struct listing_opt {
+	int		opt;
+	enum mode	mode;
+	const char	*name;
+} listing_opts[] = {
+	{ 'T',			MODE_TEST_FILTERS,	"-T" },
+	{ 'e',			MODE_ENDIAN,		"-e" },
+	{ 'E',			MODE_EVENT_LIST,	"-E" },
+	{ 'f',			MODE_FUNCS,		"-f" },
+	{ 'P',			MODE_PRINTK,		"-P" },
+	{ OPT_EVENTS,		MODE_FORMATS,		"--events" },
+	{ OPT_CPUS,		MODE_CPUS,		"--cpus" },
+	{ OPT_FIRST,		MODE_FIRST,		"--first-event" },
+	{ OPT_LAST,		MODE_LAST,		"--last-event" },
+	{ OPT_STAT,		MODE_STAT,		"--stat" },
+	{ OPT_UNAME,		MODE_UNAME,		"--uname" },
+	{ OPT_VERSION,		MODE_VERSION,		"--version" },
+	{ OPT_CHECK_EVENTS,	MODE_CHECK,		"--check-events" },
+};
+
+/* What an option parser returns for an option that is not one of its own. */
+#define NOT_MINE	(-2)
+
+static int parse_listing_opt(struct report *r, int c)
 {
-	if (r->mode != MODE_EVENTS_LINES && r->mode != m)
-		return usage_error(&cmd_report, "%s cannot be combined with another listing option",
-				   opt);
-	r->mode = m;
-	return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(listing_opts); i++) {
+		const struct listing_opt *o = &listing_opts[i];
+
+		if (o->opt != c)
+			continue;
+		if (r->mode != MODE_EVENTS_LINES && r->mode != o->mode)
+			return usage_error(&cmd_report,
+					   "%s cannot be combined with another listing option",
+					   o->name);
+		r->mode = o->mode;
+		return 0;
+	}
+	return NOT_MINE;
 }
 
-static int parse_args(struct report *r, int argc, char **argv)
+/* -F, -v, -I, -S, --cpu, --pid, --comm: 0, EXIT_USAGE or NOT_MINE. */
+static int parse_filter_opt(struct filter_set *set, int c)
+{
+	long l;
+
+	switch (c) {
+	case 'F':
+		return filter_set_add_event(set, optarg) < 0 ? usage_follows(&cmd_report) : 0;
+	case 'v':
+		set->invert = 1;
+		return 0;
+	case 'I':
+		set->no_irqs = 1;
+		return 0;
+	case 'S':
+		set->no_softirqs = 1;
+		return 0;
+	case OPT_CPU:
+		return filter_set_add_cpus(set, optarg) < 0 ? EXIT_USAGE : 0;
+	case OPT_PID:
+		if (parse_long("--pid", optarg, 0, INT_MAX, &l) < 0)
+			return EXIT_USAGE;
+		filter_set_add_pid(set, l);
+		return 0;
+	case OPT_COMM:
+		return filter_set_add_comm(set, optarg) < 0 ? usage_follows(&cmd_report) : 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* -t and the --ts-* options, --raw-ts, --nodate: 0, EXIT_USAGE or NOT_MINE. */
+static int parse_time_opt(struct report *r, int c)
 {
 	unsigned long ul;
 	long l;
-	int c;
+
+	switch (c) {
+	case 't':
+		r->line_opts.nsec = 1;
+		return 0;
+	case OPT_TS_OFFSET:
+		if (parse_long("--ts-offset", optarg, LONG_MIN, LONG_MAX, &l) < 0)
+			return EXIT_USAGE;
+		r->ts_offset += l;
+		return 0;
+	case OPT_TS2SECS:
+		if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
+			return EXIT_USAGE;
+		r->ts2secs = ul;
+		return 0;
+	case OPT_ALIGN_TS:
+		r->align_ts = 1;
+		return 0;
+	case OPT_TS_DIFF:
+		r->line_opts.ts_diff = 1;
+		return 0;
+	case OPT_TS_CHECK:
+		r->ts_check = 1;
+		return 0;
+	case OPT_RAW_TS:
+		r->input_flags |= TRACE_INPUT_RAW_TS;
+		return 0;
+	case OPT_NODATE:
+		r->input_flags |= TRACE_INPUT_NO_DATE;
+		return 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* -O [plugin:]var[=value]: passed to the plugins, checked once they are loaded. */
+static int add_plugin_opt(struct report *r, char *arg)
+{
+	char *eq = strchr(arg, '=');
+
+	if (eq == arg)
+		return usage_error(&cmd_report, "-O needs a plugin option before '='");
+	if (check_named("-O", arg, "a plugin option") < 0)
+		return usage_follows(&cmd_report);
+	r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, arg);
+	if (eq)
+		*eq = 0;
+	tep_plugin_add_option(arg, eq ? eq + 1 : NULL);
+	if (eq)
+		*eq = '=';
+	return 0;
+}
+
+/* How events are printed and parsed: 0, EXIT_USAGE or NOT_MINE. */
+static int parse_print_opt(struct report *r, int c)
+{
+	switch (c) {
+	case 'l':
+		r->line_opts.latency = 1;
+		return 0;
+	case 'R':
+		r->line_opts.raw = 1;
+		return 0;
+	case 'w':
+		r->line_opts.wakeup = 1;
+		return 0;
+	case 'r':
+		if (check_event_regex("-r", optarg) < 0)
+			return usage_follows(&cmd_report);
+		r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
+		return 0;
+	case 'n':
+		if (check_event_regex("-n", optarg) < 0)
+			return usage_follows(&cmd_report);
+		r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events, optarg);
+		return 0;
+	case 'N':
+		r->input_flags |= TRACE_INPUT_NO_PLUGINS;
+		return 0;
+	case 'L':
+		r->input_flags |= TRACE_INPUT_LOCAL_PLUGINS;
+		return 0;
+	case 'O':
+		return add_plugin_opt(r, optarg);
+	case 'q':
+		r->quiet = 1;
+		return 0;
+	case OPT_VERBOSE:
+		return set_verbose(optarg) < 0 ? EXIT_USAGE : 0;
+	case OPT_FORMAT:
+		r->format = trace_format_kind(optarg);
+		if (r->format < 0)
+			return usage_error(&cmd_report, "invalid --format value '%s': "
+					   "not text, jsonl or csv", optarg);
+		return 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
+/* Each option in turn: 0, -1 after -h, or EXIT_USAGE. */
+static int parse_opts(struct report *r, int argc, char **argv)
+{
+	int c, ret;
 
 	optind = 0;
 	opterr = 0;
@@ -1831,179 +894,32 @@ static int parse_args(struct report *r, int argc, char **argv)
 			return -1;
 		case 'i':
 			add_file(r, optarg);
-			break;
-		case 'F':
-			if (check_filter_length(optarg) < 0)
-				return usage_follows(&cmd_report);
-			r->filter_neg = xrealloc(r->filter_neg, sizeof(int) * (r->nr_filters + 1));
-			r->filter_neg[r->nr_filters] = r->invert;
-			r->filters = add_str(r->filters, &r->nr_filters, optarg);
-			break;
-		case 'v':
-			r->invert = 1;
-			break;
-		case 'T':
-			if (set_mode(r, MODE_TEST_FILTERS, "-T"))
-				return EXIT_USAGE;
-			break;
-		case 'w':
-			r->wakeup = 1;
-			break;
-		case 'L':
-			r->input_flags |= TRACE_INPUT_LOCAL_PLUGINS;
-			break;
-		case OPT_VERBOSE:
-			if (set_verbose(optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'I':
-			r->no_irqs = 1;
-			break;
-		case 'S':
-			r->no_softirqs = 1;
-			break;
-		case 't':
-			r->nsec = 1;
-			break;
-		case 'l':
-			r->latency = 1;
-			break;
-		case 'R':
-			r->raw = 1;
-			break;
-		case 'r':
-			if (check_name_pattern("-r", optarg) < 0)
-				return usage_follows(&cmd_report);
-			r->raw_events = add_str(r->raw_events, &r->nr_raw_events, optarg);
-			break;
-		case 'n':
-			if (check_name_pattern("-n", optarg) < 0)
-				return usage_follows(&cmd_report);
-			r->nohandle_events = add_str(r->nohandle_events, &r->nr_nohandle_events,
-						     optarg);
-			break;
-		case 'N':
-			r->input_flags |= TRACE_INPUT_NO_PLUGINS;
-			break;
-		case 'O': {
-			char *eq = strchr(optarg, '=');
-
-			if (eq == optarg)
-				return usage_error(&cmd_report, "-O needs a plugin option before '='");
-			if (check_named("-O", optarg, "a plugin option") < 0)
-				return usage_follows(&cmd_report);
-			r->plugin_opts = add_str(r->plugin_opts, &r->nr_plugin_opts, optarg);
-			if (eq)
-				*eq = 0;
-			tep_plugin_add_option(optarg, eq ? eq + 1 : NULL);
-			if (eq)
-				*eq = '=';
-			break;
-		}
-		case 'q':
-			r->quiet = 1;
-			break;
-		case 'e':
-			if (set_mode(r, MODE_ENDIAN, "-e"))
-				return EXIT_USAGE;
-			break;
-		case 'E':
-			if (set_mode(r, MODE_EVENT_LIST, "-E"))
-				return EXIT_USAGE;
-			break;
-		case 'f':
-			if (set_mode(r, MODE_FUNCS, "-f"))
-				return EXIT_USAGE;
-			break;
-		case 'P':
-			if (set_mode(r, MODE_PRINTK, "-P"))
-				return EXIT_USAGE;
-			break;
-		case OPT_EVENTS:
-			if (set_mode(r, MODE_FORMATS, "--events"))
-				return EXIT_USAGE;
-			break;
-		case OPT_CPUS:
-			if (set_mode(r, MODE_CPUS, "--cpus"))
-				return EXIT_USAGE;
-			break;
-		case OPT_FIRST:
-			if (set_mode(r, MODE_FIRST, "--first-event"))
-				return EXIT_USAGE;
-			break;
-		case OPT_LAST:
-			if (set_mode(r, MODE_LAST, "--last-event"))
-				return EXIT_USAGE;
-			break;
-		case OPT_STAT:
-			if (set_mode(r, MODE_STAT, "--stat"))
-				return EXIT_USAGE;
-			break;
-		case OPT_UNAME:
-			if (set_mode(r, MODE_UNAME, "--uname"))
-				return EXIT_USAGE;
-			break;
-		case OPT_VERSION:
-			if (set_mode(r, MODE_VERSION, "--version"))
-				return EXIT_USAGE;
-			break;
-		case OPT_CHECK_EVENTS:
-			if (set_mode(r, MODE_CHECK, "--check-events"))
-				return EXIT_USAGE;
-			break;
-		case OPT_PID:
-			if (parse_long("--pid", optarg, 0, INT_MAX, &l) < 0)
-				return EXIT_USAGE;
-			r->pids = xrealloc(r->pids, sizeof(int) * (r->nr_pids + 1));
-			r->pids[r->nr_pids++] = l;
-			break;
-		case OPT_COMM:
-			if (check_named("--comm", optarg, "a task name") < 0)
-				return usage_follows(&cmd_report);
-			r->comms = add_str(r->comms, &r->nr_comms, optarg);
-			break;
-		case OPT_FORMAT:
-			r->format = trace_format_kind(optarg);
-			if (r->format < 0)
-				return usage_error(&cmd_report, "invalid --format value '%s': "
-						   "not text, jsonl or csv", optarg);
-			break;
-		case OPT_CPU:
-			if (add_cpu_list(r, optarg) < 0)
-				return EXIT_USAGE;
-			break;
-		case OPT_TS_OFFSET:
-			if (parse_long("--ts-offset", optarg, LONG_MIN, LONG_MAX, &l) < 0)
-				return EXIT_USAGE;
-			r->ts_offset += l;
-			break;
-		case OPT_TS2SECS:
-			if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
-				return EXIT_USAGE;
-			r->ts2secs = ul;
-			break;
-		case OPT_ALIGN_TS:
-			r->align_ts = 1;
-			break;
-		case OPT_TS_DIFF:
-			r->ts_diff = 1;
-			break;
-		case OPT_TS_CHECK:
-			r->ts_check = 1;
-			break;
-		case OPT_RAW_TS:
-			r->input_flags |= TRACE_INPUT_RAW_TS;
-			break;
-		case OPT_NODATE:
-			r->input_flags |= TRACE_INPUT_NO_DATE;
-			break;
+			continue;
 		case ':':
 			return usage_error(&cmd_report, "option '%s' needs a value",
 					   argv[optind - 1]);
-		default:
-			return usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
 		}
+		ret = parse_listing_opt(r, c);
+		if (ret == NOT_MINE)
+			ret = parse_filter_opt(&r->filters, c);
+		if (ret == NOT_MINE)
+			ret = parse_time_opt(r, c);
+		if (ret == NOT_MINE)
+			ret = parse_print_opt(r, c);
+		if (ret == NOT_MINE)
+			return usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
+
+static int parse_args(struct report *r, int argc, char **argv)
+{
+	int ret = parse_opts(r, argc, argv);
+
+	if (ret)
+		return ret;
 	if (optind < argc) {
 		if (r->nr_files)
 			return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
@@ -2019,75 +935,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
 		return usage_error(&cmd_report, "listing options read one file, not %d",
 				   r->nr_files);
-	r->c = &r->files[0];
 	return 0;
-}
-
-/* ---- the printer stream shares ------------------------------------------ */
-
-struct report_printer {
-	struct report	r;
-	struct file_ctx	f;
-	struct trace_seq s;
-};
-
-struct report_printer *report_printer_new(struct trace_input *in)
-{
-	struct report_printer *p = xcalloc(1, sizeof(*p));
-
-	p->f.in = in;
-	p->f.file = trace_input_file(in);
-	p->f.tep = trace_input_tep(in);
-	p->f.printer = trace_printer_new(in);
-	p->f.events = xcalloc(EVENT_CACHE, sizeof(*p->f.events));
-	p->f.names = xcalloc(EVENT_CACHE, sizeof(*p->f.names));
-	p->f.comms = xcalloc(COMM_CACHE, sizeof(*p->f.comms));
-	p->f.usecs = trace_input_in_usecs(in);
-	p->f.time_fmt = p->f.usecs ? " %6.1000d:" : "%12d:";
-	/* No graph drawing (graph_entry NULL) until report_printer_set_next(). */
-	p->r.files = &p->f;
-	p->r.nr_files = 1;
-	p->r.c = &p->f;
-	trace_seq_init(&p->s);
-	return p;
-}
-
-void report_printer_set_buffers(struct report_printer *p, const char **names, int nr)
-{
-	p->f.buffer_names = names;
-	p->f.multi_buffer = nr > 1;
-	p->f.name_width = 0;
-	for (int b = 0; nr > 1 && b < nr; b++)
-		if ((int)strlen(names[b]) > p->f.name_width)
-			p->f.name_width = strlen(names[b]);
-}
-
-void report_printer_set_next(struct report_printer *p, const struct report_next *next)
-{
-	p->f.next = next;
-	setup_graph(&p->r);
-}
-
-void report_printer_print(struct report_printer *p, struct tep_record *rec, int buffer)
-{
-	print_record(&p->r, &p->s, rec, buffer);
-}
-
-void report_printer_forget_comms(struct report_printer *p)
-{
-	memset(p->f.comms, 0, COMM_CACHE * sizeof(*p->f.comms));
-}
-
-void report_printer_free(struct report_printer *p)
-{
-	if (!p)
-		return;
-	trace_seq_destroy(&p->s);
-	trace_printer_free(p->f.printer);
-	free(p->f.events);
-	free_names(&p->f);
-	free(p->f.comms);
-	free(p);
 }
 
 static int run_report(int argc, char **argv)
@@ -2105,35 +953,25 @@ static int run_report(int argc, char **argv)
 	if (r.quiet)
 		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	r.line_opts.no_plugins = !!(r.input_flags & TRACE_INPUT_NO_PLUGINS);
+	r.line = trace_line_new(&r.line_opts);
 	ret = report_file(&r);
 	fflush(stdout);
 out:
 	for (int i = 0; i < r.nr_files; i++) {
 		struct file_ctx *f = &r.files[i];
 
-		if (f->filter)
-			tep_filter_free(f->filter);
-		if (f->neg_filter)
-			tep_filter_free(f->neg_filter);
-		trace_printer_free(f->printer);
+		file_filter_free(f->filter);
+		line_source_free(f->line);
 		trace_input_close(f->in);
-		free(f->events);
-		free_names(f);
-		free(f->comms);
-		free(f->filter_ids);
-		free(f->neg_ids);
 	}
 	trace_format_free(r.fmt);
+	trace_line_free(r.line);
 	free(r.files);
-	free(r.filters);
-	free(r.filter_neg);
+	filter_set_free(&r.filters);
 	free(r.raw_events);
-	free(r.pids);
-	free(r.woken);
-	free(r.comms);
 	free(r.nohandle_events);
 	free(r.plugin_opts);
-	free(r.cpus);
 	return ret;
 }
 

@@ -4,7 +4,7 @@
  * instead of recorders and a file, this process reads each CPU's
  * trace_pipe_raw (of the top buffer and each -B instance) without blocking
  * at every interval, merges what it got by timestamp and prints it with
- * report's own printer, as it happens.
+ * report's own line printer (trace-line.c), as it happens.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,10 +22,10 @@
 
 #include "trace-cmd.h"
 #include "trace-input.h"
+#include "trace-line.h"
 #include "trace-output.h"
 #include "trace-page.h"
 #include "trace-record.h"
-#include "trace-report.h"
 #include "trace-ringbuf.h"
 #include "trace-tracefs.h"
 
@@ -120,11 +120,12 @@ struct stream {
 	int			top;		/* the top buffer is read */
 	int			graph_entry;	/* funcgraph_entry's id, -1 if none */
 	int			draining;	/* tracing is off: nothing more will come */
-	struct report_next	next;		/* the printer's view of what follows */
+	struct line_next	next;		/* the printer's view of what follows */
 	struct trace_input	*in;		/* the metadata: tep, clock */
 	struct tep_handle	*tep;
 	int			long_size;
-	struct report_printer	*printer;
+	struct trace_line	*line;		/* report's printer, with no option set */
+	struct line_source	*src;		/* the metadata's events, as it prints them */
 	int			cmdlines_read;	/* saved_cmdlines read again this round */
 	unsigned char		*seen;		/* bit per pid: its name was looked up */
 	int			out_errno;	/* why writing to stdout failed */
@@ -336,7 +337,7 @@ static void advance(struct stream *st, struct live_cpu *c, int cpu)
 		c->has_ahead = decode_next(st, c, cpu, &c->ahead);
 }
 
-/* The slot whose record @rec is (the printer gives it back through report_next). */
+/* The slot whose record @rec is (the printer gives it back through line_next). */
 static int slot_of(struct stream *st, const struct tep_record *rec)
 {
 	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++)
@@ -402,12 +403,14 @@ static int stream_open(void *ctx, const struct record_live_buffers *b)
 		return -1;
 	st->tep = trace_input_tep(st->in);
 	st->long_size = trace_input_kernel_long_size(st->in);
-	st->printer = report_printer_new(st->in);
-	report_printer_set_buffers(st->printer, st->names, st->nr_bufs);
+	st->line = trace_line_new(&(struct line_opts){ 0 });
+	st->src = line_source_new(st->line, st->in, trace_input_file(st->in));
+	line_source_set_buffers(st->src, st->names, st->nr_bufs);
 	ge = tep_find_event_by_name(st->tep, "ftrace", "funcgraph_entry");
 	st->graph_entry = ge ? ge->id : -1;
-	st->next = (struct report_next){ .peek = peek_ahead, .skip = skip_ahead, .ctx = st };
-	report_printer_set_next(st->printer, &st->next);
+	st->next = (struct line_next){ .peek = peek_ahead, .skip = skip_ahead, .ctx = st };
+	line_source_set_next(st->src, &st->next);
+	line_source_setup_graph(st->src);
 	nr = st->nr_bufs * st->nr_cpus;
 	st->cpus = xcalloc(nr, sizeof(*st->cpus));
 	for (int i = 0; i < nr; i++)
@@ -456,7 +459,7 @@ static void learn_comm(struct stream *st, int pid)
 			tep_override_comm(st->tep, comm, p);
 	}
 	free(text);
-	report_printer_forget_comms(st->printer);
+	line_source_forget_comms(st->src);
 }
 
 /*
@@ -513,7 +516,7 @@ static void print_round(struct stream *st)
 			return;
 		}
 		learn_comm(st, tep_data_pid(st->tep, &min->cur.rec));
-		report_printer_print(st->printer, &min->cur.rec, min_i / st->nr_cpus);
+		trace_line_print(st->line, st->src, &min->cur.rec, min_i / st->nr_cpus);
 		/* A full stdio buffer is written out inside the print: its errno is here. */
 		if (ferror(stdout)) {
 			st->out_errno = errno;
@@ -609,8 +612,10 @@ static int stream_close(void *ctx, int drain)
 	st->cpus = NULL;
 	free(st->names);
 	st->names = NULL;
-	report_printer_free(st->printer);
-	st->printer = NULL;
+	line_source_free(st->src);
+	st->src = NULL;
+	trace_line_free(st->line);
+	st->line = NULL;
 	trace_input_close(st->in);
 	st->in = NULL;
 	free(st->seen);

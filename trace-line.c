@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report's event lines, as upstream 3.1.6 prints them (libtraceevent with its
+ * plugins): the prefix, the event's name and text (trace-print.c), the
+ * function graph, -l, --ts-diff, -w; or a --format record (trace-format.c).
+ * report and stream both print through it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "trace-cmd.h"
+#include "trace-input.h"
+#include "trace-format.h"
+#include "trace-print.h"
+#include "trace-line.h"
+
+#define COMM_CACHE	4096
+#define EVENT_CACHE	65536
+
+struct comm_slot {
+	int		pid;
+	const char	*comm;
+};
+
+struct wake_stats {
+	uint64_t	total, count, max, max_ts, min, min_ts;
+};
+
+struct trace_line {
+	struct line_opts opts;
+	int		nr_files;	/* more than one: lines start with a label */
+	int		label_width;	/* then: the widest file or buffer name */
+	struct trace_format *fmt;	/* --format's writer; NULL for text */
+	struct trace_seq s;		/* the line being built */
+	uint64_t	last_ts;	/* --ts-diff: the line before's */
+	uint64_t	*woken;		/* -w: wakeup time + 1 by pid (0: none pending) */
+	struct wake_stats wake, wake_rt;
+};
+
+/* One input's records and what depends on its own tep handle. */
+struct line_source {
+	struct trace_input *in;
+	struct tep_handle *tep;
+	const char	*label;		/* its file's base name, as upstream labels merged files */
+	int		multi_buffer;
+	int		name_width;	/* the widest buffer name, with several */
+	const char	*time_fmt;	/* -l's time column */
+	int		usecs;
+	struct tep_event *graph_entry, *graph_exit;
+	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
+				*gx_rettime;
+	struct tep_event **events;	/* by id: tep_find_event() searches each time */
+	char		**names;	/* by id: " name: " as printed */
+	int		names_end;	/* 1 + the highest id in names */
+	struct comm_slot *comms;
+	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
+	const struct line_next *next;	/* stream's records, which @in does not read */
+	struct trace_printer *printer;	/* each event's print fmt, compiled */
+};
+
+/* The event name as upstream spaces it: " name: " padded to 20 columns. */
+static char *name_text(struct tep_event *ev)
+{
+	const char *name = ev ? ev->name : "(NULL)";
+	size_t len = strlen(name);
+	char *text = xmalloc(len + 24);
+
+	sprintf(text, " %s: %*s", name, len < 20 ? (int)(20 - len) : 0, "");
+	return text;
+}
+
+/* Up to names_end only: the rest of the 512 KB was never touched. */
+static void free_names(struct line_source *src)
+{
+	for (int id = 0; src->names && id < src->names_end; id++)
+		free(src->names[id]);
+	free(src->names);
+}
+
+/* The cached name_text() of an event whose id is below EVENT_CACHE. */
+static const char *cached_name(struct line_source *src, struct tep_event *ev)
+{
+	if (!src->names[ev->id]) {
+		src->names[ev->id] = name_text(ev);
+		if (ev->id >= src->names_end)
+			src->names_end = ev->id + 1;
+	}
+	return src->names[ev->id];
+}
+
+static void print_name(struct line_source *src, struct trace_seq *s, struct tep_event *ev)
+{
+	char *text;
+
+	if (!ev || ev->id < 0 || ev->id >= EVENT_CACHE) {
+		text = name_text(ev);
+		trace_seq_puts(s, text);
+		free(text);
+		return;
+	}
+	trace_seq_puts(s, cached_name(src, ev));
+}
+
+/*
+ * Upstream's function graph options, set with -O [fgraph:]tailprint and
+ * -O [fgraph:]depth: the function's name after each closing brace, and each
+ * call's depth.
+ */
+static struct tep_plugin_option graph_options[] = {
+	{ .name = "tailprint", .plugin_alias = "fgraph",
+	  .description = "Print function name at function exit in function graph" },
+	{ .name = "depth", .plugin_alias = "fgraph",
+	  .description = "Show the depth of each entry" },
+	{ .name = NULL }
+};
+
+static int graph_option(int i)
+{
+	const char *v = graph_options[i].value;
+
+	return graph_options[i].set && (!v || strcmp(v, "0"));
+}
+
+void trace_line_register_options(void)
+{
+	static int registered;
+
+	if (!registered++)
+		tep_plugin_add_options("fgraph", graph_options);
+}
+
+void line_source_setup_graph(struct line_source *src)
+{
+	trace_line_register_options();
+	src->graph_entry = trace_input_event_by_name(src->in, "ftrace", "funcgraph_entry");
+	src->graph_exit = trace_input_event_by_name(src->in, "ftrace", "funcgraph_exit");
+	if (src->graph_entry) {
+		src->ge_func = tep_find_field(src->graph_entry, "func");
+		src->ge_depth = tep_find_field(src->graph_entry, "depth");
+		if (!src->ge_func || !src->ge_depth)
+			src->graph_entry = NULL;
+	}
+	if (src->graph_exit) {
+		src->gx_func = tep_find_field(src->graph_exit, "func");
+		src->gx_depth = tep_find_field(src->graph_exit, "depth");
+		src->gx_calltime = tep_find_field(src->graph_exit, "calltime");
+		src->gx_rettime = tep_find_field(src->graph_exit, "rettime");
+		if (!src->gx_func || !src->gx_depth || !src->gx_calltime || !src->gx_rettime)
+			src->graph_exit = NULL;
+	}
+}
+
+static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	tep_read_number_field(f, rec->data, &v);
+	return v;
+}
+
+/* A graph duration: a mark for long ones, then microseconds, 13 columns then '|'. */
+static void graph_duration(struct trace_seq *s, unsigned long long ns)
+{
+	unsigned long long us = ns / 1000;
+	char mark = us > 1000000 ? '$' : us > 1000 ? '#' : us > 100 ? '!' : us > 10 ? '+' : ' ';
+	char buf[48];
+	int len;
+
+	if (us < 1000000)
+		len = snprintf(buf, sizeof(buf), "%llu.%03llu", us, ns % 1000);
+	else
+		len = snprintf(buf, sizeof(buf), "%llu", us);
+	trace_seq_printf(s, "%c %s us%*s|", mark, buf, len < 8 ? 8 - len : 1, "");
+}
+
+/*
+ * The indent of a call at DEPTH: two columns a level, as upstream.  The
+ * kernel's return stack holds at most a few hundred calls; a damaged file's
+ * depth of a billion would be gigabytes of blanks (upstream's int cast
+ * prints some of those and drops others), so deeper calls are drawn at the
+ * deepest real level; -O depth still shows the number read.
+ */
+#define GRAPH_MAX_DEPTH 512
+
+static void graph_indent(struct trace_seq *s, unsigned long long depth)
+{
+	if (depth > GRAPH_MAX_DEPTH)
+		depth = GRAPH_MAX_DEPTH;
+	trace_seq_printf(s, "%*s", (int)(2 + 2 * depth), "");
+}
+
+static void graph_func(struct line_source *src, struct trace_seq *s, unsigned long long addr)
+{
+	const char *name;
+
+	trace_input_load_functions(src->in);
+	name = tep_find_function(src->tep, addr);
+
+	if (name)
+		trace_seq_puts(s, name);
+	else
+		trace_seq_printf(s, "0x%llx", addr);
+}
+
+/* The record after @rec on its CPU, if read yet: from @in, or stream's reader. */
+static int peek_next(struct line_source *src, struct tep_record *rec, struct tep_record *next)
+{
+	if (src->next)
+		return src->next->peek(src->next->ctx, rec, next);
+	return trace_input_peek_same_cpu(src->in, rec, next);
+}
+
+static void skip_next(struct line_source *src, struct tep_record *rec)
+{
+	if (src->next)
+		src->next->skip(src->next->ctx, rec);
+	else
+		trace_input_skip_next_same_cpu(src->in, rec);
+}
+
+/*
+ * The function graph as upstream trace-cmd draws it: an entry whose exit is
+ * the next record on its CPU is a leaf, "func();" with its duration, and the
+ * exit is not shown; other entries open "func() {", exits close "}".
+ */
+static int print_graph(struct trace_line *l, struct line_source *src, struct trace_seq *s,
+		       struct tep_record *rec, struct tep_event *ev)
+{
+	struct tep_record next;
+	unsigned long long depth, func;
+
+	/* Upstream's graph drawing goes away with the plugins (-N). */
+	if (l->opts.raw || l->opts.no_plugins ||
+	    (ev->flags & (TEP_EVENT_FL_NOHANDLE | TEP_EVENT_FL_PRINTRAW)))
+		return 0;
+	if (ev == src->graph_exit) {
+		depth = field_val(src->gx_depth, rec);
+		graph_duration(s, field_val(src->gx_rettime, rec) - field_val(src->gx_calltime, rec));
+		graph_indent(s, depth);
+		trace_seq_putc(s, '}');
+		if (graph_option(0)) {
+			trace_seq_puts(s, " /* ");
+			graph_func(src, s, field_val(src->gx_func, rec));
+			trace_seq_puts(s, " */");
+		}
+		if (graph_option(1))
+			trace_seq_printf(s, " (%llu)", depth);
+		return 1;
+	}
+	func = field_val(src->ge_func, rec);
+	depth = field_val(src->ge_depth, rec);
+	if (!l->fmt && src->graph_exit && peek_next(src, rec, &next) &&
+	    tep_data_type(src->tep, &next) == src->graph_exit->id &&
+	    tep_data_pid(src->tep, &next) == tep_data_pid(src->tep, rec) &&
+	    field_val(src->gx_func, &next) == func) {
+		graph_duration(s, field_val(src->gx_rettime, &next) -
+				  field_val(src->gx_calltime, &next));
+		graph_indent(s, depth);
+		graph_func(src, s, func);
+		trace_seq_puts(s, "();");
+		if (graph_option(1))
+			trace_seq_printf(s, " (%llu)", depth);
+		skip_next(src, rec);
+		return 1;
+	}
+	trace_seq_printf(s, "%13s|", "");
+	graph_indent(s, depth);
+	graph_func(src, s, func);
+	trace_seq_puts(s, "() {");
+	if (graph_option(1))
+		trace_seq_printf(s, " (%llu)", depth);
+	return 1;
+}
+
+static void print_ts_diff(struct trace_line *l, struct line_source *src, struct trace_seq *s,
+			  struct tep_record *rec)
+{
+	uint64_t ts = rec->ts;
+	char buf[50] = "";
+
+	/* Upstream rounds to microseconds whenever the file names its clock. */
+	if (trace_input_clock_known(src->in) && !l->opts.nsec)
+		ts = (ts + 500) / 1000;
+	if (l->last_ts)
+		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - l->last_ts));
+	l->last_ts = ts;
+	trace_seq_printf(s, " %-8s", buf);
+}
+
+/*
+ * The fast path for the default line prefix: what tep_print_event would print
+ * for "%16s-%-5d [%03d]" and the time formats, without its format parsing
+ * and printf per field.  Tests compare it with upstream byte for byte.
+ */
+static const char *comm_of(struct line_source *src, int pid)
+{
+	struct comm_slot *c = &src->comms[(unsigned int)pid % COMM_CACHE];
+	const char *comm;
+
+	if (c->comm && c->pid == pid)
+		return c->comm;
+	comm = tep_data_comm_from_pid(src->tep, pid);
+	/*
+	 * An unknown task ("<...>") is not cached: the sched_switch plugin
+	 * registers the names it prints, and upstream shows them from then on.
+	 */
+	if (strcmp(comm, "<...>")) {
+		c->pid = pid;
+		c->comm = comm;
+	}
+	return comm;
+}
+
+/* Writes @v in decimal, at least @width digits wide, padded with @pad on the left. */
+static char *put_num(char *p, unsigned long long v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (int i = n; i < width; i++)
+		*p++ = pad;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "COMM-PID [CPU] TIME:" as upstream prints it, into @line (PREFIX_MAX bytes). */
+#define PREFIX_MAX	96
+
+static size_t prefix_text(struct trace_line *l, struct line_source *src, struct tep_record *rec,
+			  char *line)
+{
+	char *p = line;
+	int pid = trace_input_record_pid(src->in, rec);
+	const char *comm = comm_of(src, pid);
+	size_t len = strlen(comm);
+	char *start;
+
+	if (len > 60)
+		len = 60;
+	for (size_t i = len; i < 16; i++)
+		*p++ = ' ';
+	memcpy(p, comm, len);
+	p += len;
+	*p++ = '-';
+	start = p;
+	if (pid < 0) {
+		*p++ = '-';
+		p = put_num(p, -(long long)pid, 0, ' ');
+	} else {
+		p = put_num(p, pid, 0, ' ');
+	}
+	while (p - start < 5)
+		*p++ = ' ';
+	*p++ = ' ';
+	*p++ = '[';
+	p = put_num(p, rec->cpu, 3, '0');
+	*p++ = ']';
+	if (!src->usecs) {
+		p = put_num(p, rec->ts, 12, ' ');
+	} else if (l->opts.nsec) {
+		*p++ = ' ';
+		p = put_num(p, rec->ts / 1000000000ULL, 5, ' ');
+		*p++ = '.';
+		p = put_num(p, rec->ts % 1000000000ULL, 9, '0');
+	} else {
+		unsigned long long us = (rec->ts + 500) / 1000;
+
+		*p++ = ' ';
+		p = put_num(p, us / 1000000, 5, ' ');
+		*p++ = '.';
+		p = put_num(p, us % 1000000, 6, '0');
+	}
+	*p++ = ':';
+	*p = 0;
+	return p - line;
+}
+
+static void fast_prefix(struct trace_line *l, struct line_source *src, struct trace_seq *s,
+			struct tep_record *rec)
+{
+	char line[PREFIX_MAX];
+
+	prefix_text(l, src, rec, line);
+	trace_seq_puts(s, line);
+}
+
+/* tep_find_event_by_record() searches every time; ids are small, so cache them. */
+static struct tep_event *event_of(struct line_source *src, struct tep_record *rec)
+{
+	int id = trace_input_record_type(src->in, rec);
+
+	if (id < 0 || id >= EVENT_CACHE)
+		return tep_find_event(src->tep, id);
+	if (!src->events[id])
+		src->events[id] = tep_find_event(src->tep, id);
+	return src->events[id];
+}
+
+/*
+ * -w: a sched_wakeup (or _new) notes when its task was woken; the
+ * sched_switch to that task shows the latency, and the end a summary, as
+ * upstream prints them.
+ */
+#define MAX_WAKE_PID	(1 << 22)
+
+static struct tep_format_field *field_of(struct tep_event *ev, const char *name)
+{
+	return ev ? tep_find_field(ev, name) : NULL;
+}
+
+static void add_wake(struct wake_stats *st, uint64_t lat, uint64_t ts)
+{
+	if (!st->count || lat > st->max) {
+		st->max = lat;
+		st->max_ts = ts;
+	}
+	if (!st->count || lat < st->min) {
+		st->min = lat;
+		st->min_ts = ts;
+	}
+	st->total += lat;
+	st->count++;
+}
+
+static void wakeup_latency(struct trace_line *l, struct line_source *src, struct trace_seq *s,
+			   struct tep_record *rec)
+{
+	struct tep_event *ev = event_of(src, rec);
+	struct tep_format_field *f;
+	uint64_t pid, lat;
+
+	if (!ev || strcmp(ev->system, "sched"))
+		return;
+	if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
+		f = field_of(ev, "success");
+		if (f && !field_val(f, rec))
+			return;
+		f = field_of(ev, "pid");
+		if (!f || (pid = field_val(f, rec)) >= MAX_WAKE_PID)
+			return;
+		if (!l->woken)
+			l->woken = xcalloc(MAX_WAKE_PID, sizeof(*l->woken));
+		l->woken[pid] = rec->ts + 1;
+		return;
+	}
+	if (strcmp(ev->name, "sched_switch") || !l->woken)
+		return;
+	f = field_of(ev, "next_pid");
+	if (!f || (pid = field_val(f, rec)) >= MAX_WAKE_PID || !l->woken[pid])
+		return;
+	lat = rec->ts - (l->woken[pid] - 1);
+	l->woken[pid] = 0;
+	add_wake(&l->wake, lat, rec->ts);
+	/* Real-time tasks (prio < 100) are also counted on their own. */
+	f = field_of(ev, "next_prio");
+	if (f && (int)field_val(f, rec) < 100)
+		add_wake(&l->wake_rt, lat, rec->ts);
+	trace_seq_printf(s, " Latency: %llu.%03llu usecs", (unsigned long long)(lat / 1000),
+			 (unsigned long long)(lat % 1000));
+}
+
+static void print_wake_stats(struct wake_stats *st)
+{
+	uint64_t avg = st->total / st->count;
+
+	printf("\nAverage wakeup latency: %llu.%03llu usecs\n", (unsigned long long)(avg / 1000),
+	       (unsigned long long)(avg % 1000));
+	printf("Maximum Latency: %llu.%03llu usecs at timestamp: %llu.%06llu\n",
+	       (unsigned long long)(st->max / 1000), (unsigned long long)(st->max % 1000),
+	       (unsigned long long)(st->max_ts / 1000000000ULL),
+	       (unsigned long long)(((st->max_ts + 500) % 1000000000ULL) / 1000));
+	printf("Minimum Latency: %llu.%03llu usecs at timestamp: %llu.%06llu\n\n",
+	       (unsigned long long)(st->min / 1000), (unsigned long long)(st->min % 1000),
+	       (unsigned long long)(st->min_ts / 1000000000ULL),
+	       (unsigned long long)(((st->min_ts + 500) % 1000000000ULL) / 1000));
+}
+
+void trace_line_wakeup_summary(struct trace_line *l)
+{
+	if (l->wake.count)
+		print_wake_stats(&l->wake);
+	if (l->wake_rt.count) {
+		printf("RT task timings:\n");
+		print_wake_stats(&l->wake_rt);
+	}
+}
+
+/* Buffer @buffer's name: "" for the top one. */
+static const char *buffer_name(const struct line_source *src, int buffer)
+{
+	if (src->buffer_names)
+		return src->buffer_names[buffer];
+	return trace_input_buffer_name(src->in, buffer);
+}
+
+/* Whether @rec's line is only prefix, name and the event's own text. */
+static int plain_line(const struct trace_line *l, const struct line_source *src,
+		      const struct tep_record *rec, const struct tep_event *ev)
+{
+	return l->nr_files <= 1 && !src->multi_buffer && !rec->missed_events &&
+	       !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->fmt && !l->opts.raw &&
+	       ev && ev->id >= 0 &&
+	       ev->id < EVENT_CACHE && ev != src->graph_entry && ev != src->graph_exit;
+}
+
+/*
+ * The common line, assembled in one buffer and written with one call: 0, or
+ * -1 (nothing written) when its event has no compiled program.
+ */
+static int print_plain(struct trace_line *l, struct line_source *src, struct tep_record *rec,
+		       struct tep_event *ev)
+{
+	char line[1024];
+	const char *name, *text;
+	size_t len, name_len, text_len;
+
+	text = trace_printer_text(src->printer, ev, rec, 0, &text_len);
+	if (!text)
+		return -1;
+	if (text_len && text[text_len - 1] == '\n')
+		text_len--;
+	len = prefix_text(l, src, rec, line);
+	name = cached_name(src, ev);
+	name_len = strlen(name);
+	if (len + name_len + text_len + 1 > sizeof(line)) {
+		fwrite_unlocked(line, 1, len, stdout);
+		fwrite_unlocked(name, 1, name_len, stdout);
+		fwrite_unlocked(text, 1, text_len, stdout);
+		putc_unlocked('\n', stdout);
+		return 0;
+	}
+	memcpy(line + len, name, name_len);
+	len += name_len;
+	memcpy(line + len, text, text_len);
+	len += text_len;
+	line[len++] = '\n';
+	fwrite_unlocked(line, 1, len, stdout);
+	return 0;
+}
+
+void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_record *rec,
+		      int buffer)
+{
+	struct trace_seq *s = &l->s;
+	struct tep_event *ev = event_of(src, rec);
+	size_t start;
+
+	if (plain_line(l, src, rec, ev) && print_plain(l, src, rec, ev) == 0)
+		return;
+	trace_seq_reset(s);
+	if (l->nr_files > 1) {
+		const char *name = buffer_name(src, buffer);
+
+		trace_seq_printf(s, "%*s: ", l->label_width, *name ? name : src->label);
+	} else if (src->multi_buffer) {
+		const char *name = buffer_name(src, buffer);
+
+		if (*name)
+			trace_seq_printf(s, "%*s: ", src->name_width, name);
+		else
+			trace_seq_printf(s, "%*s  ", src->name_width, "");
+	}
+	if (rec->missed_events > 0)
+		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n", rec->cpu,
+				 (long long)rec->missed_events);
+	else if (rec->missed_events < 0)
+		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
+	start = s->len;
+	if (l->opts.latency) {
+		tep_print_event(src->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
+				TEP_PRINT_CPU);
+		if (l->opts.raw)
+			trace_seq_printf(s, "-0x%x", tep_data_flags(src->tep, rec));
+		else
+			tep_print_event(src->tep, s, rec, "%s", TEP_PRINT_LATENCY);
+		tep_print_event(src->tep, s, rec, src->time_fmt, TEP_PRINT_TIME);
+	} else {
+		fast_prefix(l, src, s, rec);
+	}
+	if (l->opts.ts_diff)
+		print_ts_diff(l, src, s, rec);
+	print_name(src, s, ev);
+	if (!ev || !(ev == src->graph_entry || ev == src->graph_exit) ||
+	    !print_graph(l, src, s, rec, ev))
+		trace_printer_print(src->printer, s, ev, rec, l->opts.raw);
+	if (s->len && s->buffer[s->len - 1] == '\n')
+		s->len--;
+	if (l->opts.wakeup)
+		wakeup_latency(l, src, s, rec);
+	if (l->fmt)
+		return trace_format_record(l->fmt, src->in, rec, buffer, s->buffer + start,
+					   s->len - start);
+	fwrite_unlocked(s->buffer, 1, s->len, stdout);
+	putc_unlocked('\n', stdout);
+}
+
+struct trace_line *trace_line_new(const struct line_opts *opts)
+{
+	struct trace_line *l = xcalloc(1, sizeof(*l));
+
+	l->opts = *opts;
+	l->nr_files = 1;
+	trace_seq_init(&l->s);
+	return l;
+}
+
+void trace_line_set_files(struct trace_line *l, int nr_files, int label_width)
+{
+	l->nr_files = nr_files;
+	l->label_width = label_width;
+}
+
+void trace_line_set_format(struct trace_line *l, struct trace_format *fmt)
+{
+	l->fmt = fmt;
+}
+
+void trace_line_free(struct trace_line *l)
+{
+	if (!l)
+		return;
+	trace_seq_destroy(&l->s);
+	free(l->woken);
+	free(l);
+}
+
+struct line_source *line_source_new(const struct trace_line *l, struct trace_input *in,
+				    const char *label)
+{
+	struct line_source *src = xcalloc(1, sizeof(*src));
+	int nr = trace_input_nr_buffers(in);
+
+	src->in = in;
+	src->tep = trace_input_tep(in);
+	src->label = label;
+	src->printer = trace_printer_new(in);
+	src->events = xcalloc(EVENT_CACHE, sizeof(*src->events));
+	src->names = xcalloc(EVENT_CACHE, sizeof(*src->names));
+	src->comms = xcalloc(COMM_CACHE, sizeof(*src->comms));
+	src->multi_buffer = nr > 1;
+	for (int b = 0; src->multi_buffer && b < nr; b++) {
+		int len = strlen(trace_input_buffer_name(in, b));
+
+		if (len > src->name_width)
+			src->name_width = len;
+	}
+	src->usecs = trace_input_in_usecs(in);
+	if (!src->usecs)
+		src->time_fmt = "%12d:";
+	else
+		src->time_fmt = l->opts.nsec ? " %9.1d:" : " %6.1000d:";
+	/* No graph drawing (graph_entry NULL) until line_source_setup_graph(). */
+	return src;
+}
+
+void line_source_set_buffers(struct line_source *src, const char **names, int nr)
+{
+	src->buffer_names = names;
+	src->multi_buffer = nr > 1;
+	src->name_width = 0;
+	for (int b = 0; nr > 1 && b < nr; b++)
+		if ((int)strlen(names[b]) > src->name_width)
+			src->name_width = strlen(names[b]);
+}
+
+void line_source_set_next(struct line_source *src, const struct line_next *next)
+{
+	src->next = next;
+}
+
+int line_source_graph_entry(const struct line_source *src)
+{
+	return src->graph_entry ? src->graph_entry->id : -1;
+}
+
+void line_source_forget_comms(struct line_source *src)
+{
+	memset(src->comms, 0, COMM_CACHE * sizeof(*src->comms));
+}
+
+void line_source_free(struct line_source *src)
+{
+	if (!src)
+		return;
+	trace_printer_free(src->printer);
+	free(src->events);
+	free_names(src);
+	free(src->comms);
+	free(src);
+}
