@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """dat-mutate.py IN OUT NAME[=ARG]...: IN with named damage to its metadata,
 written to OUT, for the damaged-file tests and the mutation campaign
-(mutate-campaign.py).  Its own walk of the layout (FORMATS.md section 3),
+(mutate-campaign.py).  Its own walk of the layout (trace-cmd.dat.v7(5)),
 sharing no code with the C reader.  The names:
   page-size=N          the prefix's page size (v6 and v7)
   done-size-0          v7: the first options section's DONE option says size 0
