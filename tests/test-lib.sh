@@ -17,11 +17,13 @@ UPSTREAM=${UPSTREAM:-/usr/bin/trace-cmd}
 # tests needing it skip, naming CORPUS or SHIM).
 SHARED=${SHARED:-$SRC_DIR/../shared}
 SHIM=${SHIM:-$SHARED/tools/upstream-shim}
+# Upstream's newest release, 3.4, beside Debian's 3.1.6 (prerequisite UPSTREAM34).
+UPSTREAM34=${UPSTREAM34:-$SHARED/upstream-3.4/trace-cmd}
 CORPUS=${CORPUS:-$SHARED/corpus}
 FIXTURES=$TEST_DIR/fixtures
 HELPERS=$TEST_DIR/helper
 TRACEFS_LOCK=/tmp/trace-cmd-tracefs.lock
-export TRACE_CMD UPSTREAM LC_ALL=C
+export TRACE_CMD UPSTREAM UPSTREAM34 LC_ALL=C
 
 test_count=0
 test_failed=0
@@ -41,6 +43,7 @@ prereq_check() {
 	ROOT) [ "$(id -u)" = 0 ] ;;
 	TRACEFS) [ "$(id -u)" = 0 ] && tracefs_dir >/dev/null ;;
 	UPSTREAM) [ -x "$UPSTREAM" ] ;;
+	UPSTREAM34) [ -x "$UPSTREAM34" ] ;;
 	CORPUS) [ -d "$CORPUS" ] ;;
 	SHIM) [ "$(shim_needed)" = no ] || [ -x "$SHIM" ] ;;
 	PYTHON) command -v python3 >/dev/null ;;
