@@ -537,7 +537,11 @@ static int task_shown(struct file_filter *ff, struct tep_record *rec)
 	return 0;
 }
 
-/* --comm NAME: the PIDs the saved cmdlines give that name. */
+/*
+ * --comm NAME: the PIDs the saved cmdlines give that name.  A name no task
+ * had is a warning, as in upstream, and shows nothing (upstream 3.4 then
+ * drops the --comm and shows every task: t1101 names it).
+ */
 static int add_comm_pids(struct file_filter *ff)
 {
 	for (int i = 0; i < ff->set->nr_comms; i++) {
@@ -549,8 +553,8 @@ static int add_comm_pids(struct file_filter *ff)
 			found = 1;
 		}
 		if (!found)
-			return error("--comm '%s': no task of that name in '%s'", ff->set->comms[i],
-				     trace_input_file(ff->in));
+			warning("--comm '%s': no task of that name in '%s'", ff->set->comms[i],
+				trace_input_file(ff->in));
 	}
 	return 0;
 }
