@@ -583,6 +583,12 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		else
 			tep_print_event(src->tep, s, rec, "%s", TEP_PRINT_LATENCY);
 		tep_print_event(src->tep, s, rec, src->time_fmt, TEP_PRINT_TIME);
+	} else if (!ev) {
+		/*
+		 * An id with no format: upstream's two tep_print_event() calls
+		 * (task and CPU, then time) each print this instead.
+		 */
+		trace_seq_puts(s, "[UNKNOWN EVENT][UNKNOWN EVENT]");
 	} else {
 		fast_prefix(l, src, s, rec);
 	}

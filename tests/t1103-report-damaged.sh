@@ -315,4 +315,17 @@ test_expect_success 'random bytes over the event data never crash or hang' '
 	done
 '
 
+# CPU 0's first event (at 8208: a 4-byte header, then common_type) given
+# an id no format has: its line is upstream's, which prints [UNKNOWN EVENT]
+# for the task, CPU and time it cannot name.
+test_expect_success UPSTREAM 'an event id with no format: the line upstream prints' '
+	cp "$FIXTURES/synth-sched-v6.dat" unknown-id.dat &&
+	patch unknown-id.dat 8212 e703 &&
+	"$TRACE_CMD" report -i unknown-id.dat >ours.out &&
+	"$UPSTREAM" report -i unknown-id.dat >up.out &&
+	grep -qx "\[UNKNOWN EVENT\]\[UNKNOWN EVENT\] (NULL): *\[UNKNOWN EVENT\]" ours.out &&
+	events_of ours.out >ours.events && events_of up.out >up.events &&
+	test_cmp up.events ours.events
+'
+
 test_done
