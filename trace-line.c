@@ -282,8 +282,11 @@ static void print_ts_diff(struct trace_line *l, struct line_source *src, struct 
 	uint64_t ts = rec->ts;
 	char buf[50] = "";
 
-	/* Upstream rounds to microseconds whenever the file names its clock. */
-	if (trace_input_clock_known(src->in) && !l->opts.nsec)
+	/*
+	 * Upstream rounds to microseconds whenever the file names its clock,
+	 * but not once --ts2secs has converted the timestamps: then ns.
+	 */
+	if (trace_input_clock_known(src->in) && !l->opts.nsec && !l->opts.ts2secs)
 		ts = (ts + 500) / 1000;
 	if (l->last_ts)
 		snprintf(buf, sizeof(buf), "(+%lld)", (long long)(ts - l->last_ts));

@@ -21,6 +21,7 @@ struct line_opts {
 	int	latency;	/* -l: irqs-off, need-resched, context, preempt depth */
 	int	raw;		/* -R: every event's raw fields */
 	int	ts_diff;	/* --ts-diff: the time since the line before */
+	int	ts2secs;	/* --ts2secs: timestamps converted, --ts-diff in ns */
 	int	wakeup;		/* -w: wakeup latency at each sched_switch */
 	int	no_plugins;	/* -N: no function graph drawing either */
 };

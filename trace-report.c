@@ -784,6 +784,7 @@ static int parse_time_opt(struct report *r, int c)
 		if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
 			return EXIT_USAGE;
 		r->ts2secs = ul;
+		r->line_opts.ts2secs = 1;
 		return 0;
 	case OPT_ALIGN_TS:
 		r->align_ts = 1;

@@ -33,6 +33,7 @@ $F -l
 $F -l -R
 $F --ts-diff
 $F -t --ts-diff
+$F --ts2secs 2000000000 --ts-diff
 $F -I
 $F -S
 $F --raw-ts
