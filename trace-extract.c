@@ -110,8 +110,8 @@ static size_t kernel_page_size(void)
 {
 	unsigned long kb;
 
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
+	if (tfs_exists(NULL, "buffer_subbuf_size_kb") &&
+	    tfs_read_ulong(NULL, "buffer_subbuf_size_kb", &kb) == 0 && kb)
 		return kb * 1024;
 	return getpagesize();
 }
@@ -239,7 +239,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 		if (buffers_is_top(b, i)) {
 			have_top = true;
 			memcpy(top, x->fds[i], x->nr_cpus * sizeof(int));
-			if (trace_output_add_cpustats(out, x->nr_cpus) < 0)
+			if (trace_output_add_cpustats(out, NULL, x->nr_cpus) < 0)
 				goto out;
 			continue;
 		}
@@ -247,7 +247,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 		    trace_output_add_buffer(out, name) < 0)
 			goto out;
 	}
-	clock = have_top ? tfs_current_clock() : NULL;
+	clock = have_top ? tfs_current_clock(NULL) : NULL;
 	if (trace_output_write_data(out, x->nr_cpus, top, clock ? clock : "local") < 0)
 		goto out;
 	for (int i = 0; i < buffers_count(b); i++) {

@@ -126,8 +126,8 @@ static uint32_t page_size(void)
 {
 	unsigned long kb;
 
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
+	if (tfs_exists(NULL, "buffer_subbuf_size_kb") &&
+	    tfs_read_ulong(NULL, "buffer_subbuf_size_kb", &kb) == 0 && kb)
 		return kb * 1024;
 	return getpagesize();
 }
@@ -242,7 +242,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 	if (!o->partial) {
 		/* The clock and host of the machine restoring: the files do not say theirs. */
 		if (tfs_dir())
-			clock = tfs_current_clock();
+			clock = tfs_current_clock(NULL);
 		if (trace_output_add_host_options(out) < 0 ||
 		    trace_output_write_data(out, o->nr_cpus, fds, clock ? clock : "local") < 0)
 			goto out;
