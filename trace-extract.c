@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
@@ -117,7 +116,7 @@ static size_t kernel_page_size(void)
 }
 
 /* Reads one CPU's raw pages until the kernel has none left, into a memfd. */
-static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, size_t page_size)
+static int read_cpu(struct tfs_instance *inst, int cpu, const char *raw, size_t page_size)
 {
 	char rel[64], *path, *size, *page = xmalloc(page_size);
 	int in, out = memfd_create("trace-cmd-extract", MFD_CLOEXEC);
@@ -125,9 +124,9 @@ static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, siz
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
-	path = tracefs_instance_get_file(inst, rel);
-	in = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
-	tracefs_put_tracing_file(path);
+	path = tfs_path(inst, rel);
+	in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(path);
 	if (in < 0 || out < 0) {
 		error("cannot open '%s': %s", rel, strerror(errno));
 		goto fail;
@@ -137,7 +136,7 @@ static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, siz
 	 * buffer can hold (plus the reader page), which is all it had.
 	 */
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
-	size = buffer_read_file(inst, rel);
+	size = tfs_read_quiet(inst, rel);
 	limit = size && atol(size) > 0 ? (size_t)atol(size) * 1024 + 2 * page_size : SIZE_MAX;
 	free(size);
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
@@ -168,9 +167,9 @@ fail:
 	return -1;
 }
 
-static char *buffer_clock(struct tracefs_instance *inst)
+static char *buffer_clock(struct tfs_instance *inst)
 {
-	char *s = buffer_read_file(inst, "trace_clock"), *b, *e;
+	char *s = tfs_read_quiet(inst, "trace_clock"), *b, *e;
 
 	if (!s)
 		return xstrdup("local");
@@ -186,7 +185,7 @@ static char *buffer_clock(struct tracefs_instance *inst)
 }
 
 /* An instance's CPUSTATs, after the "Buffer: NAME" entry upstream puts first. */
-static int add_instance_stats(struct trace_output *out, struct tracefs_instance *inst,
+static int add_instance_stats(struct trace_output *out, struct tfs_instance *inst,
 			      const char *name, int nr_cpus)
 {
 	char rel[64], head[512], *stats, *buf;
@@ -196,7 +195,7 @@ static int add_instance_stats(struct trace_output *out, struct tracefs_instance 
 		return -1;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		stats = buffer_read_file(inst, rel);
+		stats = tfs_read_quiet(inst, rel);
 		if (!stats)
 			return error("cannot read '%s' of instance '%s': %s", rel, name,
 				     strerror(errno));
@@ -287,7 +286,7 @@ static int extract(struct extract *x, struct buffers *b)
 		return error("no CPUs in the tracing directory");
 	snprintf(rel, sizeof(rel), "per_cpu/cpu0/%s", raw);
 	for (int i = 0; i < buffers_count(b); i++)
-		if (x->snapshot && !buffer_file_exists(buffers_instance(b, i), rel))
+		if (x->snapshot && !tfs_exists(buffers_instance(b, i), rel))
 			return error("this kernel has no snapshot buffer (no '%s')", rel);
 	/* Reading consumes the buffers: find out first that the file can be written. */
 	if (outfile_open(&f, x->output, NULL) < 0)
@@ -327,7 +326,7 @@ static int run_extract(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, &x, b);

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
-
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-ftrace-setup.h"
@@ -550,7 +548,7 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 		return ret;
 	}
 	ret = EXIT_FAILED;
-	if (!tracing_dir_setup() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace, NULL) < 0)
+	if (!tfs_dir() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace, NULL) < 0)
 		goto out;
 	p.saved = tfs_saved_new();
 	for (int i = 0; i < p.nr_bufs; i++) {

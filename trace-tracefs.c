@@ -191,8 +191,10 @@ struct tfs_instance *tfs_instance_alloc(const char *name)
 {
 	struct tfs_instance *inst;
 
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
-		return error("invalid instance name '%s'", name), NULL;
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		error("invalid instance name '%s'", name);
+		return NULL;
+	}
 	inst = xcalloc(1, sizeof(*inst));
 	inst->name = xstrdup(name);
 	inst->prefix = xmalloc(strlen(name) + sizeof("instances//"));
@@ -425,30 +427,68 @@ int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val)
 	return err ? -1 : 0;
 }
 
+/* The buffer's directory without the trailing '/', as libtracefs's own paths are. */
+static char *buffer_dir(struct tfs_instance *inst)
+{
+	char *dir = tfs_path(inst, "");
+
+	dir[strlen(dir) - 1] = '\0';
+	return dir;
+}
+
+char **tfs_event_systems(struct tfs_instance *inst)
+{
+	char *dir = buffer_dir(inst);
+	char **list = tracefs_event_systems(dir);
+	int err = errno;
+
+	free(dir);
+	/* No system with an enable file: an empty list, not a failure. */
+	if (!list && err == ENOENT && tfs_exists(inst, "events"))
+		err = 0;
+	errno = err;
+	return list;
+}
+
+char **tfs_system_events(struct tfs_instance *inst, const char *system)
+{
+	char *dir = buffer_dir(inst);
+	char **list = tracefs_system_events(dir, system);
+	int err = errno;
+
+	free(dir);
+	errno = err;
+	return list;
+}
+
+void tfs_list_free(char **list)
+{
+	tracefs_list_free(list);
+}
+
 int tfs_for_each_event(struct tfs_instance *inst,
 		       int (*fn)(const char *system, const char *event, void *data),
 		       void *data)
 {
-	char *dir = tfs_path(inst, "");
-	char **systems, **events;
+	char **systems = tfs_event_systems(inst), **events;
 	int ret = 0;
 
-	/* Without the trailing '/', as libtracefs's own paths are. */
-	dir[strlen(dir) - 1] = '\0';
-	systems = tracefs_event_systems(dir);
+	if (!systems && !errno)
+		return 0;
 	if (!systems) {
+		char *dir = buffer_dir(inst);
+
 		error("cannot list the events of '%s': %s", dir, strerror(errno));
 		free(dir);
 		return -1;
 	}
 	for (int s = 0; !ret && systems[s]; s++) {
-		events = tracefs_system_events(dir, systems[s]);
+		events = tfs_system_events(inst, systems[s]);
 		for (int e = 0; !ret && events && events[e]; e++)
 			ret = fn(systems[s], events[e], data);
-		tracefs_list_free(events);
+		tfs_list_free(events);
 	}
-	tracefs_list_free(systems);
-	free(dir);
+	tfs_list_free(systems);
 	return ret;
 }
 

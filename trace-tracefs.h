@@ -84,6 +84,16 @@ char *tfs_read_quiet(struct tfs_instance *inst, const char *rel);
 int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val);
 
 /*
+ * The event systems of @inst, and the events of one, as libtracefs lists
+ * them (directory order, NULL-terminated, free with tfs_list_free); NULL
+ * with errno set when they cannot be read, NULL with errno 0 when there are
+ * none (libtracefs's empty list).
+ */
+char **tfs_event_systems(struct tfs_instance *inst);
+char **tfs_system_events(struct tfs_instance *inst, const char *system);
+void tfs_list_free(char **list);
+
+/*
  * Calls @fn for every event of @inst (systems and events in tracefs order);
  * stops early when @fn returns non-zero, and returns that value, or -1
  * after printing why the events cannot be listed.
