@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracing directory for every command that changes Ftrace: find or mount
- * it, read and write its files (explaining refusals with the kernel's
- * error_log), save what a command changes and put it back, match -e specs.
+ * The tracing directory for every command that touches Ftrace: find or mount
+ * it, make and remove instances, read and write the files of a buffer (the
+ * instance passed first, NULL for the top one, explaining refusals with the
+ * buffer's error_log), save what a command changes and put it back, match
+ * -e specs.  The only place libtracefs is called.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracing directory: find it (mounting tracefs, else debugfs), read and
- * write its files with the kernel's reason shown on refusal, remember what a
- * command changed so it can be put back, and match -e event specs.
+ * The tracing directory: find it (mounting tracefs, else debugfs), make and
+ * remove instances, read and write the files of a buffer (instance first,
+ * NULL for the top buffer) with the kernel's reason shown on refusal,
+ * remember what a command changed so it can be put back, and match -e specs.
  */
 #ifndef TRACE_TRACEFS_H
 #define TRACE_TRACEFS_H
