@@ -1,27 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Buffer selection for the small tracefs commands: libtracefs pointed at the
- * tracing directory trace-tracefs.c finds (or mounts), the -B / -a / -t
- * selectors as a list of buffers, and plain file read/write per buffer.
+ * Buffer selection for the small tracefs commands: the -B / -a / -t
+ * selectors as a list of tfs_instance buffers (NULL for the top one), each
+ * with the -b size and -d of its group.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-tracefs.h"
 
 struct buffer_entry {
-	struct tracefs_instance *inst;	/* NULL: the top buffer */
+	struct tfs_instance *inst;	/* NULL: the top buffer */
 	int group;
 	unsigned long size_kb;
 	bool delete;
@@ -34,21 +28,6 @@ struct buffers {
 	bool last_top;	/* the current group is -t */
 };
 
-/* One lookup for the whole program: trace-tracefs.c's, shared with libtracefs. */
-const char *tracing_dir_setup(void)
-{
-	static const char *dir;
-
-	if (dir)
-		return dir;
-	dir = tfs_dir();
-	if (dir && tracefs_set_tracing_dir((char *)dir) < 0) {
-		error("cannot use tracing directory '%s': %s", dir, strerror(errno));
-		dir = NULL;
-	}
-	return dir;
-}
-
 struct buffers *buffers_new(void)
 {
 	return xcalloc(1, sizeof(struct buffers));
@@ -59,7 +38,7 @@ void buffers_free(struct buffers *b)
 	if (!b)
 		return;
 	for (int i = 0; i < b->nr; i++)
-		tracefs_instance_free(b->e[i].inst);
+		tfs_instance_free(b->e[i].inst);
 	free(b->e);
 	free(b);
 }
@@ -67,7 +46,7 @@ void buffers_free(struct buffers *b)
 static int find_entry(struct buffers *b, const char *name)
 {
 	for (int i = 0; i < b->nr; i++) {
-		const char *n = b->e[i].inst ? tracefs_instance_get_name(b->e[i].inst) : NULL;
+		const char *n = tfs_instance_name(b->e[i].inst);
 
 		if ((!name && !n) || (name && n && !strcmp(name, n)))
 			return i;
@@ -76,12 +55,12 @@ static int find_entry(struct buffers *b, const char *name)
 }
 
 /* Adds (or regroups) one buffer; takes ownership of @inst. */
-static void add_entry(struct buffers *b, struct tracefs_instance *inst)
+static void add_entry(struct buffers *b, struct tfs_instance *inst)
 {
-	int i = find_entry(b, inst ? tracefs_instance_get_name(inst) : NULL);
+	int i = find_entry(b, tfs_instance_name(inst));
 
 	if (i >= 0) {
-		tracefs_instance_free(inst);
+		tfs_instance_free(inst);
 		b->e[i].group = b->group;
 		return;
 	}
@@ -89,23 +68,16 @@ static void add_entry(struct buffers *b, struct tracefs_instance *inst)
 	b->e[b->nr++] = (struct buffer_entry){ .inst = inst, .group = b->group };
 }
 
-int buffers_select_name(struct buffers *b, const char *name, bool create)
+int buffers_select_name(struct buffers *b, const char *name)
 {
-	struct tracefs_instance *inst;
+	struct tfs_instance *inst = tfs_instance_alloc(name);
 
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
-		return error("invalid instance name '%s'", name);
-	if (!create) {
-		char rel[PATH_MAX];
-
-		snprintf(rel, sizeof(rel), "instances/%s", name);
-		if (!buffer_file_exists(NULL, rel))
-			return error("no instance '%s'", name);
-	}
-	inst = create ? tracefs_instance_create(name) : tracefs_instance_alloc(NULL, name);
 	if (!inst)
-		return error("cannot %s instance '%s': %s", create ? "create" : "open",
-			     name, strerror(errno));
+		return -1;
+	if (!tfs_instance_exists(inst)) {
+		tfs_instance_free(inst);
+		return error("no instance '%s'", name);
+	}
 	b->group++;
 	b->last_top = false;
 	add_entry(b, inst);
@@ -115,7 +87,7 @@ int buffers_select_name(struct buffers *b, const char *name, bool create)
 static int add_instance_cb(const char *name, void *data)
 {
 	struct buffers *b = data;
-	struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+	struct tfs_instance *inst = tfs_instance_alloc(name);
 
 	if (inst)
 		add_entry(b, inst);
@@ -126,7 +98,7 @@ int buffers_select_all(struct buffers *b)
 {
 	b->group++;
 	b->last_top = false;
-	if (tracefs_instances_walk(add_instance_cb, b) < 0 && errno != ENOENT)
+	if (tfs_instances_walk(add_instance_cb, b) < 0 && errno != ENOENT)
 		return error("cannot list instances: %s", strerror(errno));
 	return 0;
 }
@@ -179,14 +151,14 @@ int buffers_count(const struct buffers *b)
 	return b->nr;
 }
 
-struct tracefs_instance *buffers_instance(const struct buffers *b, int i)
+struct tfs_instance *buffers_instance(const struct buffers *b, int i)
 {
 	return b->e[i].inst;
 }
 
 const char *buffers_name(const struct buffers *b, int i)
 {
-	return b->e[i].inst ? tracefs_instance_get_name(b->e[i].inst) : "top";
+	return b->e[i].inst ? tfs_instance_name(b->e[i].inst) : "top";
 }
 
 bool buffers_is_top(const struct buffers *b, int i)
@@ -202,77 +174,6 @@ unsigned long buffers_size(const struct buffers *b, int i)
 bool buffers_delete(const struct buffers *b, int i)
 {
 	return b->e[i].delete;
-}
-
-char *buffer_read_file(struct tracefs_instance *inst, const char *file)
-{
-	char *path = tracefs_instance_get_file(inst, file);
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd, err;
-
-	if (!path)
-		return NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	err = errno;
-	tracefs_put_tracing_file(path);
-	if (fd < 0) {
-		errno = err;
-		return NULL;
-	}
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n > 0)
-			len += n;
-	} while (n != 0 && !(n < 0));
-	err = errno;
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		errno = err;
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-bool buffer_file_exists(struct tracefs_instance *inst, const char *rel)
-{
-	char *path = tracefs_instance_get_file(inst, rel);
-	bool ret = path && access(path, F_OK) == 0;
-
-	tracefs_put_tracing_file(path);
-	return ret;
-}
-
-int buffer_write_file(struct tracefs_instance *inst, const char *file, const char *val)
-{
-	char *path = tracefs_instance_get_file(inst, file);
-	int fd, err = 0;
-
-	if (!path)
-		return -1;
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		err = errno;
-	tracefs_put_tracing_file(path);
-	if (fd < 0) {
-		errno = err;
-		return -1;
-	}
-	if (*val && write_all(fd, val, strlen(val)) < 0)
-		err = errno;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	errno = err;
-	return err ? -1 : 0;
 }
 
 int option_error(const struct command *cmd, char **argv, int c)
@@ -291,35 +192,11 @@ int option_error(const struct command *cmd, char **argv, int c)
 	return usage_error(cmd, "unknown option '%.*s'", len, arg);
 }
 
-int buffer_for_each_event(struct tracefs_instance *inst,
-			  int (*fn)(const char *system, const char *event, void *data),
-			  void *data)
-{
-	const char *dir = tracefs_instance_get_dir(inst);
-	char **systems = tracefs_event_systems(dir), **events;
-	int ret = 0;
-
-	if (!systems) {
-		error("cannot list the events of '%s': %s", dir, strerror(errno));
-		tracefs_put_tracing_file((char *)dir);
-		return -1;
-	}
-	for (int s = 0; !ret && systems[s]; s++) {
-		events = tracefs_system_events(dir, systems[s]);
-		for (int e = 0; !ret && events && events[e]; e++)
-			ret = fn(systems[s], events[e], data);
-		tracefs_list_free(events);
-	}
-	tracefs_list_free(systems);
-	tracefs_put_tracing_file((char *)dir);
-	return ret;
-}
-
 int buffers_option(struct buffers *b, int opt, const char *arg)
 {
 	switch (opt) {
 	case 'B':
-		return b && buffers_select_name(b, arg, false) < 0 ? -1 : 1;
+		return b && buffers_select_name(b, arg) < 0 ? -1 : 1;
 	case 'a':
 		return b && buffers_select_all(b) < 0 ? -1 : 1;
 	case 't':

@@ -1,22 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Buffer selection for the small tracefs commands (stop, reset, clear, show,
- * stat, extract, ...): libtracefs pointed at the tracing directory, and
- * -B NAME / -a / -t turned into a list of buffers.
+ * stat, extract, ...): -B NAME / -a / -t turned into a list of buffers,
+ * each a tfs_instance (trace-tracefs.h) to read and write through.
  */
 #ifndef TRACE_BUFFERS_H
 #define TRACE_BUFFERS_H
 
 #include <stdbool.h>
 
-struct tracefs_instance;
-
-/*
- * The tracing directory as tfs_dir() finds it (a visible tracefs, else
- * tracefs mounted, else debugfs; $TRACE_CMD_TRACING_DIR for fake ones), with
- * libtracefs pointed at it too.  Returns the path, or NULL after printing why.
- */
-const char *tracing_dir_setup(void);
+struct tfs_instance;
 
 /* A list of selected buffers; the top buffer is represented by a NULL instance. */
 struct buffers;
@@ -27,9 +20,9 @@ void buffers_free(struct buffers *b);
 /*
  * Selectors, in command-line order.  Each starts a new group that later
  * per-group settings (buffers_set_size, buffers_set_delete) apply to.
- * buffers_select_name fails with "no instance 'NAME'" unless @create.
+ * buffers_select_name fails with "no instance 'NAME'" when it does not exist.
  */
-int buffers_select_name(struct buffers *b, const char *name, bool create);
+int buffers_select_name(struct buffers *b, const char *name);
 int buffers_select_all(struct buffers *b);
 void buffers_select_top(struct buffers *b);
 /*
@@ -48,35 +41,13 @@ void buffers_set_size(struct buffers *b, unsigned long kb);
 void buffers_set_delete(struct buffers *b);
 
 int buffers_count(const struct buffers *b);
-struct tracefs_instance *buffers_instance(const struct buffers *b, int i);
+struct tfs_instance *buffers_instance(const struct buffers *b, int i);
 /* "top" for the top buffer, else the instance name (for messages). */
 const char *buffers_name(const struct buffers *b, int i);
 bool buffers_is_top(const struct buffers *b, int i);
 /* The -b size given for this buffer's group, or 0 when none was. */
 unsigned long buffers_size(const struct buffers *b, int i);
 bool buffers_delete(const struct buffers *b, int i);
-
-/*
- * Reads a file of the buffer (relative to its directory) into a malloc'd,
- * NUL-terminated string; NULL with errno set when it cannot be read.
- */
-char *buffer_read_file(struct tracefs_instance *inst, const char *file);
-/*
- * Does the file (or directory) exist in the buffer?  Unlike
- * tracefs_file_exists() this follows tracefs_set_tracing_dir().
- */
-bool buffer_file_exists(struct tracefs_instance *inst, const char *rel);
-/* Writes @val to a file of the buffer with O_TRUNC; -1 with errno set on failure. */
-int buffer_write_file(struct tracefs_instance *inst, const char *file, const char *val);
-
-/*
- * Calls @fn for every event of the buffer (systems and events in tracefs
- * order); stops early when @fn returns non-zero, and returns that value, or
- * -1 after printing why the events cannot be listed.
- */
-int buffer_for_each_event(struct tracefs_instance *inst,
-			  int (*fn)(const char *system, const char *event, void *data),
-			  void *data);
 
 /*
  * The usage error for what getopt_long returned as '?' or ':' (the option

@@ -43,7 +43,7 @@ static int check_system(struct tep_handle *tep, const char *system)
 	int n, bad = 0;
 
 	snprintf(rel, sizeof(rel), "events/%s", system);
-	dir = tfs_path(rel);
+	dir = tfs_path(NULL, rel);
 	n = scandir(dir, &list, is_dir_entry, alphasort);
 	free(dir);
 	if (n < 0)
@@ -53,7 +53,7 @@ static int check_system(struct tep_handle *tep, const char *system)
 		size_t len;
 
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", system, list[i]->d_name);
-		if (tfs_exists(rel) && tfs_read_file(rel, &buf, &len) == 0) {
+		if (tfs_exists(NULL, rel) && tfs_read_file(NULL, rel, &buf, &len) == 0) {
 			if (tep_parse_event(tep, buf, len, system) != TEP_ERRNO__SUCCESS) {
 				error("cannot parse the format of '%s:%s'", system,
 				      list[i]->d_name);
@@ -80,15 +80,15 @@ static int check_all(int no_plugins)
 		return error("out of memory");
 	if (!no_plugins)
 		plugins = tep_load_plugins(tep);
-	if (tfs_exists("events/header_page") &&
-	    tfs_read_file("events/header_page", &buf, &len) == 0) {
+	if (tfs_exists(NULL, "events/header_page") &&
+	    tfs_read_file(NULL, "events/header_page", &buf, &len) == 0) {
 		if (tep_parse_header_page(tep, buf, len, sizeof(long)) < 0) {
 			error("cannot parse '%s'", "events/header_page");
 			bad++;
 		}
 		free(buf);
 	}
-	dir = tfs_path("events");
+	dir = tfs_path(NULL, "events");
 	n = scandir(dir, &list, is_dir_entry, alphasort);
 	if (n < 0) {
 		error("cannot read '%s': %s", dir, strerror(errno));

@@ -10,6 +10,7 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_clear;
 
@@ -35,7 +36,7 @@ static int parse(int argc, char **argv, struct buffers *b)
 		case 'h':
 			return show_usage(&cmd_clear);
 		case 'B':
-			if (b && buffers_select_name(b, optarg, false) < 0)
+			if (b && buffers_select_name(b, optarg) < 0)
 				return EXIT_FAILED;
 			break;
 		case 'a':
@@ -61,13 +62,13 @@ static int run_clear(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, b);
 	buffers_default_top(b);
 	for (int i = 0; ret < 0 && i < buffers_count(b); i++) {
-		if (buffer_write_file(buffers_instance(b, i), "trace", "") < 0) {
+		if (tfs_write_quiet(buffers_instance(b, i), "trace", "") < 0) {
 			if (buffers_is_top(b, i))
 				error("cannot clear the top buffer: %s", strerror(errno));
 			else

@@ -18,7 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
@@ -107,7 +106,7 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 }
 
 /* Reads one CPU's raw pages until the kernel has none left, into a memfd. */
-static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, size_t page_size)
+static int read_cpu(struct tfs_instance *inst, int cpu, const char *raw, size_t page_size)
 {
 	char rel[64], *path, *size, *page = xmalloc(page_size);
 	int in, out = memfd_create("trace-cmd-extract", MFD_CLOEXEC);
@@ -115,9 +114,9 @@ static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, siz
 	ssize_t n;
 
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
-	path = tracefs_instance_get_file(inst, rel);
-	in = path ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
-	tracefs_put_tracing_file(path);
+	path = tfs_path(inst, rel);
+	in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(path);
 	if (in < 0 || out < 0) {
 		error("cannot open '%s': %s", rel, strerror(errno));
 		goto fail;
@@ -127,7 +126,7 @@ static int read_cpu(struct tracefs_instance *inst, int cpu, const char *raw, siz
 	 * buffer can hold (plus the reader page), which is all it had.
 	 */
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
-	size = buffer_read_file(inst, rel);
+	size = tfs_read_quiet(inst, rel);
 	limit = size && atol(size) > 0 ? (size_t)atol(size) * 1024 + 2 * page_size : SIZE_MAX;
 	free(size);
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/%s", cpu, raw);
@@ -158,9 +157,9 @@ fail:
 	return -1;
 }
 
-static char *buffer_clock(struct tracefs_instance *inst)
+static char *buffer_clock(struct tfs_instance *inst)
 {
-	char *s = buffer_read_file(inst, "trace_clock"), *b, *e;
+	char *s = tfs_read_quiet(inst, "trace_clock"), *b, *e;
 
 	if (!s)
 		return xstrdup("local");
@@ -176,7 +175,7 @@ static char *buffer_clock(struct tracefs_instance *inst)
 }
 
 /* An instance's CPUSTATs, after the "Buffer: NAME" entry upstream puts first. */
-static int add_instance_stats(struct trace_output *out, struct tracefs_instance *inst,
+static int add_instance_stats(struct trace_output *out, struct tfs_instance *inst,
 			      const char *name, int nr_cpus)
 {
 	char rel[64], head[512], *stats, *buf;
@@ -186,7 +185,7 @@ static int add_instance_stats(struct trace_output *out, struct tracefs_instance 
 		return -1;
 	for (int cpu = 0; cpu < nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		stats = buffer_read_file(inst, rel);
+		stats = tfs_read_quiet(inst, rel);
 		if (!stats)
 			return error("cannot read '%s' of instance '%s': %s", rel, name,
 				     strerror(errno));
@@ -229,7 +228,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 		if (buffers_is_top(b, i)) {
 			have_top = true;
 			memcpy(top, x->fds[i], x->nr_cpus * sizeof(int));
-			if (trace_output_add_cpustats(out, x->nr_cpus) < 0)
+			if (trace_output_add_cpustats(out, NULL, x->nr_cpus) < 0)
 				goto out;
 			continue;
 		}
@@ -237,7 +236,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 		    trace_output_add_buffer(out, name) < 0)
 			goto out;
 	}
-	clock = have_top ? tfs_current_clock() : NULL;
+	clock = have_top ? tfs_current_clock(NULL) : NULL;
 	if (trace_output_write_data(out, x->nr_cpus, top, clock ? clock : "local") < 0)
 		goto out;
 	for (int i = 0; i < buffers_count(b); i++) {
@@ -277,7 +276,7 @@ static int extract(struct extract *x, struct buffers *b)
 		return error("no CPUs in the tracing directory");
 	snprintf(rel, sizeof(rel), "per_cpu/cpu0/%s", raw);
 	for (int i = 0; i < buffers_count(b); i++)
-		if (x->snapshot && !buffer_file_exists(buffers_instance(b, i), rel))
+		if (x->snapshot && !tfs_exists(buffers_instance(b, i), rel))
 			return error("this kernel has no snapshot buffer (no '%s')", rel);
 	/* Reading consumes the buffers: find out first that the file can be written. */
 	if (outfile_open(&f, x->output, NULL) < 0)
@@ -317,7 +316,7 @@ static int run_extract(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, &x, b);

@@ -194,15 +194,15 @@ static int has_word(const char *list, const char *name)
 	return 0;
 }
 
-static int check_tracer(const char *plugin)
+static int check_tracer(struct tfs_instance *inst, const char *plugin)
 {
 	char *list;
 	int ret = 0;
 
-	if (!tfs_exists("available_tracers"))
+	if (!tfs_exists(inst, "available_tracers"))
 		return error("tracer '%s' is not available (no available_tracers in '%s')",
 			     plugin, tfs_dir());
-	if (tfs_read_file("available_tracers", &list, NULL) < 0)
+	if (tfs_read_file(inst, "available_tracers", &list, NULL) < 0)
 		return -1;
 	if (!has_word(list, plugin)) {
 		list[strcspn(list, "\n")] = '\0';
@@ -264,14 +264,14 @@ static int check_globs(const char *funcs, const char **globs, int n, const char 
 	return 0;
 }
 
-static int check_functions(const struct ftrace_setup *fs)
+static int check_functions(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
 	char *funcs;
 	int ret;
 
 	if (!fs->nr_filters && !fs->nr_notrace && !fs->nr_graph && !fs->module)
 		return 0;
-	if (tfs_read_file("available_filter_functions", &funcs, NULL) < 0)
+	if (tfs_read_file(inst, "available_filter_functions", &funcs, NULL) < 0)
 		return -1;
 	ret = check_globs(funcs, fs->filters, fs->nr_filters, fs->module);
 	if (ret == 0)
@@ -287,12 +287,12 @@ static int check_functions(const struct ftrace_setup *fs)
 	return ret;
 }
 
-static int check_clock(const char *clock)
+static int check_clock(struct tfs_instance *inst, const char *clock)
 {
 	char *list, *words, *p;
 	int ret = 0;
 
-	if (tfs_read_file("trace_clock", &list, NULL) < 0)
+	if (tfs_read_file(inst, "trace_clock", &list, NULL) < 0)
 		return -1;
 	list[strcspn(list, "\n")] = '\0';
 	words = xstrdup(list);
@@ -307,20 +307,20 @@ static int check_clock(const char *clock)
 }
 
 /* "noNAME" turns NAME off; the name must be one of options/. */
-static const char *option_name(const char *opt, int *on)
+static const char *option_name(struct tfs_instance *inst, const char *opt, int *on)
 {
 	char rel[300];
 
 	*on = 1;
 	snprintf(rel, sizeof(rel), "options/%s", opt);
-	if (!strncmp(opt, "no", 2) && !tfs_exists(rel)) {
+	if (!strncmp(opt, "no", 2) && !tfs_exists(inst, rel)) {
 		*on = 0;
 		return opt + 2;
 	}
 	return opt;
 }
 
-static int check_options(const struct ftrace_setup *fs)
+static int check_options(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
 	char rel[300];
 	int on;
@@ -329,8 +329,8 @@ static int check_options(const struct ftrace_setup *fs)
 	if (fs->plugin)
 		return 0;
 	for (int i = 0; i < fs->nr_options; i++) {
-		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
-		if (!tfs_exists(rel))
+		snprintf(rel, sizeof(rel), "options/%s", option_name(inst, fs->options[i], &on));
+		if (!tfs_exists(inst, rel))
 			return error("no trace option '%s' (see the options directory)",
 				     fs->options[i]);
 	}
@@ -338,31 +338,32 @@ static int check_options(const struct ftrace_setup *fs)
 }
 
 /* -O: after the tracer when there is one, as its options may come with it. */
-static int apply_options(struct ftrace_setup *fs, struct tfs_saved *saved)
+static int apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
+			 struct tfs_saved *saved)
 {
 	char rel[300];
 	int on;
 
 	for (int i = 0; i < fs->nr_options; i++) {
-		snprintf(rel, sizeof(rel), "options/%s", option_name(fs->options[i], &on));
-		if (fs->plugin && !tfs_exists(rel))
+		snprintf(rel, sizeof(rel), "options/%s", option_name(inst, fs->options[i], &on));
+		if (fs->plugin && !tfs_exists(inst, rel))
 			return error("no trace option '%s' with tracer '%s' (see the options directory)",
 				     fs->options[i], fs->plugin);
-		if (tfs_set(saved, rel, on ? "1" : "0") < 0)
+		if (tfs_set(saved, inst, rel, on ? "1" : "0") < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int ftrace_setup_check(const struct ftrace_setup *fs)
+int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
-	if (fs->plugin && check_tracer(fs->plugin) < 0)
+	if (fs->plugin && check_tracer(inst, fs->plugin) < 0)
 		return -1;
-	if (fs->clock && check_clock(fs->clock) < 0)
+	if (fs->clock && check_clock(inst, fs->clock) < 0)
 		return -1;
-	if (check_options(fs) < 0)
+	if (check_options(fs, inst) < 0)
 		return -1;
-	return check_functions(fs);
+	return check_functions(fs, inst);
 }
 
 /*
@@ -370,9 +371,9 @@ int ftrace_setup_check(const struct ftrace_setup *fs)
  * truncating open: the function filter files take one glob per write, and
  * the open with O_TRUNC is what clears them.
  */
-static int write_lines(const char *rel, const char *lines)
+static int write_lines(struct tfs_instance *inst, const char *rel, const char *lines)
 {
-	char *path = rel[0] == '/' ? xstrdup(rel) : tfs_path(rel);
+	char *path = rel[0] == '/' ? xstrdup(rel) : tfs_path(inst, rel);
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	const char *p = lines;
 	int err = errno;
@@ -438,8 +439,11 @@ static int write_whole(const char *path, const char *val)
 }
 
 /* Remembers @val to be written back to @rel by ftrace_setup_restore(). */
-static void remember(struct ftrace_setup *fs, const char *rel, char *val)
+static void remember(struct ftrace_setup *fs, struct tfs_instance *inst, const char *rel,
+		     char *val)
 {
+	fs->restore_inst = xrealloc(fs->restore_inst, (fs->nr_restore + 1) * sizeof(*fs->restore_inst));
+	fs->restore_inst[fs->nr_restore] = inst;
 	fs->restore_rel = xrealloc(fs->restore_rel, (fs->nr_restore + 1) * sizeof(char *));
 	fs->restore_val = xrealloc(fs->restore_val, (fs->nr_restore + 1) * sizeof(char *));
 	fs->restore_rel[fs->nr_restore] = xstrdup(rel);
@@ -451,7 +455,7 @@ static void remember(struct ftrace_setup *fs, const char *rel, char *val)
  * A function filter file lists one glob a line; "#### all functions
  * enabled ####" and the like mean empty, which a truncating open restores.
  */
-static int set_function_list(struct ftrace_setup *fs, const char *rel,
+static int set_function_list(struct ftrace_setup *fs, struct tfs_instance *inst, const char *rel,
 			     const char **globs, int n, const char *module)
 {
 	size_t len = 1;
@@ -460,11 +464,11 @@ static int set_function_list(struct ftrace_setup *fs, const char *rel,
 	if (!n && !module)
 		return 0;
 	/* Unreadable (as the function tracer's files are where it is refused): stop. */
-	if (tfs_exists(rel) && tfs_read_file(rel, &old, NULL) < 0)
+	if (tfs_exists(inst, rel) && tfs_read_file(inst, rel, &old, NULL) < 0)
 		return -1;
 	if (old && old[0] == '#')
 		old[0] = '\0';
-	remember(fs, rel, old ? old : xstrdup(""));
+	remember(fs, inst, rel, old ? old : xstrdup(""));
 	for (int i = 0; i < n; i++)
 		len += strlen(globs[i]) + (module ? strlen(module) + 5 : 0) + 1;
 	if (!n)
@@ -475,13 +479,13 @@ static int set_function_list(struct ftrace_setup *fs, const char *rel,
 			module ? module : "");
 	if (!n)
 		sprintf(val, ":mod:%s\n", module);
-	n = write_lines(rel, val);
+	n = write_lines(inst, rel, val);
 	free(val);
 	return n;
 }
 
 /* An event directory events/SYS/EVT with an enable file matching the globs. */
-static int system_has_event(const char *sys, const char *evglob)
+static int system_has_event(struct tfs_instance *inst, const char *sys, const char *evglob)
 {
 	char *rel = xmalloc(strlen(sys) + 16);
 	char *path;
@@ -490,14 +494,14 @@ static int system_has_event(const char *sys, const char *evglob)
 	int found = 0;
 
 	sprintf(rel, "events/%s", sys);
-	path = tfs_path(rel);
+	path = tfs_path(inst, rel);
 	dir = opendir(path);
 	while (dir && !found && (d = readdir(dir))) {
 		char *en = xmalloc(strlen(rel) + strlen(d->d_name) + 16);
 
 		sprintf(en, "%s/%s/enable", rel, d->d_name);
 		found = d->d_name[0] != '.' && fnmatch(evglob, d->d_name, 0) == 0 &&
-			tfs_exists(en);
+			tfs_exists(inst, en);
 		free(en);
 	}
 	if (dir)
@@ -513,7 +517,7 @@ void ftrace_setup_event(struct ftrace_setup *fs, int index)
 	fs->negate_next = 0;
 }
 
-struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
+struct tfs_events *ftrace_events_minus(struct tfs_instance *inst, const struct tfs_events *all,
 				       const struct tfs_events *minus)
 {
 	struct tfs_events *ev = tfs_events_new();
@@ -531,7 +535,7 @@ struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
 			continue;
 		spec = xmalloc(strlen(sys) + strlen(name) + 2);
 		sprintf(spec, "%s:%s", sys, name);
-		if (tfs_events_add(ev, spec) < 0) {
+		if (tfs_events_add(ev, inst, spec) < 0) {
 			free(spec);
 			tfs_events_free(ev);
 			return NULL;
@@ -541,10 +545,10 @@ struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
 	return ev;
 }
 
-int ftrace_event_spec_matches(const char *spec)
+int ftrace_event_spec_matches(struct tfs_instance *inst, const char *spec)
 {
 	char *copy = xstrdup(spec), *colon = strchr(copy, ':');
-	char *path = tfs_path("events");
+	char *path = tfs_path(inst, "events");
 	DIR *dir = opendir(path);
 	struct dirent *d;
 	int found = 0;
@@ -555,14 +559,14 @@ int ftrace_event_spec_matches(const char *spec)
 		if (d->d_name[0] == '.')
 			continue;
 		if (!strcmp(copy, "all"))
-			found = system_has_event(d->d_name, "*");
+			found = system_has_event(inst, d->d_name, "*");
 		else if (colon)
 			found = fnmatch(copy, d->d_name, 0) == 0 &&
-				system_has_event(d->d_name, colon + 1);
+				system_has_event(inst, d->d_name, colon + 1);
 		else
 			found = (fnmatch(copy, d->d_name, 0) == 0 &&
-				 system_has_event(d->d_name, "*")) ||
-				system_has_event(d->d_name, copy);
+				 system_has_event(inst, d->d_name, "*")) ||
+				system_has_event(inst, d->d_name, copy);
 	}
 	if (dir)
 		closedir(dir);
@@ -572,7 +576,8 @@ int ftrace_event_spec_matches(const char *spec)
 }
 
 /* -v -e SPEC: the events the negated specs match, taken out of @ev. */
-static int exclude_negated(const struct ftrace_setup *fs, const char **specs, int n,
+static int exclude_negated(const struct ftrace_setup *fs, struct tfs_instance *inst,
+			   const char **specs, int n,
 			   struct tfs_events **ev)
 {
 	struct tfs_events *minus = tfs_events_new(), *rest = NULL;
@@ -582,12 +587,12 @@ static int exclude_negated(const struct ftrace_setup *fs, const char **specs, in
 		if (!fs->negated[i])
 			continue;
 		nr_minus++;
-		if (tfs_events_add(minus, specs[i]) <= 0) {
+		if (tfs_events_add(minus, inst, specs[i]) <= 0) {
 			tfs_events_free(minus);
 			return -1;
 		}
 	}
-	if (nr_minus && !(rest = ftrace_events_minus(*ev, minus))) {
+	if (nr_minus && !(rest = ftrace_events_minus(inst, *ev, minus))) {
 		tfs_events_free(minus);
 		return -1;
 	}
@@ -599,24 +604,24 @@ static int exclude_negated(const struct ftrace_setup *fs, const char **specs, in
 	return 0;
 }
 
-struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, const char **specs,
-					int n)
+struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, struct tfs_instance *inst,
+					const char **specs, int n)
 {
 	struct tfs_events *ev = tfs_events_new();
 
 	for (int i = 0; i < n; i++) {
-		if (fs->ignore_missing && !ftrace_event_spec_matches(specs[i])) {
+		if (fs->ignore_missing && !ftrace_event_spec_matches(inst, specs[i])) {
 			warning("no event matches '%s': ignored (-i)", specs[i]);
 			continue;
 		}
 		if (fs->negated[i])
 			continue;
-		if (tfs_events_add(ev, specs[i]) <= 0) {
+		if (tfs_events_add(ev, inst, specs[i]) <= 0) {
 			tfs_events_free(ev);
 			return NULL;
 		}
 	}
-	if (exclude_negated(fs, specs, n, &ev) < 0) {
+	if (exclude_negated(fs, inst, specs, n, &ev) < 0) {
 		tfs_events_free(ev);
 		return NULL;
 	}
@@ -624,16 +629,17 @@ struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, const cha
 }
 
 /* The -f and -R of one -e spec, on every event the spec matches. */
-static int apply_rule(struct ftrace_setup *fs, const struct ftrace_event_rule *r,
+static int apply_rule(struct ftrace_setup *fs, struct tfs_instance *inst,
+		      const struct ftrace_event_rule *r,
 		      struct tfs_saved *saved)
 {
 	struct tfs_events *ev;
 	int ret;
 
-	if (fs->ignore_missing && !ftrace_event_spec_matches(r->spec))
+	if (fs->ignore_missing && !ftrace_event_spec_matches(inst, r->spec))
 		return 0;	/* -i skipped its -e */
 	ev = tfs_events_new();
-	ret = tfs_events_add(ev, r->spec) > 0 ? 0 : -1;
+	ret = tfs_events_add(ev, inst, r->spec) > 0 ? 0 : -1;
 
 	for (size_t i = 0; ret == 0 && i < tfs_events_count(ev); i++) {
 		char *rel = xmalloc(strlen(tfs_events_system(ev, i)) +
@@ -642,13 +648,13 @@ static int apply_rule(struct ftrace_setup *fs, const struct ftrace_event_rule *r
 		sprintf(rel, "events/%s/%s/%s", tfs_events_system(ev, i),
 			tfs_events_name(ev, i), r->trigger ? "trigger" : "filter");
 		if (!r->trigger) {
-			ret = tfs_set(saved, rel, r->text);
-		} else if ((ret = tfs_write_file(rel, r->text)) == 0) {
+			ret = tfs_set(saved, inst, rel, r->text);
+		} else if ((ret = tfs_write_file(inst, rel, r->text)) == 0) {
 			/* A trigger goes away by writing it back with '!' before it. */
 			char *undo = xmalloc(strlen(r->text) + 2);
 
 			sprintf(undo, "!%s", r->text);
-			remember(fs, rel, undo);
+			remember(fs, inst, rel, undo);
 		}
 		free(rel);
 	}
@@ -656,20 +662,22 @@ static int apply_rule(struct ftrace_setup *fs, const struct ftrace_event_rule *r
 	return ret;
 }
 
-static int apply_tracer(struct ftrace_setup *fs, struct tfs_saved *saved)
+static int apply_tracer(struct ftrace_setup *fs, struct tfs_instance *inst,
+			struct tfs_saved *saved)
 {
-	if (fs->max_graph_depth && tfs_set(saved, "max_graph_depth", fs->max_graph_depth) < 0)
+	if (fs->max_graph_depth && tfs_set(saved, inst, "max_graph_depth", fs->max_graph_depth) < 0)
 		return -1;
-	if (fs->plugin && tfs_set(saved, "current_tracer", fs->plugin) < 0)
+	if (fs->plugin && tfs_set(saved, inst, "current_tracer", fs->plugin) < 0)
 		return -1;
 	/* The tracer's own options appear once it is the current tracer. */
-	if (fs->func_stack && tfs_set(saved, "options/func_stack_trace", "1") < 0)
+	if (fs->func_stack && tfs_set(saved, inst, "options/func_stack_trace", "1") < 0)
 		return -1;
-	return fs->plugin ? apply_options(fs, saved) : 0;
+	return fs->plugin ? apply_options(fs, inst, saved) : 0;
 }
 
 /* -P and -F: the event pid filter, and the function one for function tracers. */
-static int apply_pids(struct ftrace_setup *fs, struct tfs_saved *saved)
+static int apply_pids(struct ftrace_setup *fs, struct tfs_instance *inst,
+		      struct tfs_saved *saved)
 {
 	size_t len = 1;
 	char *val;
@@ -677,12 +685,12 @@ static int apply_pids(struct ftrace_setup *fs, struct tfs_saved *saved)
 
 	if (!fs->nr_pids && !fs->follow_command)
 		return 0;
-	if (fs->children && (tfs_set(saved, "options/event-fork", "1") < 0 ||
+	if (fs->children && (tfs_set(saved, inst, "options/event-fork", "1") < 0 ||
 			     (is_function_tracer(fs->plugin) &&
-			      tfs_set(saved, "options/function-fork", "1") < 0)))
+			      tfs_set(saved, inst, "options/function-fork", "1") < 0)))
 		return -1;
-	if (tfs_save(saved, "set_event_pid") < 0 ||
-	    (is_function_tracer(fs->plugin) && tfs_save(saved, "set_ftrace_pid") < 0))
+	if (tfs_save(saved, inst, "set_event_pid") < 0 ||
+	    (is_function_tracer(fs->plugin) && tfs_save(saved, inst, "set_ftrace_pid") < 0))
 		return -1;
 	if (!fs->nr_pids)
 		return 0;	/* -F: the child writes its pid */
@@ -691,14 +699,14 @@ static int apply_pids(struct ftrace_setup *fs, struct tfs_saved *saved)
 	val = xcalloc(1, len);
 	for (int i = 0; i < fs->nr_pids; i++)
 		sprintf(val + strlen(val), "%s%s", i ? " " : "", fs->pids[i]);
-	ret = tfs_write_file("set_event_pid", val);
+	ret = tfs_write_file(inst, "set_event_pid", val);
 	if (ret == 0 && is_function_tracer(fs->plugin))
-		ret = tfs_write_file("set_ftrace_pid", val);
+		ret = tfs_write_file(inst, "set_ftrace_pid", val);
 	free(val);
 	return ret;
 }
 
-int ftrace_setup_child(const struct ftrace_setup *fs)
+int ftrace_setup_child(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
 	char pid[32];
 
@@ -706,50 +714,51 @@ int ftrace_setup_child(const struct ftrace_setup *fs)
 	 * With options/event-fork on, the fork made this child one of the
 	 * excluded pids: writing the same list again takes it out.
 	 */
-	if (fs->excluded && tfs_write_file("set_event_notrace_pid", fs->excluded) < 0)
+	if (fs->excluded && tfs_write_file(inst, "set_event_notrace_pid", fs->excluded) < 0)
 		return -1;
 	if (!fs->follow_command)
 		return 0;
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (tfs_write_file("set_event_pid", pid) < 0)
+	if (tfs_write_file(inst, "set_event_pid", pid) < 0)
 		return -1;
-	if (is_function_tracer(fs->plugin) && tfs_write_file("set_ftrace_pid", pid) < 0)
+	if (is_function_tracer(fs->plugin) && tfs_write_file(inst, "set_ftrace_pid", pid) < 0)
 		return -1;
 	return 0;
 }
 
-static int option_is_on(const char *name)
+static int option_is_on(struct tfs_instance *inst, const char *name)
 {
 	char rel[64], *val;
 	int on;
 
 	snprintf(rel, sizeof(rel), "options/%s", name);
-	if (!tfs_exists(rel) || tfs_read_file(rel, &val, NULL) < 0)
+	if (!tfs_exists(inst, rel) || tfs_read_file(inst, rel, &val, NULL) < 0)
 		return 0;
 	on = val[0] == '1';
 	free(val);
 	return on;
 }
 
-int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_saved *saved,
+int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_instance *inst,
+			 struct tfs_saved *saved,
 			 const pid_t *pids, int nr_pids)
 {
 	char *val;
 	int ret;
 
 	if (fs->no_filter || fs->nr_pids || fs->follow_command ||
-	    !tfs_exists("set_event_notrace_pid"))
+	    !tfs_exists(inst, "set_event_notrace_pid"))
 		return 0;
 	val = xmalloc((nr_pids + 1) * 12 + 1);
 	sprintf(val, "%d", (int)getpid());
 	for (int i = 0; i < nr_pids; i++)
 		if (pids[i] > 0)	/* 0: no recorder (offline CPU), not the idle task */
 			sprintf(val + strlen(val), " %d", (int)pids[i]);
-	ret = tfs_set(saved, "set_event_notrace_pid", val);
+	ret = tfs_set(saved, inst, "set_event_notrace_pid", val);
 	free(fs->excluded);
 	fs->excluded = NULL;
 	/* Rewriting the list costs the child ~50 ms: only where forks inherit it. */
-	if (ret == 0 && option_is_on("event-fork"))
+	if (ret == 0 && option_is_on(inst, "event-fork"))
 		fs->excluded = val;
 	else
 		free(val);
@@ -778,14 +787,15 @@ int ftrace_setup_become_user(const struct ftrace_setup *fs)
  * functions; -D also the global switch /proc/sys/kernel/ftrace_enabled,
  * outside tracefs, saved and put back by ftrace_setup_restore().
  */
-static int apply_no_function_trace(struct ftrace_setup *fs, struct tfs_saved *saved)
+static int apply_no_function_trace(struct ftrace_setup *fs, struct tfs_instance *inst,
+				   struct tfs_saved *saved)
 {
 	static const char proc[] = "/proc/sys/kernel/ftrace_enabled";
 	char *old;
 
 	if (!fs->no_function_trace)
 		return 0;
-	if (tfs_set(saved, "options/function-trace", "0") < 0)
+	if (tfs_set(saved, inst, "options/function-trace", "0") < 0)
 		return -1;
 	if (fs->no_function_trace < 2)
 		return 0;
@@ -797,41 +807,43 @@ static int apply_no_function_trace(struct ftrace_setup *fs, struct tfs_saved *sa
 		free(old);
 		return -1;
 	}
-	remember(fs, proc, old);
+	remember(fs, NULL, proc, old);
 	return 0;
 }
 
 /* -C, -M, --cmdlines-size, -O (without -p) and -T: one file each, saved first. */
-static int apply_settings(struct ftrace_setup *fs, struct tfs_saved *saved)
+static int apply_settings(struct ftrace_setup *fs, struct tfs_instance *inst,
+			  struct tfs_saved *saved)
 {
-	if (fs->clock && tfs_set(saved, "trace_clock", fs->clock) < 0)
+	if (fs->clock && tfs_set(saved, inst, "trace_clock", fs->clock) < 0)
 		return -1;
-	if (fs->cpumask && tfs_set(saved, "tracing_cpumask", fs->cpumask) < 0)
+	if (fs->cpumask && tfs_set(saved, inst, "tracing_cpumask", fs->cpumask) < 0)
 		return -1;
-	if (fs->cmdlines_size && tfs_set(saved, "saved_cmdlines_size", fs->cmdlines_size) < 0)
+	if (fs->cmdlines_size && tfs_set(saved, inst, "saved_cmdlines_size", fs->cmdlines_size) < 0)
 		return -1;
-	if (fs->stacktrace && tfs_set(saved, "options/stacktrace", "1") < 0)
+	if (fs->stacktrace && tfs_set(saved, inst, "options/stacktrace", "1") < 0)
 		return -1;
-	if (apply_no_function_trace(fs, saved) < 0)
+	if (apply_no_function_trace(fs, inst, saved) < 0)
 		return -1;
-	if (!fs->plugin && apply_options(fs, saved) < 0)
+	if (!fs->plugin && apply_options(fs, inst, saved) < 0)
 		return -1;
-	return apply_pids(fs, saved);
+	return apply_pids(fs, inst, saved);
 }
 
-int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved)
+int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
+		       struct tfs_saved *saved)
 {
-	if (apply_settings(fs, saved) < 0)
+	if (apply_settings(fs, inst, saved) < 0)
 		return -1;
 	for (int i = 0; i < fs->nr_rules; i++)
-		if (apply_rule(fs, &fs->rules[i], saved) < 0)
+		if (apply_rule(fs, inst, &fs->rules[i], saved) < 0)
 			return -1;
-	if (set_function_list(fs, "set_ftrace_filter", fs->filters, fs->nr_filters,
+	if (set_function_list(fs, inst, "set_ftrace_filter", fs->filters, fs->nr_filters,
 			      fs->module) < 0 ||
-	    set_function_list(fs, "set_ftrace_notrace", fs->notrace, fs->nr_notrace, NULL) < 0 ||
-	    set_function_list(fs, "set_graph_function", fs->graph, fs->nr_graph, NULL) < 0)
+	    set_function_list(fs, inst, "set_ftrace_notrace", fs->notrace, fs->nr_notrace, NULL) < 0 ||
+	    set_function_list(fs, inst, "set_graph_function", fs->graph, fs->nr_graph, NULL) < 0)
 		return -1;
-	return apply_tracer(fs, saved);
+	return apply_tracer(fs, inst, saved);
 }
 
 int ftrace_setup_restore(struct ftrace_setup *fs)
@@ -841,7 +853,7 @@ int ftrace_setup_restore(struct ftrace_setup *fs)
 	while (fs->nr_restore) {
 		int i = --fs->nr_restore;
 
-		if (write_lines(fs->restore_rel[i], fs->restore_val[i]) < 0)
+		if (write_lines(fs->restore_inst[i], fs->restore_rel[i], fs->restore_val[i]) < 0)
 			ret = -1;
 		free(fs->restore_rel[i]);
 		free(fs->restore_val[i]);
@@ -856,6 +868,7 @@ void ftrace_setup_free(struct ftrace_setup *fs)
 		free(fs->restore_rel[i]);
 		free(fs->restore_val[i]);
 	}
+	free(fs->restore_inst);
 	free(fs->restore_rel);
 	free(fs->restore_val);
 	free(fs->excluded);

@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 
+struct tfs_instance;
 struct tfs_saved;
 
 /* The long options' getopt values (short ones are their letter). */
@@ -61,6 +62,7 @@ struct ftrace_setup {
 	int no_filter;			/* --no-filter: trace record's own processes too */
 	char *excluded;			/* what ftrace_setup_exclude() wrote, or NULL */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
+	struct tfs_instance **restore_inst;	/* the buffer of each (NULL: top or /proc) */
 	char **restore_rel;
 	char **restore_val;
 	int nr_restore;
@@ -81,46 +83,48 @@ int ftrace_setup_option(struct ftrace_setup *fs, int opt, const char *arg,
  */
 int ftrace_setup_check_usage(const struct ftrace_setup *fs);
 /*
- * Checks against the tracing directory, changing nothing: the tracer is in
+ * Checks against the buffer @inst (NULL: the top one), changing nothing: the tracer is in
  * available_tracers, each function glob matches a function the kernel
  * knows.  Returns 0 or -1 after printing why.
  */
-int ftrace_setup_check(const struct ftrace_setup *fs);
+int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst);
 /*
- * Writes the function filters, event filters and triggers, then the tracer.
+ * Writes the function filters, event filters and triggers, then the tracer,
+ * in the buffer @inst (NULL: the top one).
  * Every file changed is saved in @saved or in @fs for ftrace_setup_restore().
  */
-int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_saved *saved);
+int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
+		       struct tfs_saved *saved);
 /*
  * -F: called in the traced command's child before it executes, so only it
  * (and with -c its children) is traced.  apply has saved the files.
  */
-int ftrace_setup_child(const struct ftrace_setup *fs);
+int ftrace_setup_child(const struct ftrace_setup *fs, struct tfs_instance *inst);
 /* Record's -e number @index was just parsed: it takes the pending -v. */
 void ftrace_setup_event(struct ftrace_setup *fs, int index);
 /* The events of @all without those of @minus (-v), in a new selection. */
 struct tfs_events;
-struct tfs_events *ftrace_events_minus(const struct tfs_events *all,
+struct tfs_events *ftrace_events_minus(struct tfs_instance *inst, const struct tfs_events *all,
 				       const struct tfs_events *minus);
 /*
  * The events the -e @specs (@n of them, in parse order) select in the
- * current buffer: -i skips a spec that matches nothing (with a warning), a
+ * buffer @inst: -i skips a spec that matches nothing (with a warning), a
  * spec after -v takes its events out.  NULL after printing why.
  */
-struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, const char **specs,
-					int n);
+struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, struct tfs_instance *inst,
+					const char **specs, int n);
 /*
  * Does -e @spec match any event (as tfs_events_add() would, but printing
  * nothing)?  For -i, which skips the specs that match nothing.
  */
-int ftrace_event_spec_matches(const char *spec);
+int ftrace_event_spec_matches(struct tfs_instance *inst, const char *spec);
 /*
  * Leaves record itself (@self) and its recorders (@pids) out of the events,
  * through set_event_notrace_pid (saved in @saved), as upstream does; not
  * with --no-filter, nor when -P or -F already choose what is traced.
  */
-int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_saved *saved,
-			 const pid_t *pids, int nr_pids);
+int ftrace_setup_exclude(struct ftrace_setup *fs, struct tfs_instance *inst,
+			 struct tfs_saved *saved, const pid_t *pids, int nr_pids);
 /* --user: in the child, after tracing is on, become USER (its groups too). */
 int ftrace_setup_become_user(const struct ftrace_setup *fs);
 /* Puts back what apply wrote outside @saved; -1 if a write failed. */

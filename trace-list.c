@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_list;
 
@@ -123,7 +123,7 @@ static int compile(regex_t *rx, const char *opt, const char *re)
 
 static char *read_top(const char *file)
 {
-	char *s = buffer_read_file(NULL, file);
+	char *s = tfs_read_quiet(NULL, file);
 
 	if (!s)
 		error("cannot read '%s': %s", file, strerror(errno));
@@ -180,15 +180,15 @@ static int list_events(const struct list_opts *o)
 
 static int list_systems(void)
 {
-	char *dir = tracefs_instance_get_dir(NULL);
-	char **systems = tracefs_event_systems(dir);
+	char **systems = tfs_event_systems(NULL);
 
-	tracefs_put_tracing_file(dir);
+	if (!systems && !errno)
+		return 0;
 	if (!systems)
 		return error("cannot list the event systems: %s", strerror(errno)) ? EXIT_FAILED : 0;
 	for (int i = 0; systems[i]; i++)
 		puts(systems[i]);
-	tracefs_list_free(systems);
+	tfs_list_free(systems);
 	return 0;
 }
 
@@ -236,7 +236,7 @@ static int print_instance(const char *name, void *data)
 
 static int list_instances(void)
 {
-	if (tracefs_instances_walk(print_instance, NULL) < 0 && errno != ENOENT)
+	if (tfs_instances_walk(print_instance, NULL) < 0 && errno != ENOENT)
 		return error("cannot list the instances: %s", strerror(errno)) ? EXIT_FAILED : 0;
 	return 0;
 }
@@ -278,7 +278,7 @@ static int run_list(int argc, char **argv)
 	if (o.comps && !(o.events || o.systems || o.tracers || o.options || o.funcs ||
 			 o.clocks || o.instances))
 		return list_compressions();
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	if (!(o.events || o.systems || o.tracers || o.options || o.funcs || o.clocks ||
 	      o.instances || o.comps))

@@ -116,11 +116,11 @@ int trace_output_write_prefix(struct trace_output *out, uint32_t page_size)
 /* A tracing-directory file as @ahead read it, or as it is now. */
 static int read_tfs_file(struct prefetch *ahead, const char *rel, char **buf, size_t *len)
 {
-	char *path = tfs_path(rel);
+	char *path = tfs_path(NULL, rel);
 	int taken = prefetch_take(ahead, path, buf, len);
 
 	free(path);
-	return taken ? 0 : tfs_read_file(rel, buf, len);
+	return taken ? 0 : tfs_read_file(NULL, rel, buf, len);
 }
 
 /* A tracing-directory file as u32/u64 size + text; a missing file is size 0. */
@@ -131,7 +131,7 @@ static int put_tfs_file(struct trace_output *out, struct prefetch *ahead, const 
 	size_t len = 0;
 	int ret;
 
-	if (!(optional && !tfs_exists(rel)) && read_tfs_file(ahead, rel, &buf, &len) < 0)
+	if (!(optional && !tfs_exists(NULL, rel)) && read_tfs_file(ahead, rel, &buf, &len) < 0)
 		return -1;
 	ret = size64 ? dat_u64(out->d, len) : dat_u32(out->d, len);
 	if (ret == 0 && len)
@@ -142,7 +142,7 @@ static int put_tfs_file(struct trace_output *out, struct prefetch *ahead, const 
 
 int trace_output_write_header_info(struct trace_output *out, struct prefetch *ahead)
 {
-	int have = tfs_exists("events/header_page");
+	int have = tfs_exists(NULL, "events/header_page");
 
 	if (out->v7 && v7_begin(out->v7, out->d, TRACE_OPT_HEADER_INFO) < 0)
 		return -1;
@@ -163,7 +163,7 @@ static int has_format(const struct dirent *d)
 int trace_output_write_ftrace_formats(struct trace_output *out, struct prefetch *ahead)
 {
 	struct dirent **list = NULL;
-	char *dir = tfs_path("events/ftrace");
+	char *dir = tfs_path(NULL, "events/ftrace");
 	char rel[512];
 	int n = scandir(dir, &list, has_format, alphasort);
 	int count = 0, ret = 0;
@@ -175,12 +175,12 @@ int trace_output_write_ftrace_formats(struct trace_output *out, struct prefetch 
 		n = 0;	/* no ftrace system: an empty list, as upstream writes */
 	for (int i = 0; i < n; i++) {
 		snprintf(rel, sizeof(rel), "events/ftrace/%s/format", list[i]->d_name);
-		count += tfs_exists(rel);
+		count += tfs_exists(NULL, rel);
 	}
 	ret = dat_u32(out->d, count);
 	for (int i = 0; i < n; i++) {
 		snprintf(rel, sizeof(rel), "events/ftrace/%s/format", list[i]->d_name);
-		if (ret == 0 && tfs_exists(rel))
+		if (ret == 0 && tfs_exists(NULL, rel))
 			ret = put_tfs_file(out, ahead, rel, 1, 0);
 		free(list[i]);
 	}
@@ -193,7 +193,7 @@ static struct tfs_events *all_events(void)
 {
 	struct tfs_events *ev = tfs_events_new();
 
-	if (tfs_events_add(ev, "all") < 0) {
+	if (tfs_events_add(ev, NULL, "all") < 0) {
 		tfs_events_free(ev);
 		return NULL;
 	}
@@ -320,7 +320,7 @@ int trace_output_add_host_options(struct trace_output *out)
 	uint64_t id;
 
 	/* The whole trace_clock line, as upstream saves it (size 0 if unreadable). */
-	if (tfs_exists("trace_clock") && tfs_read_file("trace_clock", &clock, NULL) == 0)
+	if (tfs_exists(NULL, "trace_clock") && tfs_read_file(NULL, "trace_clock", &clock, NULL) == 0)
 		add_string_option(out, TRACE_OPT_TRACECLOCK, clock);
 	else
 		trace_output_add_option(out, TRACE_OPT_TRACECLOCK, "", 0);
@@ -337,7 +337,7 @@ int trace_output_add_host_options(struct trace_output *out)
 	return trace_output_add_option(out, TRACE_OPT_TRACEID, &id, sizeof(id));
 }
 
-int trace_output_add_cpustats(struct trace_output *out, int nr_cpus)
+int trace_output_add_cpustats(struct trace_output *out, struct tfs_instance *buffer, int nr_cpus)
 {
 	char rel[64];
 
@@ -346,7 +346,7 @@ int trace_output_add_cpustats(struct trace_output *out, int nr_cpus)
 		size_t len;
 
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		if (tfs_read_file(rel, &stats, &len) < 0)
+		if (tfs_read_file(buffer, rel, &stats, &len) < 0)
 			return -1;
 		buf = xmalloc(len + 32);
 		snprintf(buf, len + 32, "CPU: %d\n%s", cpu, stats);
@@ -357,8 +357,10 @@ int trace_output_add_cpustats(struct trace_output *out, int nr_cpus)
 	return 0;
 }
 
-int trace_output_add_buffer_cpustats(struct trace_output *out, const char *name, int nr_cpus)
+int trace_output_add_buffer_cpustats(struct trace_output *out, struct tfs_instance *buffer,
+				     int nr_cpus)
 {
+	const char *name = tfs_instance_name(buffer);
 	char *head = xmalloc(strlen(name) + 16);
 	int ret;
 
@@ -366,7 +368,7 @@ int trace_output_add_buffer_cpustats(struct trace_output *out, const char *name,
 	sprintf(head, "\nBuffer: %s\n\n", name);
 	ret = add_string_option(out, TRACE_OPT_CPUSTAT, head);
 	free(head);
-	return ret < 0 ? -1 : trace_output_add_cpustats(out, nr_cpus);
+	return ret < 0 ? -1 : trace_output_add_cpustats(out, buffer, nr_cpus);
 }
 
 int trace_output_add_buffer(struct trace_output *out, const char *name)

@@ -64,13 +64,15 @@ int trace_output_add_option(struct trace_output *out, uint16_t id, const void *d
 			    uint32_t size);
 /* TRACECLOCK, UNAME, VERSION and TRACEID, as upstream records them. */
 int trace_output_add_host_options(struct trace_output *out);
-/* One CPUSTAT per CPU from per_cpu/cpuN/stats (read them after recording). */
-int trace_output_add_cpustats(struct trace_output *out, int nr_cpus);
+/* One CPUSTAT per CPU from @buffer's per_cpu/cpuN/stats (read them after recording). */
+struct tfs_instance;
+int trace_output_add_cpustats(struct trace_output *out, struct tfs_instance *buffer, int nr_cpus);
 /*
  * An instance's CPUSTATs: the "Buffer: NAME" entry upstream puts first, then
- * trace_output_add_cpustats() of the current buffer (tfs_set_instance).
+ * trace_output_add_cpustats() of the instance.
  */
-int trace_output_add_buffer_cpustats(struct trace_output *out, const char *name, int nr_cpus);
+int trace_output_add_buffer_cpustats(struct trace_output *out, struct tfs_instance *buffer,
+				     int nr_cpus);
 /*
  * Declares instance @name before trace_output_write_data: version 6 lists
  * it in a BUFFER option whose offset trace_output_write_buffer fills in

@@ -50,7 +50,7 @@ static void add_path(struct prefetch *p, char *path)
 
 static void add_rel(struct prefetch *p, const char *rel)
 {
-	add_path(p, tfs_path(rel));
+	add_path(p, tfs_path(NULL, rel));
 }
 
 static int is_dir(const struct dirent *d)
@@ -61,7 +61,7 @@ static int is_dir(const struct dirent *d)
 /* The ftrace system's formats, which the writer puts in a section of their own. */
 static void add_ftrace_formats(struct prefetch *p)
 {
-	char *dir = tfs_path("events/ftrace");
+	char *dir = tfs_path(NULL, "events/ftrace");
 	struct dirent **list = NULL;
 	int n = scandir(dir, &list, is_dir, alphasort);
 	char rel[512];
@@ -82,7 +82,7 @@ static void add_event_formats(struct prefetch *p, const struct tfs_events *event
 
 	if (!events) {
 		all = tfs_events_new();
-		if (tfs_events_add(all, "all") < 0) {
+		if (tfs_events_add(all, NULL, "all") < 0) {
 			tfs_events_free(all);
 			return;
 		}

@@ -2,8 +2,8 @@
 /*
  * record -B NAME: each instance's own plan (events, filters, options), its
  * creation and removal, its per-CPU recorders and its buffer in trace.dat.
- * Its files are reached through tfs_set_instance(), so the tracefs and
- * ftrace-setup code that serves the top buffer serves instances unchanged.
+ * Each instance is a tfs_instance handed to the same tracefs and
+ * ftrace-setup calls that serve the top buffer (as NULL).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +23,7 @@
 
 struct rec_instance {
 	const char *name;
+	struct tfs_instance *buf;	/* its buffer in tracefs */
 	const char **events;		/* -e after its -B */
 	int nr_events;
 	struct ftrace_setup ftrace;	/* its -f, -R, -v, -p, -C, -O, -T */
@@ -50,24 +51,24 @@ struct rec_instances *rec_instances_new(int argc)
 	return ri;
 }
 
-static int valid_name(const char *name)
-{
-	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
-}
-
 static int add_instance(struct rec_instances *ri, const char *name)
 {
+	struct tfs_instance *buf = tfs_instance_alloc(name);
 	struct rec_instance *in;
 
-	if (!valid_name(name))
-		return error("invalid instance name '%s'", name);
-	for (int i = 0; i < ri->nr; i++)
-		if (!strcmp(ri->inst[i].name, name))
+	if (!buf)
+		return -1;
+	for (int i = 0; i < ri->nr; i++) {
+		if (!strcmp(ri->inst[i].name, name)) {
+			tfs_instance_free(buf);
 			return error("-B %s given twice", name);
+		}
+	}
 	ri->inst = xrealloc(ri->inst, (ri->nr + 1) * sizeof(*ri->inst));
 	in = &ri->inst[ri->nr++];
 	memset(in, 0, sizeof(*in));
 	in->name = name;
+	in->buf = buf;
 	in->events = xcalloc(ri->argc, sizeof(*in->events));
 	ftrace_setup_init(&in->ftrace, ri->argc);
 	return 1;
@@ -135,14 +136,6 @@ static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top
 	fs->nr_pids = top->nr_pids;
 }
 
-static char *instance_rel(const struct rec_instance *in)
-{
-	char *rel = xmalloc(strlen(in->name) + sizeof("instances/"));
-
-	sprintf(rel, "instances/%s", in->name);
-	return rel;
-}
-
 /*
  * The events, tracer, clock and options of @in checked before any instance
  * is created, so a typo creates nothing: in the instance if it exists, else
@@ -152,36 +145,23 @@ static char *instance_rel(const struct rec_instance *in)
  */
 static int validate_instance(struct rec_instance *in)
 {
-	char *rel = instance_rel(in);
-	int exists = tfs_exists(rel), ret = 0;
+	struct tfs_instance *where = tfs_instance_exists(in->buf) ? in->buf : NULL;
 
-	free(rel);
-	if (!tfs_exists("instances"))
+	if (!tfs_exists(NULL, "instances"))
 		return error("this kernel has no instances (no 'instances' in '%s')", tfs_dir());
-	tfs_set_instance(exists ? in->name : NULL);
-	in->selected = ftrace_select_events(&in->ftrace, in->events, in->nr_events);
-	if (!in->selected || ftrace_setup_check(&in->ftrace) < 0)
-		ret = -1;
-	tfs_set_instance(NULL);
-	return ret;
+	in->selected = ftrace_select_events(&in->ftrace, where, in->events, in->nr_events);
+	if (!in->selected || ftrace_setup_check(&in->ftrace, where) < 0)
+		return -1;
+	return 0;
 }
 
 static int create_instance(struct rec_instance *in)
 {
-	char *rel = instance_rel(in);
-	char *path;
-	int ret = 0;
+	int made = tfs_instance_create(in->buf);
 
-	if (!tfs_exists(rel)) {
-		path = tfs_path(rel);
-		if (mkdir(path, 0755) < 0)
-			ret = error("cannot create instance '%s': %s", in->name, strerror(errno));
-		else
-			in->created = 1;
-		free(path);
-	}
-	free(rel);
-	return ret;
+	if (made > 0)
+		in->created = 1;
+	return made < 0 ? -1 : 0;
 }
 
 static int open_temp_files(struct rec_instances *ri, struct rec_instance *in,
@@ -206,29 +186,31 @@ static int open_temp_files(struct rec_instances *ri, struct rec_instance *in,
 }
 
 /* -b: every CPU's buffer of the instance, each saved. */
-static int set_buffer_size(struct tfs_saved *saved, int nr_cpus, unsigned long kb)
+static int set_buffer_size(struct tfs_instance *buf, struct tfs_saved *saved, int nr_cpus,
+			   unsigned long kb)
 {
 	char rel[64], val[32];
 
 	snprintf(val, sizeof(val), "%lu", kb);
 	for (int cpu = 0; kb && cpu < nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
-		if (tfs_set(saved, rel, val) < 0)
+		if (tfs_set(saved, buf, rel, val) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* In the current buffer (the instance): what record's setup does for the top. */
+/* In the instance: what record's setup does for the top buffer. */
 static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int nr_cpus,
 			  unsigned long buffer_kb)
 {
-	if (tfs_set(saved, "tracing_on", "0") < 0 ||
-	    set_buffer_size(saved, nr_cpus, buffer_kb) < 0 || tfs_write_file("trace", "") < 0)
+	if (tfs_set(saved, in->buf, "tracing_on", "0") < 0 ||
+	    set_buffer_size(in->buf, saved, nr_cpus, buffer_kb) < 0 ||
+	    tfs_write_file(in->buf, "trace", "") < 0)
 		return -1;
-	if (ftrace_setup_apply(&in->ftrace, saved) < 0)
+	if (ftrace_setup_apply(&in->ftrace, in->buf, saved) < 0)
 		return -1;
-	return tfs_events_enable(in->selected, saved);
+	return tfs_events_enable(in->selected, in->buf, saved);
 }
 
 int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top,
@@ -249,9 +231,7 @@ int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top
 
 		if (create_instance(in) < 0 || (prefix && open_temp_files(ri, in, prefix) < 0))
 			return -1;
-		tfs_set_instance(in->name);
 		ret = setup_instance(in, saved, nr_cpus, buffer_kb);
-		tfs_set_instance(NULL);
 	}
 	return ret;
 }
@@ -264,6 +244,7 @@ static pid_t start_recorder(struct rec_instances *ri, struct rec_instance *in, i
 	pid_t pid;
 
 	own.spare_fd = -1;
+	own.buffer = in->buf;
 	if (own.max_bytes && (own.spare_fd = recorder_open_spare(in->tmp_paths[cpu])) < 0)
 		return -1;
 	pid = recorder_start_opts(cpu, in->tmp_fds[cpu], page_size, &own, ri->all_fds,
@@ -283,8 +264,6 @@ int rec_instances_start(struct rec_instances *ri, size_t page_size,
 		struct rec_instance *in = &ri->inst[i];
 
 		in->recorders = xcalloc(ri->nr_cpus, sizeof(*in->recorders));
-		/* The recorder opens its trace_pipe_raw in the buffer it inherits. */
-		tfs_set_instance(in->name);
 		for (int cpu = 0; ret == 0 && cpu < ri->nr_cpus; cpu++) {
 			if (!cpu_is_online(cpu))
 				continue;
@@ -296,7 +275,6 @@ int rec_instances_start(struct rec_instances *ri, size_t page_size,
 				ret = tune(arg, cpu, in->recorders[cpu]);
 			}
 		}
-		tfs_set_instance(NULL);
 	}
 	return ret;
 }
@@ -316,18 +294,15 @@ pid_t *rec_instances_all_pids(const struct rec_instances *ri, const pid_t *pids,
 	return all;
 }
 
-/* Calls @fn for each instance with its buffer current. */
+/* Calls @fn for each instance; -1 if any call failed (all are made). */
 static int for_each(struct rec_instances *ri, int (*fn)(struct rec_instance *, void *),
 		    void *arg)
 {
 	int ret = 0;
 
-	for (int i = 0; i < ri->nr; i++) {
-		tfs_set_instance(ri->inst[i].name);
+	for (int i = 0; i < ri->nr; i++)
 		if (fn(&ri->inst[i], arg) < 0)
 			ret = -1;
-		tfs_set_instance(NULL);
-	}
 	return ret;
 }
 
@@ -341,7 +316,7 @@ static int exclude_one(struct rec_instance *in, void *arg)
 {
 	struct exclude_arg *x = arg;
 
-	return ftrace_setup_exclude(&in->ftrace, x->saved, x->pids, x->nr);
+	return ftrace_setup_exclude(&in->ftrace, in->buf, x->saved, x->pids, x->nr);
 }
 
 int rec_instances_exclude(struct rec_instances *ri, struct tfs_saved *saved,
@@ -355,9 +330,9 @@ int rec_instances_exclude(struct rec_instances *ri, struct tfs_saved *saved,
 static int child_one(struct rec_instance *in, void *arg)
 {
 	(void)arg;
-	if (ftrace_setup_child(&in->ftrace) < 0)
+	if (ftrace_setup_child(&in->ftrace, in->buf) < 0)
 		return -1;
-	return tfs_write_file("tracing_on", "1");
+	return tfs_write_file(in->buf, "tracing_on", "1");
 }
 
 int rec_instances_child(struct rec_instances *ri)
@@ -367,8 +342,7 @@ int rec_instances_child(struct rec_instances *ri)
 
 static int tracing_one(struct rec_instance *in, void *arg)
 {
-	(void)in;
-	return tfs_write_file("tracing_on", arg);
+	return tfs_write_file(in->buf, "tracing_on", arg);
 }
 
 int rec_instances_tracing(struct rec_instances *ri, const char *on)
@@ -404,7 +378,7 @@ static int add_events(struct tfs_events *all, const struct tfs_events *ev)
 		int ret;
 
 		sprintf(spec, "%s:%s", sys, name);
-		ret = tfs_events_add(all, spec);
+		ret = tfs_events_add(all, NULL, spec);
 		free(spec);
 		if (ret < 0)
 			return -1;
@@ -440,7 +414,7 @@ static int stats_one(struct rec_instance *in, void *arg)
 {
 	struct write_arg *w = arg;
 
-	return trace_output_add_buffer_cpustats(w->out, in->name, w->nr_cpus);
+	return trace_output_add_buffer_cpustats(w->out, in->buf, w->nr_cpus);
 }
 
 int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out)
@@ -459,7 +433,7 @@ int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out
 static int write_one(struct rec_instance *in, void *arg)
 {
 	struct write_arg *w = arg;
-	char *clock = tfs_current_clock();
+	char *clock = tfs_current_clock(in->buf);
 	int ret = trace_output_write_buffer(w->out, in->name, w->nr_cpus, in->tmp_fds, clock);
 
 	free(clock);
@@ -472,11 +446,8 @@ int rec_instances_write(struct rec_instances *ri, struct trace_output *out)
 	int ret = 0;
 
 	/* One at a time, in order: the first failure ends the file. */
-	for (int i = 0; ret == 0 && i < ri->nr; i++) {
-		tfs_set_instance(ri->inst[i].name);
+	for (int i = 0; ret == 0 && i < ri->nr; i++)
 		ret = write_one(&ri->inst[i], &w);
-		tfs_set_instance(NULL);
-	}
 	return ret;
 }
 
@@ -505,21 +476,6 @@ static int restore_one(struct rec_instance *in, void *arg)
 	return ftrace_setup_restore(&in->ftrace);
 }
 
-static int remove_instance(const struct rec_instance *in)
-{
-	char *rel = xmalloc(strlen(in->name) + sizeof("instances/"));
-	char *path;
-	int ret = 0;
-
-	sprintf(rel, "instances/%s", in->name);
-	path = tfs_path(rel);
-	if (rmdir(path) < 0)
-		ret = error("cannot remove instance '%s': %s", in->name, strerror(errno));
-	free(path);
-	free(rel);
-	return ret;
-}
-
 static void remove_temp_files(struct rec_instances *ri, struct rec_instance *in)
 {
 	for (int cpu = 0; in->tmp_paths && cpu < ri->nr_cpus; cpu++) {
@@ -545,7 +501,7 @@ int rec_instances_finish(struct rec_instances *ri, int keep)
 		struct rec_instance *in = &ri->inst[i];
 
 		remove_temp_files(ri, in);
-		if (in->created && !keep && remove_instance(in) < 0)
+		if (in->created && !keep && tfs_instance_destroy(in->buf) < 0)
 			ret = -1;
 		in->created = 0;
 	}
@@ -561,6 +517,7 @@ void rec_instances_free(struct rec_instances *ri)
 		ftrace_setup_free(&ri->inst[i].ftrace);
 		tfs_events_free(ri->inst[i].selected);
 		free(ri->inst[i].recorders);
+		tfs_instance_free(ri->inst[i].buf);
 	}
 	free(ri->inst);
 	free(ri->all_fds);

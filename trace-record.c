@@ -528,12 +528,12 @@ static void expand_buffer(void)
 	char *top, *at;
 	size_t len;
 
-	if (tfs_read_file("buffer_size_kb", &top, &len) < 0)
+	if (tfs_read_file(NULL, "buffer_size_kb", &top, &len) < 0)
 		return;
 	at = strstr(top, "(expanded: ");
 	if (at) {
 		at[11 + strspn(at + 11, "0123456789")] = '\0';
-		tfs_write_file("buffer_size_kb", at + 11);
+		tfs_write_file(NULL, "buffer_size_kb", at + 11);
 	}
 	free(top);
 }
@@ -549,7 +549,7 @@ static int set_buffer_size(struct record_run *run)
 	snprintf(val, sizeof(val), "%lu", run->plan->buffer_kb);
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
-		if (tfs_set(run->saved, rel, val) < 0)
+		if (tfs_set(run->saved, NULL, rel, val) < 0)
 			return -1;
 	}
 	return 0;
@@ -648,9 +648,9 @@ static int start_command(struct record_run *run)
 			while (read(sync[0], &go, 1) < 0 && errno == EINTR)
 				;
 		}
-		if (ftrace_setup_child(&run->plan->ftrace) == 0 &&
+		if (ftrace_setup_child(&run->plan->ftrace, NULL) == 0 &&
 		    rec_instances_child(run->plan->instances) == 0 &&
-		    tfs_write_file("tracing_on", "1") == 0 &&
+		    tfs_write_file(NULL, "tracing_on", "1") == 0 &&
 		    ftrace_setup_become_user(&run->plan->ftrace) == 0)
 			execv(run->cmd_path, run->plan->argv);
 		err = errno;
@@ -756,7 +756,7 @@ static int wait_signal(struct record_run *run, struct rec_instances *instances)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	if (rec_instances_tracing(instances, "1") < 0 || tfs_write_file("tracing_on", "1") < 0) {
+	if (rec_instances_tracing(instances, "1") < 0 || tfs_write_file(NULL, "tracing_on", "1") < 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
@@ -783,8 +783,8 @@ static int kernel_long_size(void)
 	char *buf, *p;
 	int size = sizeof(long);
 
-	if (!tfs_exists("events/header_page") ||
-	    tfs_read_file("events/header_page", &buf, NULL) < 0)
+	if (!tfs_exists(NULL, "events/header_page") ||
+	    tfs_read_file(NULL, "events/header_page", &buf, NULL) < 0)
 		return size;
 	p = strstr(buf, " commit;");
 	if (p && (p = strstr(p, "size:")))
@@ -803,7 +803,7 @@ static int read_stats(struct record_run *run)
 	run->stats = xcalloc(run->nr_cpus, sizeof(*run->stats));
 	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-		if (tfs_read_file(rel, &run->stats[cpu], NULL) < 0)
+		if (tfs_read_file(NULL, rel, &run->stats[cpu], NULL) < 0)
 			return -1;
 	}
 	return 0;
@@ -982,7 +982,7 @@ static int write_trace(struct record_run *run)
 		return -1;
 	}
 	prefetch_finish(run->prefetch);
-	clock = tfs_current_clock();
+	clock = tfs_current_clock(NULL);
 	/* -a: every format; with instances, theirs as well as the top's. */
 	formats = rec_instances_formats(run->plan->instances, run->events);
 	ret = trace_output_write_metadata(out, run->page_size, run->plan->all_formats ? NULL :
@@ -993,7 +993,7 @@ static int write_trace(struct record_run *run)
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
 	if (ret == 0 && top_used(run->plan))
-		ret = trace_output_add_cpustats(out, run->nr_cpus);
+		ret = trace_output_add_cpustats(out, NULL, run->nr_cpus);
 	if (ret == 0)
 		ret = rec_instances_add_options(run->plan->instances, out);
 	if (ret == 0)
@@ -1058,8 +1058,8 @@ static int finish(struct record_run *run, int status)
 		kill(run->child, SIGTERM);
 		reap_child(run, &st);
 	}
-	if (run->saved && tfs_saved_count(run->saved) && tfs_exists("tracing_on"))
-		tfs_write_file("tracing_on", "0");
+	if (run->saved && tfs_saved_count(run->saved) && tfs_exists(NULL, "tracing_on"))
+		tfs_write_file(NULL, "tracing_on", "0");
 	if (stop_recorders(run) < 0 && status == EXIT_OK)
 		status = EXIT_FAILED;
 	if (run->live_open)
@@ -1150,10 +1150,10 @@ static int setup(struct record_run *run)
 		return error("cannot run '%s': command not found", plan->argv[0]);
 	if ((!plan->net.target && !plan->live && open_output(run) < 0) || !tfs_dir())
 		return -1;
-	run->events = ftrace_select_events(&plan->ftrace, plan->events, plan->nr_events);
+	run->events = ftrace_select_events(&plan->ftrace, NULL, plan->events, plan->nr_events);
 	if (!run->events)
 		return -1;
-	if (ftrace_setup_check(&plan->ftrace) < 0)
+	if (ftrace_setup_check(&plan->ftrace, NULL) < 0)
 		return -1;
 	run->nr_cpus = tfs_cpu_count();
 	if (run->nr_cpus < 1)
@@ -1165,11 +1165,11 @@ static int setup(struct record_run *run)
 		return -1;
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
-	if (tfs_set(run->saved, "tracing_on", "0") < 0 || set_buffer_size(run) < 0 ||
-	    tfs_write_file("trace", "") < 0)
+	if (tfs_set(run->saved, NULL, "tracing_on", "0") < 0 || set_buffer_size(run) < 0 ||
+	    tfs_write_file(NULL, "trace", "") < 0)
 		return -1;
-	if (ftrace_setup_apply(&plan->ftrace, run->saved) < 0 ||
-	    tfs_events_enable(run->events, run->saved) < 0)
+	if (ftrace_setup_apply(&plan->ftrace, NULL, run->saved) < 0 ||
+	    tfs_events_enable(run->events, NULL, run->saved) < 0)
 		return -1;
 	/* stream's instances have no recorders' files. */
 	prefix = plan->live ? NULL : temp_prefix(plan);
@@ -1190,7 +1190,7 @@ static int setup(struct record_run *run)
 	pids = rec_instances_all_pids(plan->instances, run->recorders,
 				      run->recorders ? run->nr_cpus : 0, &nr_pids);
 	pids = add_worker_tids(run, pids, &nr_pids);
-	ret = ftrace_setup_exclude(&plan->ftrace, run->saved, pids, nr_pids);
+	ret = ftrace_setup_exclude(&plan->ftrace, NULL, run->saved, pids, nr_pids);
 	if (ret == 0)
 		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
 	free(pids);
@@ -1241,7 +1241,7 @@ static int record(struct record_plan *plan)
 	}
 	if (run.child)
 		wait_command(&run);
-	tfs_write_file("tracing_on", "0");
+	tfs_write_file(NULL, "tracing_on", "0");
 	rec_instances_tracing(plan->instances, "0");
 	if (plan->live) {
 		status = finish(&run, live_end(&run));

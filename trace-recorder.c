@@ -337,14 +337,14 @@ static void out_init(struct recorder_out *out, int out_fd, size_t page_size,
 	}
 }
 
-/* Opens CPU @cpu's trace_pipe_raw and a pipe for splicing from it. */
-static int open_cpu(int cpu, int *in_fd, int pipe_fds[2])
+/* Opens CPU @cpu's trace_pipe_raw of @buffer and a pipe for splicing from it. */
+static int open_cpu(struct tfs_instance *buffer, int cpu, int *in_fd, int pipe_fds[2])
 {
 	char rel[64];
 	char *path;
 
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-	path = tfs_path(rel);
+	path = tfs_path(buffer, rel);
 	*in_fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	free(path);
 	if (*in_fd < 0)
@@ -388,7 +388,7 @@ int recorder_drain(int cpu, int out_fd, size_t page_size)
 	int pipe_fds[2];
 	int in_fd, ret;
 
-	if (open_cpu(cpu, &in_fd, pipe_fds) < 0)
+	if (open_cpu(NULL, cpu, &in_fd, pipe_fds) < 0)
 		return -1;
 	out_init(&out, out_fd, page_size, &default_opts);
 	ret = drain(cpu, in_fd, pipe_fds, &out, page_size, page_size * 16);
@@ -405,7 +405,7 @@ int recorder_run(int cpu, int out_fd, size_t page_size, const struct recorder_op
 
 	if (!opts)
 		opts = &default_opts;
-	if (open_cpu(cpu, &in_fd, pipe_fds) < 0)
+	if (open_cpu(opts->buffer, cpu, &in_fd, pipe_fds) < 0)
 		return -1;
 	out_init(&out, out_fd, page_size, opts);
 	sigprocmask(SIG_BLOCK, NULL, &wait_mask);

@@ -13,6 +13,8 @@
 /* The signal the parent sends a recorder to make it drain and exit. */
 #define RECORDER_STOP_SIGNAL SIGUSR1
 
+struct tfs_instance;
+
 /*
  * How a recorder waits and how much it keeps (record -s, --poll, -m).  All
  * zero: it sleeps until the kernel signals data and keeps everything.
@@ -22,6 +24,7 @@ struct recorder_opts {
 	int busy_poll;		/* --poll: never wait on the kernel (sleeps -s between checks) */
 	unsigned long long max_bytes;	/* -m: keep the newest max/2 to max bytes (0: all) */
 	int spare_fd;		/* -m: a second file for the other half (unlinked) */
+	struct tfs_instance *buffer;	/* the buffer whose CPUs are read (NULL: the top one) */
 };
 
 /*

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_reset;
 
@@ -71,7 +71,7 @@ static const struct {
 
 /* One buffer being reset: where messages say it is, and whether all went well. */
 struct target {
-	struct tracefs_instance *inst;
+	struct tfs_instance *inst;
 	const char *name;	/* NULL for the top buffer */
 	int failed;
 };
@@ -112,12 +112,12 @@ static void set_and_check(struct target *t, const char *file, const char *val, c
 {
 	char *now;
 
-	if (buffer_write_file(t->inst, file, val) < 0) {
+	if (tfs_write_quiet(t->inst, file, val) < 0) {
 		if (errno != ENOENT)
 			fail(t, file, strerror(errno));
 		return;
 	}
-	now = buffer_read_file(t->inst, file);
+	now = tfs_read_quiet(t->inst, file);
 	if (!now) {
 		fail(t, file, strerror(errno));
 		return;
@@ -152,12 +152,12 @@ static void clear_function_filter(struct target *t, const char *file)
 	char *now;
 	int err = 0;
 
-	if (buffer_write_file(t->inst, file, "") < 0) {
+	if (tfs_write_quiet(t->inst, file, "") < 0) {
 		err = errno;
 		if (err == ENOENT)
 			return;
 	}
-	now = buffer_read_file(t->inst, file);
+	now = tfs_read_quiet(t->inst, file);
 	if (!now) {
 		if (err == EPERM || errno == EPERM)
 			note(t, file, strerror(err ? err : errno));
@@ -175,7 +175,7 @@ static void clear_function_filter(struct target *t, const char *file)
 /* Triggers are removed one by one: "!" and the trigger without count or filter. */
 static void clear_triggers(struct target *t, const char *file)
 {
-	char *s = buffer_read_file(t->inst, file), *line, *save = NULL;
+	char *s = tfs_read_quiet(t->inst, file), *line, *save = NULL;
 	char cmd[4096];
 	size_t n;
 
@@ -190,10 +190,10 @@ static void clear_triggers(struct target *t, const char *file)
 			*strstr(cmd, ":unlimited") = '\0';
 		else if (strstr(cmd, ":count="))
 			*strstr(cmd, ":count=") = '\0';
-		buffer_write_file(t->inst, file, cmd);
+		tfs_write_quiet(t->inst, file, cmd);
 	}
 	free(s);
-	s = buffer_read_file(t->inst, file);
+	s = tfs_read_quiet(t->inst, file);
 	if (s && !only_comments(s))
 		fail(t, file, "a trigger is still set");
 	free(s);
@@ -202,34 +202,31 @@ static void clear_triggers(struct target *t, const char *file)
 /* Every event's filter back to "none" and its triggers removed. */
 static void reset_events(struct target *t)
 {
-	const char *dir = tracefs_instance_get_dir(t->inst);
-	char **systems = tracefs_event_systems(dir), **events;
+	char **systems = tfs_event_systems(t->inst), **events;
 	char file[1024], *f;
 
-	tracefs_put_tracing_file((char *)dir);
 	if (!systems) {
-		fail(t, "events", strerror(errno));
+		if (errno)
+			fail(t, "events", strerror(errno));
 		return;
 	}
 	for (int s = 0; systems[s]; s++) {
 		snprintf(file, sizeof(file), "events/%s/filter", systems[s]);
 		/* One write clears the filters of the whole system. */
-		buffer_write_file(t->inst, file, "0");
-		dir = tracefs_instance_get_dir(t->inst);
-		events = tracefs_system_events(dir, systems[s]);
-		tracefs_put_tracing_file((char *)dir);
+		tfs_write_quiet(t->inst, file, "0");
+		events = tfs_system_events(t->inst, systems[s]);
 		for (int e = 0; events && events[e]; e++) {
 			snprintf(file, sizeof(file), "events/%s/%s/filter", systems[s], events[e]);
-			f = buffer_read_file(t->inst, file);
+			f = tfs_read_quiet(t->inst, file);
 			if (f && strcmp(chomp(f), "none"))
 				set_and_check(t, file, "0", "none");
 			free(f);
 			snprintf(file, sizeof(file), "events/%s/%s/trigger", systems[s], events[e]);
 			clear_triggers(t, file);
 		}
-		tracefs_list_free(events);
+		tfs_list_free(events);
 	}
-	tracefs_list_free(systems);
+	tfs_list_free(systems);
 }
 
 static void reset_options(struct target *t)
@@ -239,7 +236,7 @@ static void reset_options(struct target *t)
 
 	for (size_t i = 0; i < ARRAY_SIZE(option_defaults); i++) {
 		snprintf(file, sizeof(file), "options/%s", option_defaults[i].name);
-		now = buffer_read_file(t->inst, file);
+		now = tfs_read_quiet(t->inst, file);
 		if (!now)
 			continue;	/* not an option of this kernel or buffer */
 		want = t->name ? option_defaults[i].instance : option_defaults[i].top;
@@ -253,12 +250,12 @@ static void reset_clock(struct target *t)
 {
 	char *now;
 
-	if (buffer_write_file(t->inst, "trace_clock", "local") < 0) {
+	if (tfs_write_quiet(t->inst, "trace_clock", "local") < 0) {
 		fail(t, "trace_clock", strerror(errno));
 		return;
 	}
 	/* The clock in use is the bracketed one, or the only one listed. */
-	now = buffer_read_file(t->inst, "trace_clock");
+	now = tfs_read_quiet(t->inst, "trace_clock");
 	if (!now || (!strstr(now, "[local]") && strcmp(chomp(now), "local")))
 		fail(t, "trace_clock", "the clock is not 'local'");
 	free(now);
@@ -269,16 +266,16 @@ static void reset_size(struct target *t, unsigned long kb)
 	char val[32];
 
 	snprintf(val, sizeof(val), "%lu", kb);
-	if (buffer_write_file(t->inst, "buffer_size_kb", val) < 0)
+	if (tfs_write_quiet(t->inst, "buffer_size_kb", val) < 0)
 		fail(t, "buffer_size_kb", strerror(errno));
 }
 
 /* The items in the order that quiets tracing first and turns it on last. */
-static int reset_buffer(struct tracefs_instance *inst, const char *name, unsigned long kb)
+static int reset_buffer(struct tfs_instance *inst, const char *name, unsigned long kb)
 {
 	struct target t = { .inst = inst, .name = name };
 
-	buffer_write_file(inst, "set_event", "");
+	tfs_write_quiet(inst, "set_event", "");
 	set_and_check(&t, "current_tracer", "nop", NULL);
 	reset_events(&t);
 	/* Checked only now: an event with a trigger stays soft-enabled. */
@@ -292,7 +289,7 @@ static int reset_buffer(struct tracefs_instance *inst, const char *name, unsigne
 	if (kb)
 		reset_size(&t, kb);
 	/* Not on the list: the data is stale once its settings are gone. */
-	buffer_write_file(inst, "trace", "");
+	tfs_write_quiet(inst, "trace", "");
 	set_and_check(&t, "tracing_on", "1", NULL);
 	return t.failed ? -1 : 0;
 }
@@ -319,7 +316,7 @@ static int parse(int argc, char **argv, struct buffers *b)
 			break;
 		case 'B':
 			top = false;
-			if (b && buffers_select_name(b, optarg, false) < 0)
+			if (b && buffers_select_name(b, optarg) < 0)
 				return EXIT_FAILED;
 			break;
 		case 'a':
@@ -356,7 +353,7 @@ static int run_reset(int argc, char **argv)
 	ret = parse(argc, argv, NULL);
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, b);
@@ -367,14 +364,11 @@ static int run_reset(int argc, char **argv)
 	buffers_default_top(b);
 	ret = EXIT_OK;
 	for (int i = 0; i < buffers_count(b); i++) {
-		struct tracefs_instance *inst = buffers_instance(b, i);
+		struct tfs_instance *inst = buffers_instance(b, i);
 
 		if (buffers_delete(b, i)) {
-			if (tracefs_instance_destroy(inst) < 0) {
-				error("cannot delete instance '%s': %s", buffers_name(b, i),
-				      strerror(errno));
+			if (tfs_instance_destroy(inst) < 0)
 				ret = EXIT_FAILED;
-			}
 			continue;
 		}
 		if (reset_buffer(inst, buffers_is_top(b, i) ? NULL : buffers_name(b, i),

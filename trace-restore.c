@@ -232,7 +232,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 	if (!o->partial) {
 		/* The clock and host of the machine restoring: the files do not say theirs. */
 		if (tfs_dir())
-			clock = tfs_current_clock();
+			clock = tfs_current_clock(NULL);
 		if (trace_output_add_host_options(out) < 0 ||
 		    trace_output_write_data(out, o->nr_cpus, fds, clock ? clock : "local") < 0)
 			goto out;

@@ -14,8 +14,8 @@ size_t ringbuf_page_size(void)
 {
 	unsigned long kb;
 
-	if (tfs_exists("buffer_subbuf_size_kb") &&
-	    tfs_read_ulong("buffer_subbuf_size_kb", &kb) == 0 && kb)
+	if (tfs_exists(NULL, "buffer_subbuf_size_kb") &&
+	    tfs_read_ulong(NULL, "buffer_subbuf_size_kb", &kb) == 0 && kb)
 		return kb * 1024;
 	return getpagesize();
 }

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_show;
 
@@ -113,24 +113,22 @@ static int parse(int argc, char **argv, struct show_opts *o)
 }
 
 /* Copies the file to stdout; trace_pipe blocks, which is what the user asked for. */
-static int cat_file(struct tracefs_instance *inst, const char *rel, bool path)
+static int cat_file(struct tfs_instance *inst, const char *rel, bool path)
 {
-	char *file = tracefs_instance_get_file(inst, rel);
+	char *file = tfs_path(inst, rel);
 	char buf[65536];
 	ssize_t n;
 	int fd;
 
-	if (!file)
-		return error("cannot find '%s': %s", rel, strerror(errno));
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		error("cannot open '%s': %s", rel, strerror(errno));
-		tracefs_put_tracing_file(file);
+		free(file);
 		return -1;
 	}
 	if (path)
 		printf("%s\n", file);
-	tracefs_put_tracing_file(file);
+	free(file);
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -151,21 +149,21 @@ static int cat_file(struct tracefs_instance *inst, const char *rel, bool path)
 static int show(struct show_opts *o)
 {
 	struct buffers *b = buffers_new();
-	struct tracefs_instance *inst;
+	struct tfs_instance *inst;
 	const char *what = o->pipe ? "trace_pipe" : o->snapshot ? "snapshot" : "trace";
 	char rel[128];
 	int ret = 0;
 
-	if (o->instance && buffers_select_name(b, o->instance, false) < 0) {
+	if (o->instance && buffers_select_name(b, o->instance) < 0) {
 		buffers_free(b);
 		return -1;
 	}
 	buffers_default_top(b);
 	inst = buffers_instance(b, 0);
 	snprintf(rel, sizeof(rel), "per_cpu/cpu%ld", o->cpu);
-	if (o->snapshot && !buffer_file_exists(inst, "snapshot"))
+	if (o->snapshot && !tfs_exists(inst, "snapshot"))
 		ret = error("this kernel has no snapshot buffer (no 'snapshot' file)");
-	else if (o->cpu >= 0 && !buffer_file_exists(inst, rel))
+	else if (o->cpu >= 0 && !tfs_exists(inst, rel))
 		ret = error("no CPU %ld ('%s' does not exist)", o->cpu, rel);
 	for (int i = 0; !ret && i < o->nr_want; i++) {
 		if (o->cpu >= 0 && !strcmp(o->want[i], "buffer_size_kb")) {
@@ -193,7 +191,7 @@ static int run_show(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	return show(&o) < 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_snapshot;
 
@@ -76,9 +76,9 @@ static int parse(int argc, char **argv, struct snap_opts *o)
 	return -1;
 }
 
-static int print_file(struct tracefs_instance *inst, const char *rel)
+static int print_file(struct tfs_instance *inst, const char *rel)
 {
-	char *s = buffer_read_file(inst, rel);
+	char *s = tfs_read_quiet(inst, rel);
 
 	if (!s)
 		return error("cannot read '%s': %s", rel, strerror(errno));
@@ -90,15 +90,15 @@ static int print_file(struct tracefs_instance *inst, const char *rel)
 static int snapshot(struct snap_opts *o)
 {
 	struct buffers *b = buffers_new();
-	struct tracefs_instance *inst;
+	struct tfs_instance *inst;
 	char rel[64];
 	int ret = -1;
 
-	if (o->instance && buffers_select_name(b, o->instance, false) < 0)
+	if (o->instance && buffers_select_name(b, o->instance) < 0)
 		goto out;
 	buffers_default_top(b);
 	inst = buffers_instance(b, 0);
-	if (!buffer_file_exists(inst, "snapshot")) {
+	if (!tfs_exists(inst, "snapshot")) {
 		error("this kernel has no snapshot buffer (no 'snapshot' file)");
 		goto out;
 	}
@@ -106,13 +106,13 @@ static int snapshot(struct snap_opts *o)
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%ld/snapshot", o->cpu);
 	else
 		snprintf(rel, sizeof(rel), "snapshot");
-	if (o->cpu >= 0 && !buffer_file_exists(inst, rel)) {
+	if (o->cpu >= 0 && !tfs_exists(inst, rel)) {
 		error("no snapshot for CPU %ld ('%s' does not exist)", o->cpu, rel);
 		goto out;
 	}
 	if (!o->value)
 		ret = print_file(inst, rel);
-	else if (buffer_write_file(inst, rel, o->value) < 0)
+	else if (tfs_write_quiet(inst, rel, o->value) < 0)
 		error("cannot write '%s' to '%s': %s", o->value, rel, strerror(errno));
 	else
 		ret = 0;
@@ -128,7 +128,7 @@ static int run_snapshot(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	return snapshot(&o) < 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
-
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-ftrace-setup.h"
@@ -77,6 +75,7 @@ struct event_group {
 /* What one buffer (the top one, or an instance) is to get. */
 struct buffer_plan {
 	const char *instance;	/* NULL: top */
+	struct tfs_instance *buf;	/* the instance's, NULL for the top buffer */
 	bool used;		/* an option names it (the top buffer may be unused) */
 	bool created;
 	struct event_group *groups;
@@ -88,16 +87,22 @@ struct buffer_plan {
 	bool negate_next;	/* a -v waiting for its -e */
 };
 
+/* A file written outside the saved state, and what undo() writes back. */
+struct start_undo {
+	struct tfs_instance *buf;
+	char *rel;
+	char *val;
+};
+
 struct start_plan {
 	const struct command *cmd;
 	bool start;
 	struct buffer_plan *bufs;
 	int nr_bufs;
 	struct tfs_saved *saved;
-	char **cleared;		/* filters to clear ("0") on undo */
+	struct start_undo *cleared;	/* filters to clear ("0") on undo */
 	int nr_cleared;
-	char **triggered;	/* trigger files written, and each one's undo */
-	char **untrigger;
+	struct start_undo *triggered;	/* trigger files written, and each one's undo */
 	int nr_triggered;
 	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
 };
@@ -242,19 +247,6 @@ static int parse(struct start_plan *p, int argc, char **argv)
 	return -1;
 }
 
-/* "instances/NAME/REL" or "REL", the form trace-tracefs.c paths take. */
-static char *rel_path(const struct buffer_plan *b, const char *rel)
-{
-	size_t len = strlen(rel) + (b->instance ? strlen(b->instance) + 12 : 0) + 1;
-	char *s = xmalloc(len);
-
-	if (b->instance)
-		snprintf(s, len, "instances/%s/%s", b->instance, rel);
-	else
-		snprintf(s, len, "%s", rel);
-	return s;
-}
-
 /* Is @word one of the space separated words of tracefs file @rel ("[x]" counts as x)? */
 static bool in_list(const char *rel, const char *word)
 {
@@ -262,7 +254,7 @@ static bool in_list(const char *rel, const char *word)
 	bool found = false;
 	size_t len;
 
-	if (tfs_read_file(rel, &s, &len) < 0)
+	if (tfs_read_file(NULL, rel, &s, &len) < 0)
 		return false;
 	for (w = strtok_r(s, " \n", &save); w && !found; w = strtok_r(NULL, " \n", &save)) {
 		if (*w == '[' && w[strlen(w) - 1] == ']') {
@@ -278,16 +270,12 @@ static bool in_list(const char *rel, const char *word)
 /* Does options/NAME exist in the buffer? */
 static bool has_option(const struct buffer_plan *b, const char *name)
 {
-	char rel[256], *path;
-	bool found;
+	char rel[256];
 
 	if (!*name || strchr(name, '/'))
 		return false;
 	snprintf(rel, sizeof(rel), "options/%s", name);
-	path = rel_path(b, rel);
-	found = tfs_exists(path);
-	free(path);
-	return found;
+	return tfs_exists(b->buf, rel);
 }
 
 /* The option file -O @opt writes, and the value ("noNAME" clears NAME). */
@@ -317,17 +305,17 @@ static int check_plan(struct start_plan *p)
 	for (int i = 0; i < p->nr_bufs; i++) {
 		struct buffer_plan *b = &p->bufs[i];
 
-		if (b->instance && (!*b->instance || strchr(b->instance, '/') ||
-				    !strcmp(b->instance, ".") || !strcmp(b->instance, "..")))
-			return error("invalid instance name '%s'", b->instance);
+		if (b->instance && !(b->buf = tfs_instance_alloc(b->instance)))
+			return -1;
 		for (int g = 0; g < b->nr_groups; g++) {
 			b->groups[g].events = tfs_events_new();
 			/* -i: a spec that matches nothing enables nothing, its -f with it. */
-			if (p->ftrace.ignore_missing && !ftrace_event_spec_matches(b->groups[g].spec)) {
+			if (p->ftrace.ignore_missing &&
+			    !ftrace_event_spec_matches(NULL, b->groups[g].spec)) {
 				warning("no event matches '%s': ignored (-i)", b->groups[g].spec);
 				continue;
 			}
-			if (tfs_events_add(b->groups[g].events, b->groups[g].spec) <= 0)
+			if (tfs_events_add(b->groups[g].events, NULL, b->groups[g].spec) <= 0)
 				return -1;
 		}
 		if (b->tracer && !in_list("available_tracers", b->tracer))
@@ -344,11 +332,7 @@ static int check_plan(struct start_plan *p)
 
 static int set_rel(struct start_plan *p, struct buffer_plan *b, const char *rel, const char *val)
 {
-	char *path = rel_path(b, rel);
-	int ret = tfs_set(p->saved, path, val);
-
-	free(path);
-	return ret;
+	return tfs_set(p->saved, b->buf, rel, val);
 }
 
 /*
@@ -358,22 +342,20 @@ static int set_rel(struct start_plan *p, struct buffer_plan *b, const char *rel,
 static int set_filter(struct start_plan *p, struct buffer_plan *b, const char *rel,
 		      const char *filter)
 {
-	char *path = rel_path(b, rel), *now;
+	char *now;
 	size_t len;
-	int ret = -1;
+	int ret;
 
-	if (tfs_read_file(path, &now, &len) < 0)
-		goto out;
+	if (tfs_read_file(b->buf, rel, &now, &len) < 0)
+		return -1;
 	if (!strncmp(now, "none", 4)) {
-		p->cleared = xrealloc(p->cleared, (p->nr_cleared + 1) * sizeof(char *));
-		p->cleared[p->nr_cleared++] = xstrdup(path);
-		ret = tfs_write_file(path, filter);
+		p->cleared = xrealloc(p->cleared, (p->nr_cleared + 1) * sizeof(*p->cleared));
+		p->cleared[p->nr_cleared++] = (struct start_undo){ b->buf, xstrdup(rel), NULL };
+		ret = tfs_write_file(b->buf, rel, filter);
 	} else {
-		ret = tfs_set(p->saved, path, filter);
+		ret = tfs_set(p->saved, b->buf, rel, filter);
 	}
 	free(now);
-out:
-	free(path);
 	return ret;
 }
 
@@ -384,19 +366,16 @@ out:
 static int set_trigger(struct start_plan *p, struct buffer_plan *b, const char *rel,
 		       const char *trigger)
 {
-	char *path = rel_path(b, rel);
-	int n = p->nr_triggered;
+	struct start_undo *u;
 
-	if (tfs_write_file(path, trigger) < 0) {
-		free(path);
+	if (tfs_write_file(b->buf, rel, trigger) < 0)
 		return -1;
-	}
-	p->triggered = xrealloc(p->triggered, (n + 1) * sizeof(char *));
-	p->untrigger = xrealloc(p->untrigger, (n + 1) * sizeof(char *));
-	p->triggered[n] = path;
-	p->untrigger[n] = xmalloc(strlen(trigger) + 2);
-	sprintf(p->untrigger[n], "!%s", trigger);
-	p->nr_triggered++;
+	p->triggered = xrealloc(p->triggered, (p->nr_triggered + 1) * sizeof(*p->triggered));
+	u = &p->triggered[p->nr_triggered++];
+	u->buf = b->buf;
+	u->rel = xstrdup(rel);
+	u->val = xmalloc(strlen(trigger) + 2);
+	sprintf(u->val, "!%s", trigger);
 	return 0;
 }
 
@@ -407,32 +386,24 @@ static int set_trigger(struct start_plan *p, struct buffer_plan *b, const char *
  */
 static int disable_events(struct start_plan *p, struct buffer_plan *b)
 {
-	char *path = rel_path(b, "set_event"), *list, *line, *save = NULL, *colon;
+	char *list, *line, *save = NULL, *colon;
 	char rel[512];
 	size_t len;
-	int ret = -1;
+	int ret = 0;
 
-	if (tfs_read_file(path, &list, &len) < 0)
-		goto out;
-	for (line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	if (tfs_read_file(b->buf, "set_event", &list, &len) < 0)
+		return -1;
+	for (line = strtok_r(list, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save)) {
 		colon = strchr(line, ':');
 		if (!colon)
 			continue;
 		snprintf(rel, sizeof(rel), "events/%.*s/%s/enable", (int)(colon - line), line,
 			 colon + 1);
-		free(path);
-		path = rel_path(b, rel);
-		if (tfs_save(p->saved, path) < 0)
-			goto out_list;
+		ret = tfs_save(p->saved, b->buf, rel);
 	}
-	free(path);
-	path = rel_path(b, "set_event");
-	ret = tfs_write_file(path, "");
-out_list:
 	free(list);
-out:
-	free(path);
-	return ret;
+	return ret ? -1 : tfs_write_file(b->buf, "set_event", "");
 }
 
 /* -v: does a negated -e of @b take event @i of @ev out? */
@@ -498,13 +469,12 @@ static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 {
 	char num[32];
 
-	if (b->instance && !tracefs_instance_exists(b->instance)) {
-		struct tracefs_instance *inst = tracefs_instance_create(b->instance);
+	if (b->buf) {
+		int made = tfs_instance_create(b->buf);
 
-		if (!inst)
-			return error("cannot create instance '%s': %s", b->instance, strerror(errno));
-		tracefs_instance_free(inst);
-		b->created = true;
+		if (made < 0)
+			return -1;
+		b->created = made > 0;
 	}
 	if (p->start && disable_events(p, b) < 0)
 		return -1;
@@ -525,35 +495,22 @@ static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 /* start's last steps: they are what it is for, so they are not undone. */
 static int start_tracing(struct buffer_plan *b)
 {
-	char *trace = rel_path(b, "trace"), *on = rel_path(b, "tracing_on");
-	int ret = tfs_write_file(trace, "");
-
-	if (!ret)
-		ret = tfs_write_file(on, "1");
-	free(trace);
-	free(on);
-	return ret;
+	if (tfs_write_file(b->buf, "trace", "") < 0)
+		return -1;
+	return tfs_write_file(b->buf, "tracing_on", "1");
 }
 
 /* Puts every changed file back and removes the instances this run created. */
 static void undo(struct start_plan *p)
 {
 	for (int i = p->nr_triggered - 1; i >= 0; i--)
-		tfs_write_file(p->triggered[i], p->untrigger[i]);
+		tfs_write_file(p->triggered[i].buf, p->triggered[i].rel, p->triggered[i].val);
 	tfs_restore(p->saved);
 	for (int i = 0; i < p->nr_cleared; i++)
-		tfs_write_file(p->cleared[i], "0");
-	for (int i = 0; i < p->nr_bufs; i++) {
-		struct tracefs_instance *inst;
-
-		if (!p->bufs[i].created)
-			continue;
-		inst = tracefs_instance_alloc(NULL, p->bufs[i].instance);
-		if (inst && tracefs_instance_destroy(inst) < 0)
-			error("cannot remove instance '%s': %s", p->bufs[i].instance,
-			      strerror(errno));
-		tracefs_instance_free(inst);
-	}
+		tfs_write_file(p->cleared[i].buf, p->cleared[i].rel, "0");
+	for (int i = 0; i < p->nr_bufs; i++)
+		if (p->bufs[i].created)
+			tfs_instance_destroy(p->bufs[i].buf);
 }
 
 static void free_plan(struct start_plan *p)
@@ -563,17 +520,17 @@ static void free_plan(struct start_plan *p)
 			tfs_events_free(p->bufs[i].groups[g].events);
 		free(p->bufs[i].groups);
 		free(p->bufs[i].options);
+		tfs_instance_free(p->bufs[i].buf);
 	}
 	free(p->bufs);
 	for (int i = 0; i < p->nr_cleared; i++)
-		free(p->cleared[i]);
+		free(p->cleared[i].rel);
 	free(p->cleared);
 	for (int i = 0; i < p->nr_triggered; i++) {
-		free(p->triggered[i]);
-		free(p->untrigger[i]);
+		free(p->triggered[i].rel);
+		free(p->triggered[i].val);
 	}
 	free(p->triggered);
-	free(p->untrigger);
 	tfs_saved_free(p->saved);
 	ftrace_setup_free(&p->ftrace);
 }
@@ -591,7 +548,7 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 		return ret;
 	}
 	ret = EXIT_FAILED;
-	if (!tracing_dir_setup() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace) < 0)
+	if (!tfs_dir() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace, NULL) < 0)
 		goto out;
 	p.saved = tfs_saved_new();
 	for (int i = 0; i < p.nr_bufs; i++) {
@@ -600,7 +557,7 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ftrace_setup_apply(&p.ftrace, p.saved) < 0) {
+	if (ftrace_setup_apply(&p.ftrace, NULL, p.saved) < 0) {
 		ftrace_setup_restore(&p.ftrace);
 		undo(&p);
 		goto out;

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_stat;
 
@@ -62,8 +62,16 @@ static int print_instance(const char *name, void *data)
 	return 0;
 }
 
+/* Is there any instance at all?  Stops the walk at the first. */
+static int any_instance(const char *name, void *data)
+{
+	(void)name;
+	*(bool *)data = true;
+	return 1;
+}
+
 struct event_walk {
-	struct tracefs_instance *inst;
+	struct tfs_instance *inst;
 	bool triggers;		/* print triggers instead of filters */
 	int found;
 };
@@ -74,7 +82,7 @@ static int print_filter(const char *sys, const char *ev, void *data)
 	char file[512], *s, *l, *save = NULL;
 
 	snprintf(file, sizeof(file), "events/%s/%s/%s", sys, ev, w->triggers ? "trigger" : "filter");
-	s = chomp(buffer_read_file(w->inst, file));
+	s = chomp(tfs_read_quiet(w->inst, file));
 	if (!s)
 		return 0;
 	for (l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
@@ -88,19 +96,19 @@ static int print_filter(const char *sys, const char *ev, void *data)
 	return 0;
 }
 
-static void print_file(struct tracefs_instance *inst, const char *title, const char *file,
+static void print_file(struct tfs_instance *inst, const char *title, const char *file,
 		       const char *indent, const char *none)
 {
-	char *s = chomp(buffer_read_file(inst, file));
+	char *s = chomp(tfs_read_quiet(inst, file));
 
 	if (s || errno != ENOENT)
 		print_lines(title, s ? s : strerror(errno), indent, none);
 	free(s);
 }
 
-static void print_one_line(struct tracefs_instance *inst, const char *fmt, const char *file)
+static void print_one_line(struct tfs_instance *inst, const char *fmt, const char *file)
 {
-	char *s = chomp(buffer_read_file(inst, file));
+	char *s = chomp(tfs_read_quiet(inst, file));
 
 	if (s) {
 		printf("\n");
@@ -110,7 +118,7 @@ static void print_one_line(struct tracefs_instance *inst, const char *fmt, const
 	free(s);
 }
 
-static int stat_buffer(struct tracefs_instance *inst, const char *name, bool options)
+static int stat_buffer(struct tfs_instance *inst, const char *name, bool options)
 {
 	struct event_walk w = { .inst = inst };
 	char *s;
@@ -118,25 +126,25 @@ static int stat_buffer(struct tracefs_instance *inst, const char *name, bool opt
 	if (name) {
 		printf("Instance: %s\n", name);
 	} else {
-		char **list = tracefs_instances(NULL);
+		bool any = false;
 
-		if (list && list[0]) {
+		tfs_instances_walk(any_instance, &any);
+		if (any) {
 			printf("\nInstances:\n");
-			tracefs_instances_walk(print_instance, NULL);
+			tfs_instances_walk(print_instance, NULL);
 		}
-		tracefs_list_free(list);
 	}
 	print_one_line(inst, "Tracer: %s", "current_tracer");
 	print_file(inst, "Events", "set_event", " ", "All disabled");
-	if (buffer_for_each_event(inst, print_filter, &w) < 0)
+	if (tfs_for_each_event(inst, print_filter, &w) < 0)
 		return -1;
 	w.triggers = true;
 	w.found = 0;
-	buffer_for_each_event(inst, print_filter, &w);
+	tfs_for_each_event(inst, print_filter, &w);
 	print_file(inst, "Event PIDs", "set_event_pid", " ", NULL);
 	print_file(inst, "Buffer size in kilobytes (per cpu)", "buffer_size_kb", "   ", NULL);
 	print_file(inst, "Buffer total size in kilobytes", "buffer_total_size_kb", "   ", NULL);
-	s = chomp(buffer_read_file(inst, "trace_clock"));
+	s = chomp(tfs_read_quiet(inst, "trace_clock"));
 	if (s && strchr(s, '[')) {
 		char *end = strchr(s, ']');
 
@@ -147,11 +155,11 @@ static int stat_buffer(struct tracefs_instance *inst, const char *name, bool opt
 	free(s);
 	print_one_line(inst, "Trace CPU mask: %s", "tracing_cpumask");
 	if (options) {
-		s = chomp(buffer_read_file(inst, "trace_options"));
+		s = chomp(tfs_read_quiet(inst, "trace_options"));
 		print_lines("Options", s, "   ", NULL);
 		free(s);
 	}
-	s = chomp(buffer_read_file(inst, "tracing_on"));
+	s = chomp(tfs_read_quiet(inst, "tracing_on"));
 	printf("\nTracing is %s\n\n", s && !strcmp(s, "0") ? "disabled" : "enabled");
 	free(s);
 	return 0;
@@ -168,7 +176,7 @@ static int parse(int argc, char **argv, struct buffers *b, bool *options)
 		case 'h':
 			return show_usage(&cmd_stat);
 		case 'B':
-			if (b && buffers_select_name(b, optarg, false) < 0)
+			if (b && buffers_select_name(b, optarg) < 0)
 				return EXIT_FAILED;
 			break;
 		case 't':
@@ -195,7 +203,7 @@ static int run_stat(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	ret = parse(argc, argv, b, &options);

@@ -11,6 +11,7 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-tracefs.h"
 
 extern const struct command cmd_stop, cmd_restart;
 
@@ -69,14 +70,14 @@ static int set_tracing_on(const struct command *cmd, int argc, char **argv, cons
 	ret = parse(cmd, argc, argv, NULL);
 	if (ret >= 0)
 		return ret;
-	if (!tracing_dir_setup())
+	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	/* A bad -B changes nothing: every name is checked before any write. */
 	ret = parse(cmd, argc, argv, b);
 	buffers_default_top(b);
 	for (int i = 0; ret < 0 && i < buffers_count(b); i++) {
-		if (buffer_write_file(buffers_instance(b, i), "tracing_on", val) < 0) {
+		if (tfs_write_quiet(buffers_instance(b, i), "tracing_on", val) < 0) {
 			error("cannot write '%s' to 'tracing_on' of %s: %s", val,
 			      buffers_name(b, i), strerror(errno));
 			ret = EXIT_FAILED;

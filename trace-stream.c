@@ -154,7 +154,7 @@ static struct trace_input *open_metadata(int nr_cpus, size_t page_size)
 		goto out;
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		no_data[cpu] = -1;
-	clock = tfs_current_clock();
+	clock = tfs_current_clock(NULL);
 	ret = trace_output_write_metadata(out, page_size, NULL, NULL);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
@@ -190,7 +190,7 @@ static int open_cpu(struct live_cpu *c, const char *name, int cpu, size_t page_s
 	if (!cpu_is_online(cpu))
 		return 0;
 	buffer_file(rel, sizeof(rel), name, cpu, "trace_pipe_raw");
-	path = tfs_path(rel);
+	path = tfs_path(NULL, rel);
 	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	free(path);
 	if (c->fd < 0)
@@ -447,7 +447,7 @@ static void learn_comm(struct stream *st, int pid)
 	if (st->cmdlines_read)
 		return;
 	st->cmdlines_read = 1;
-	if (tfs_read_file("saved_cmdlines", &text, NULL) < 0)
+	if (tfs_read_file(NULL, "saved_cmdlines", &text, NULL) < 0)
 		return;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *comm;
@@ -580,7 +580,7 @@ static void print_counts(struct stream *st)
 		if (*name && cpu == 0)
 			fprintf(stderr, "\nBuffer: %s\n", name);
 		buffer_file(rel, sizeof(rel), name, cpu, "stats");
-		if (tfs_read_file(rel, &stats, NULL) == 0)
+		if (tfs_read_file(NULL, rel, &stats, NULL) == 0)
 			lost = ringbuf_stats_lost(stats);
 		free(stats);
 		fprintf(stderr, "CPU%d: %llu events streamed, %llu events lost\n", cpu,

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The tracing directory for every command that changes Ftrace: find or mount
- * it, read and write its files (explaining refusals with the kernel's
- * error_log), save what a command changes and put it back, match -e specs.
+ * The tracing directory for every command that touches Ftrace: find or mount
+ * it, make and remove instances, read and write the files of a buffer (the
+ * instance passed first, NULL for the top one, explaining refusals with the
+ * buffer's error_log), save what a command changes and put it back, match
+ * -e specs.  The only place libtracefs is called.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +19,8 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "trace-cmd.h"
 #include "trace-tracefs.h"
 
@@ -28,17 +32,27 @@
 #define DEBUGFS_MOUNT	"/sys/kernel/debug"
 
 static char *tracing_dir;
-/*
- * The buffer relative paths resolve in: "instances/NAME/", or NULL for the
- * top buffer (tfs_set_instance).  Forked children (recorders) inherit it.
- */
-static char *instance_prefix;
-/*
- * The last error_log entry already seen (its timestamped first line), so a
- * refusal shows only a new entry.  Not a byte count: the kernel keeps a
- * fixed number of entries, so a full log stays the same size as it changes.
- */
-static char *error_log_seen;
+
+struct tfs_instance {
+	char *name;		/* NULL: the top buffer */
+	char *prefix;		/* "instances/NAME/", "" for the top buffer */
+	/*
+	 * The last entry of the buffer's own error_log already seen (its
+	 * timestamped first line), so a refusal shows only a new entry.  Not
+	 * a byte count: the kernel keeps a fixed number of entries, so a full
+	 * log stays the same size as it changes.
+	 */
+	char *log_seen;
+	int log_known;		/* log_seen was read (an instance's before its first write) */
+};
+
+/* What NULL stands for. */
+static struct tfs_instance top_buffer = { .prefix = "" };
+
+static struct tfs_instance *buffer_of(struct tfs_instance *inst)
+{
+	return inst ? inst : &top_buffer;
+}
 
 static int is_fs(const char *path, long magic)
 {
@@ -95,12 +109,12 @@ static char *mount_tracing(void)
 	return NULL;
 }
 
-/* The first line of the last entry of error_log (optional: NULL if none). */
-static char *last_error_entry(void)
+/* The first line of the last entry of @inst's error_log (optional: NULL if none). */
+static char *last_error_entry(struct tfs_instance *inst)
 {
 	char *buf, *entry = NULL;
 
-	if (!tfs_exists("error_log") || tfs_read_file("error_log", &buf, NULL) < 0)
+	if (!tfs_exists(inst, "error_log") || tfs_read_file(inst, "error_log", &buf, NULL) < 0)
 		return NULL;
 	for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		if (*p == '[')
@@ -111,6 +125,14 @@ static char *last_error_entry(void)
 	}
 	free(buf);
 	return entry;
+}
+
+/* The top buffer's error_log as it is now: later refusals show only new entries. */
+static void remember_top_log(void)
+{
+	free(top_buffer.log_seen);
+	top_buffer.log_seen = tracing_dir ? last_error_entry(NULL) : NULL;
+	top_buffer.log_known = tracing_dir != NULL;
 }
 
 const char *tfs_dir(void)
@@ -136,8 +158,14 @@ const char *tfs_dir(void)
 		if (!tracing_dir)
 			return NULL;
 	}
-	free(error_log_seen);
-	error_log_seen = last_error_entry();
+	/* The libtracefs calls underneath (event and instance lists) look there too. */
+	if (tracefs_set_tracing_dir(tracing_dir) < 0) {
+		error("cannot use tracing directory '%s': %s", tracing_dir, strerror(errno));
+		free(tracing_dir);
+		tracing_dir = NULL;
+		return NULL;
+	}
+	remember_top_log();
 	return tracing_dir;
 }
 
@@ -145,51 +173,109 @@ void tfs_set_dir(const char *dir)
 {
 	free(tracing_dir);
 	tracing_dir = dir ? xstrdup(dir) : NULL;
-	free(error_log_seen);
-	error_log_seen = tracing_dir ? last_error_entry() : NULL;
+	if (tracing_dir)
+		tracefs_set_tracing_dir(tracing_dir);
+	remember_top_log();
 }
 
-char *tfs_path(const char *rel)
+char *tfs_path(struct tfs_instance *inst, const char *rel)
 {
 	const char *dir = tracing_dir ? tracing_dir : "";
-	const char *pre = instance_prefix ? instance_prefix : "";
+	const char *pre = buffer_of(inst)->prefix;
 	char *p = xmalloc(strlen(dir) + strlen(pre) + strlen(rel) + 2);
 
 	sprintf(p, "%s/%s%s", dir, pre, rel);
 	return p;
 }
 
-void tfs_set_instance(const char *name)
+struct tfs_instance *tfs_instance_alloc(const char *name)
 {
-	free(instance_prefix);
-	instance_prefix = NULL;
-	if (name) {
-		instance_prefix = xmalloc(strlen(name) + sizeof("instances//"));
-		sprintf(instance_prefix, "instances/%s/", name);
+	struct tfs_instance *inst;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		error("invalid instance name '%s'", name);
+		return NULL;
 	}
-	/* Each buffer has its own error_log: only its new entries explain a refusal. */
-	free(error_log_seen);
-	error_log_seen = tracing_dir ? last_error_entry() : NULL;
+	inst = xcalloc(1, sizeof(*inst));
+	inst->name = xstrdup(name);
+	inst->prefix = xmalloc(strlen(name) + sizeof("instances//"));
+	sprintf(inst->prefix, "instances/%s/", name);
+	return inst;
 }
 
-const char *tfs_instance(void)
+void tfs_instance_free(struct tfs_instance *inst)
 {
-	return instance_prefix ? instance_prefix + strlen("instances/") : NULL;
+	if (!inst)
+		return;
+	free(inst->name);
+	free(inst->prefix);
+	free(inst->log_seen);
+	free(inst);
 }
 
-/* @rel as seen from the top of the tracing directory, in a new allocation. */
-static char *top_rel(const char *rel)
+const char *tfs_instance_name(const struct tfs_instance *inst)
 {
-	const char *pre = instance_prefix ? instance_prefix : "";
+	return inst ? inst->name : NULL;
+}
+
+int tfs_instance_exists(struct tfs_instance *inst)
+{
+	return tfs_exists(inst, "");
+}
+
+/* "instances/NAME" as a full path, for mkdir and rmdir. */
+static char *instance_dir(const struct tfs_instance *inst)
+{
+	const char *dir = tracing_dir ? tracing_dir : "";
+	char *p = xmalloc(strlen(dir) + strlen(inst->name) + sizeof("/instances/"));
+
+	sprintf(p, "%s/instances/%s", dir, inst->name);
+	return p;
+}
+
+int tfs_instance_create(struct tfs_instance *inst)
+{
+	char *path;
+	int ret = 1;
+
+	if (tfs_instance_exists(inst))
+		return 0;
+	path = instance_dir(inst);
+	if (mkdir(path, 0755) < 0)
+		ret = error("cannot create instance '%s': %s", inst->name, strerror(errno));
+	free(path);
+	return ret;
+}
+
+int tfs_instance_destroy(struct tfs_instance *inst)
+{
+	char *path = instance_dir(inst);
+	int ret = 0;
+
+	if (rmdir(path) < 0)
+		ret = error("cannot remove instance '%s': %s", inst->name, strerror(errno));
+	free(path);
+	return ret;
+}
+
+int tfs_instances_walk(int (*fn)(const char *name, void *data), void *data)
+{
+	return tracefs_instances_walk(fn, data);
+}
+
+/* @rel of @inst as seen from the top of the tracing directory, in a new allocation. */
+static char *top_rel(struct tfs_instance *inst, const char *rel)
+{
+	const char *pre = buffer_of(inst)->prefix;
 	char *p = xmalloc(strlen(pre) + strlen(rel) + 1);
 
 	sprintf(p, "%s%s", pre, rel);
 	return p;
 }
 
-int tfs_exists(const char *rel)
+int tfs_exists(struct tfs_instance *inst, const char *rel)
 {
-	char *p = tfs_path(rel);
+	char *p = tfs_path(inst, rel);
 	int ret = access(p, F_OK) == 0;
 
 	free(p);
@@ -197,42 +283,42 @@ int tfs_exists(const char *rel)
 }
 
 /* "WHAT 'REL': REASON", with REL as seen from the top (an instance's shows it). */
-static int path_error(const char *what, const char *rel, int err)
+static int path_error(struct tfs_instance *inst, const char *what, const char *rel, int err)
 {
-	char *shown = top_rel(rel);
+	char *shown = top_rel(inst, rel);
 
 	error("%s '%s': %s", what, shown, strerror(err));
 	free(shown);
 	return -1;
 }
 
-int tfs_read_file(const char *rel, char **bufp, size_t *lenp)
+int tfs_read_file(struct tfs_instance *inst, const char *rel, char **bufp, size_t *lenp)
 {
-	char *p = tfs_path(rel), *buf;
+	char *p = tfs_path(inst, rel), *buf;
 	int fd;
 
 	fd = open(p, O_RDONLY | O_CLOEXEC);
 	free(p);
 	if (fd < 0)
-		return path_error("cannot open", rel, errno);
+		return path_error(inst, "cannot open", rel, errno);
 	buf = read_text(fd, lenp);
 	if (!buf) {
 		int e = errno;
 
 		close(fd);
-		return path_error("cannot read", rel, e);
+		return path_error(inst, "cannot read", rel, e);
 	}
 	close(fd);
 	*bufp = buf;
 	return 0;
 }
 
-int tfs_read_ulong(const char *rel, unsigned long *val)
+int tfs_read_ulong(struct tfs_instance *inst, const char *rel, unsigned long *val)
 {
 	char *buf, *end;
 	int ret = 0;
 
-	if (tfs_read_file(rel, &buf, NULL) < 0)
+	if (tfs_read_file(inst, rel, &buf, NULL) < 0)
 		return -1;
 	errno = 0;
 	*val = strtoul(buf, &end, 10);
@@ -242,29 +328,37 @@ int tfs_read_ulong(const char *rel, unsigned long *val)
 	return ret;
 }
 
-/* The kernel's error_log entry written since we last looked, first line only. */
-static char *new_error_log(void)
+/* The kernel's error_log entry of @inst written since we last looked, first line only. */
+static char *new_error_log(struct tfs_instance *inst)
 {
-	char *last = last_error_entry(), *entry = NULL, *p;
+	struct tfs_instance *b = buffer_of(inst);
+	char *last = last_error_entry(inst), *entry = NULL, *p;
 
-	if (last && (!error_log_seen || strcmp(last, error_log_seen))) {
+	if (last && (!b->log_seen || strcmp(last, b->log_seen))) {
 		/* Drop the "[ 123.456789] " timestamp. */
 		p = strchr(last, ']');
 		entry = xstrdup(p ? p + 1 + (p[1] == ' ') : last);
 	}
-	free(error_log_seen);
-	error_log_seen = last;
+	free(b->log_seen);
+	b->log_seen = last;
 	return entry;
 }
 
-int tfs_write_file(const char *rel, const char *val)
+int tfs_write_file(struct tfs_instance *inst, const char *rel, const char *val)
 {
-	char *p = tfs_path(rel);
+	char *p;
 	size_t len = strlen(val);
-	int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int fd;
 	ssize_t n = -1;
 	int err;
 
+	/* An instance's log is first read before its first write (the top's in tfs_dir). */
+	if (!buffer_of(inst)->log_known && tracing_dir) {
+		buffer_of(inst)->log_seen = last_error_entry(inst);
+		buffer_of(inst)->log_known = 1;
+	}
+	p = tfs_path(inst, rel);
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	free(p);
 	if (fd >= 0) {
 		do {
@@ -281,7 +375,7 @@ int tfs_write_file(const char *rel, const char *val)
 	if (n >= 0)
 		err = EIO;
 	{
-		char *log = new_error_log(), *shown = top_rel(rel);
+		char *log = new_error_log(inst), *shown = top_rel(inst, rel);
 
 		if (log)
 			error("writing '%s' to '%s': %s (kernel: %s)", val, shown, strerror(err), log);
@@ -292,6 +386,106 @@ int tfs_write_file(const char *rel, const char *val)
 	}
 	errno = err;
 	return -1;
+}
+
+char *tfs_read_quiet(struct tfs_instance *inst, const char *rel)
+{
+	char *path = tfs_path(inst, rel), *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	free(path);
+	if (fd < 0)
+		return NULL;
+	buf = read_text(fd, NULL);
+	err = errno;
+	close(fd);
+	errno = err;
+	return buf;
+}
+
+int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val)
+{
+	char *path = tfs_path(inst, rel);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		err = errno;
+	free(path);
+	if (fd < 0) {
+		errno = err;
+		return -1;
+	}
+	if (*val && write_all(fd, val, strlen(val)) < 0)
+		err = errno;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/* The buffer's directory without the trailing '/', as libtracefs's own paths are. */
+static char *buffer_dir(struct tfs_instance *inst)
+{
+	char *dir = tfs_path(inst, "");
+
+	dir[strlen(dir) - 1] = '\0';
+	return dir;
+}
+
+char **tfs_event_systems(struct tfs_instance *inst)
+{
+	char *dir = buffer_dir(inst);
+	char **list = tracefs_event_systems(dir);
+	int err = errno;
+
+	free(dir);
+	/* No system with an enable file: an empty list, not a failure. */
+	if (!list && err == ENOENT && tfs_exists(inst, "events"))
+		err = 0;
+	errno = err;
+	return list;
+}
+
+char **tfs_system_events(struct tfs_instance *inst, const char *system)
+{
+	char *dir = buffer_dir(inst);
+	char **list = tracefs_system_events(dir, system);
+	int err = errno;
+
+	free(dir);
+	errno = err;
+	return list;
+}
+
+void tfs_list_free(char **list)
+{
+	tracefs_list_free(list);
+}
+
+int tfs_for_each_event(struct tfs_instance *inst,
+		       int (*fn)(const char *system, const char *event, void *data),
+		       void *data)
+{
+	char **systems = tfs_event_systems(inst), **events;
+	int ret = 0;
+
+	if (!systems && !errno)
+		return 0;
+	if (!systems) {
+		char *dir = buffer_dir(inst);
+
+		error("cannot list the events of '%s': %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	for (int s = 0; !ret && systems[s]; s++) {
+		events = tfs_system_events(inst, systems[s]);
+		for (int e = 0; !ret && events && events[e]; e++)
+			ret = fn(systems[s], events[e], data);
+		tfs_list_free(events);
+	}
+	tfs_list_free(systems);
+	return ret;
 }
 
 int tfs_cpu_count(void)
@@ -305,18 +499,18 @@ int tfs_cpu_count(void)
 	/* per_cpu lists the possible CPUs; stop at the first one it lacks. */
 	while (n < conf) {
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d", n);
-		if (!tfs_exists(rel))
+		if (!tfs_exists(NULL, rel))
 			break;
 		n++;
 	}
 	return n;
 }
 
-char *tfs_current_clock(void)
+char *tfs_current_clock(struct tfs_instance *inst)
 {
 	char *buf, *s, *e;
 
-	if (tfs_read_file("trace_clock", &buf, NULL) < 0)
+	if (tfs_read_file(inst, "trace_clock", &buf, NULL) < 0)
 		return NULL;
 	s = strchr(buf, '[');
 	e = s ? strchr(s, ']') : NULL;
@@ -399,15 +593,15 @@ static void add_saved(struct tfs_saved *saved, char *full, char *val)
 	f->val = val;
 }
 
-int tfs_save(struct tfs_saved *saved, const char *rel)
+int tfs_save(struct tfs_saved *saved, struct tfs_instance *inst, const char *rel)
 {
-	char *val, *full = top_rel(rel);
+	char *val, *full = top_rel(inst, rel);
 
 	if (is_saved(saved, full)) {
 		free(full);
 		return 0;
 	}
-	if (tfs_read_file(rel, &val, NULL) < 0) {
+	if (tfs_read_file(inst, rel, &val, NULL) < 0) {
 		free(full);
 		return -1;
 	}
@@ -420,10 +614,10 @@ int tfs_save(struct tfs_saved *saved, const char *rel)
  * tfs_set() for a caller that has just read REL as OLD: enabling all of
  * -e all's systems and events reads each enable file once, not twice.
  */
-static int set_read(struct tfs_saved *saved, const char *rel, char *old,
-		    const char *val)
+static int set_read(struct tfs_saved *saved, struct tfs_instance *inst, const char *rel,
+		    char *old, const char *val)
 {
-	char *full = top_rel(rel);
+	char *full = top_rel(inst, rel);
 
 	if (is_saved(saved, full)) {
 		free(full);
@@ -432,24 +626,24 @@ static int set_read(struct tfs_saved *saved, const char *rel, char *old,
 		normalise(rel, old);
 		add_saved(saved, full, old);
 	}
-	return tfs_write_file(rel, val);
+	return tfs_write_file(inst, rel, val);
 }
 
-int tfs_set(struct tfs_saved *saved, const char *rel, const char *val)
+int tfs_set(struct tfs_saved *saved, struct tfs_instance *inst, const char *rel,
+	    const char *val)
 {
-	if (tfs_save(saved, rel) < 0)
+	if (tfs_save(saved, inst, rel) < 0)
 		return -1;
-	return tfs_write_file(rel, val);
+	return tfs_write_file(inst, rel, val);
 }
 
 int tfs_restore(struct tfs_saved *saved)
 {
-	char *prefix = instance_prefix;
 	int ret = 0;
 
 	if (!saved)
 		return 0;
-	instance_prefix = NULL;	/* the saved paths start at the top */
+	/* The saved paths start at the top. */
 	/* Reverse order: tracing_on, saved first, goes back last. */
 	while (saved->nr) {
 		struct saved_file *f = &saved->files[--saved->nr];
@@ -457,13 +651,12 @@ int tfs_restore(struct tfs_saved *saved)
 
 		/* With the newline the file read, so a fake directory ends up identical. */
 		sprintf(line, "%s\n", f->val);
-		if (tfs_write_file(f->rel, line) < 0)
+		if (tfs_write_file(NULL, f->rel, line) < 0)
 			ret = -1;
 		free(line);
 		free(f->rel);
 		free(f->val);
 	}
-	instance_prefix = prefix;
 	return ret;
 }
 
@@ -525,14 +718,14 @@ static int only_dirs(const struct dirent *d)
 }
 
 /* The sub-directories of REL, sorted; returns the count or -1. */
-static int list_dirs(const char *rel, struct dirent ***list)
+static int list_dirs(struct tfs_instance *inst, const char *rel, struct dirent ***list)
 {
-	char *p = tfs_path(rel);
+	char *p = tfs_path(inst, rel);
 	int n = scandir(p, list, only_dirs, alphasort);
 
 	free(p);
 	if (n < 0)
-		return path_error("cannot list", rel, errno);
+		return path_error(inst, "cannot list", rel, errno);
 	return n;
 }
 
@@ -556,7 +749,8 @@ static int add_event(struct tfs_events *ev, const char *sys, const char *name, i
 }
 
 /* Adds the events of one system that @evglob matches (NULL: all). */
-static int add_system(struct tfs_events *ev, const char *sys, const char *evglob, int *matched)
+static int add_system(struct tfs_events *ev, struct tfs_instance *inst, const char *sys,
+		      const char *evglob, int *matched)
 {
 	struct dirent **list;
 	char rel[1024];
@@ -565,7 +759,7 @@ static int add_system(struct tfs_events *ev, const char *sys, const char *evglob
 	/* A plain name is one stat, not a listing (eventfs builds those slowly). */
 	if (evglob && !strpbrk(evglob, "*?[\\")) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, evglob);
-		if (tfs_exists(rel)) {
+		if (tfs_exists(inst, rel)) {
 			(*matched)++;
 			add_event(ev, sys, evglob, 0);
 		}
@@ -577,9 +771,9 @@ static int add_system(struct tfs_events *ev, const char *sys, const char *evglob
 	 * stat per event.
 	 */
 	snprintf(rel, sizeof(rel), "events/%s/enable", sys);
-	all_enable = !evglob && tfs_exists(rel);
+	all_enable = !evglob && tfs_exists(inst, rel);
 	snprintf(rel, sizeof(rel), "events/%s", sys);
-	n = list_dirs(rel, &list);
+	n = list_dirs(inst, rel, &list);
 	if (n < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
@@ -587,7 +781,7 @@ static int add_system(struct tfs_events *ev, const char *sys, const char *evglob
 
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable", sys, name);
 		/* ftrace's own events (function, print, ...) cannot be enabled. */
-		if ((!evglob || !fnmatch(evglob, name, 0)) && (all_enable || tfs_exists(rel))) {
+		if ((!evglob || !fnmatch(evglob, name, 0)) && (all_enable || tfs_exists(inst, rel))) {
 			(*matched)++;
 			add_event(ev, sys, name, !evglob);
 		}
@@ -597,7 +791,7 @@ static int add_system(struct tfs_events *ev, const char *sys, const char *evglob
 	return 0;
 }
 
-int tfs_events_add(struct tfs_events *ev, const char *spec)
+int tfs_events_add(struct tfs_events *ev, struct tfs_instance *inst, const char *spec)
 {
 	struct dirent **systems;
 	char *copy = xstrdup(spec);
@@ -609,7 +803,7 @@ int tfs_events_add(struct tfs_events *ev, const char *spec)
 		sysglob = *copy ? copy : "*";
 		evglob = colon[1] ? colon + 1 : "*";
 	}
-	n = list_dirs("events", &systems);
+	n = list_dirs(inst, "events", &systems);
 	if (n < 0) {
 		free(copy);
 		return -1;
@@ -619,14 +813,14 @@ int tfs_events_add(struct tfs_events *ev, const char *spec)
 
 		if (ret == 0) {
 			if (!strcmp(spec, "all"))
-				ret = add_system(ev, sys, NULL, &matched);
+				ret = add_system(ev, inst, sys, NULL, &matched);
 			else if (colon)
 				ret = fnmatch(sysglob, sys, 0) ? 0 :
-				      add_system(ev, sys, evglob, &matched);
+				      add_system(ev, inst, sys, evglob, &matched);
 			else if (!fnmatch(spec, sys, 0))
-				ret = add_system(ev, sys, NULL, &matched);
+				ret = add_system(ev, inst, sys, NULL, &matched);
 			else
-				ret = add_system(ev, sys, spec, &matched);
+				ret = add_system(ev, inst, sys, spec, &matched);
 		}
 		free(systems[i]);
 	}
@@ -665,25 +859,27 @@ const char *tfs_events_name(const struct tfs_events *ev, size_t i)
  * all).  A fake tracing directory without the file is restored file by
  * file.
  */
-static int save_all_off(struct tfs_saved *saved)
+static int save_all_off(struct tfs_saved *saved, struct tfs_instance *inst)
 {
 	char *cur;
 	int off;
 
-	if (!tfs_exists("events/enable") || tfs_read_file("events/enable", &cur, NULL) < 0)
+	if (!tfs_exists(inst, "events/enable") ||
+	    tfs_read_file(inst, "events/enable", &cur, NULL) < 0)
 		return 0;
 	off = cur[0] == '0';
 	free(cur);
-	return off && tfs_save(saved, "events/enable") == 0;
+	return off && tfs_save(saved, inst, "events/enable") == 0;
 }
 
 /* Writes 1 to @rel, which read @cur (freed), saving @cur unless events/enable's 0 restores it. */
-static int enable_read(struct tfs_saved *saved, int all_off, const char *rel, char *cur)
+static int enable_read(struct tfs_saved *saved, struct tfs_instance *inst, int all_off,
+		       const char *rel, char *cur)
 {
 	if (!all_off)
-		return set_read(saved, rel, cur, "1");
+		return set_read(saved, inst, rel, cur, "1");
 	free(cur);
-	return tfs_write_file(rel, "1");
+	return tfs_write_file(inst, rel, "1");
 }
 
 /*
@@ -693,7 +889,7 @@ static int enable_read(struct tfs_saved *saved, int all_off, const char *rel, ch
  * the number of events it enabled (@nr), 0 if per-event writes are needed,
  * or -1.
  */
-static int enable_system(const struct tfs_events *ev, size_t first,
+static int enable_system(const struct tfs_events *ev, size_t first, struct tfs_instance *inst,
 			 struct tfs_saved *saved, int all_off)
 {
 	const char *sys = ev->ev[first].system;
@@ -708,22 +904,23 @@ static int enable_system(const struct tfs_events *ev, size_t first,
 	if (nr < 2 || !whole)
 		return 0;
 	snprintf(rel, sizeof(rel), "events/%s/enable", sys);
-	if (!tfs_exists(rel) || tfs_read_file(rel, &cur, NULL) < 0)
+	if (!tfs_exists(inst, rel) || tfs_read_file(inst, rel, &cur, NULL) < 0)
 		return 0;
 	if (cur[0] != '0') {
 		free(cur);
 		return 0;
 	}
-	return enable_read(saved, all_off, rel, cur) < 0 ? -1 : (int)nr;
+	return enable_read(saved, inst, all_off, rel, cur) < 0 ? -1 : (int)nr;
 }
 
-int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved)
+int tfs_events_enable(const struct tfs_events *ev, struct tfs_instance *inst,
+		      struct tfs_saved *saved)
 {
-	int all_off = ev->nr && save_all_off(saved);
+	int all_off = ev->nr && save_all_off(saved, inst);
 	char rel[1024];
 
 	for (size_t i = 0; i < ev->nr; i++) {
-		int done = enable_system(ev, i, saved, all_off);
+		int done = enable_system(ev, i, inst, saved, all_off);
 		char *cur;
 
 		if (done < 0)
@@ -735,12 +932,12 @@ int tfs_events_enable(const struct tfs_events *ev, struct tfs_saved *saved)
 
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable", ev->ev[i].system,
 			 ev->ev[i].name);
-		if (tfs_read_file(rel, &cur, NULL) < 0)
+		if (tfs_read_file(inst, rel, &cur, NULL) < 0)
 			return -1;
 		/* Already on: leave it, and leave it on afterwards. */
 		if (cur[0] == '1')
 			free(cur);
-		else if (enable_read(saved, all_off, rel, cur) < 0)
+		else if (enable_read(saved, inst, all_off, rel, cur) < 0)
 			return -1;
 	}
 	return 0;

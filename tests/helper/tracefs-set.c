@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	if (!tfs_dir())
 		return 1;
 	saved = tfs_saved_new();
-	ret = tfs_set(saved, argv[1], argv[2]);
+	ret = tfs_set(saved, NULL, argv[1], argv[2]);
 	if (tfs_restore(saved) < 0)
 		ret = -1;
 	tfs_saved_free(saved);

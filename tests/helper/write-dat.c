@@ -25,7 +25,7 @@ static int write_file(struct trace_output *out, const char *kallsyms, int nr, co
 	    trace_output_write_printk(out, NULL) < 0 ||
 	    trace_output_write_cmdlines(out) < 0 ||
 	    trace_output_add_host_options(out) < 0 ||
-	    trace_output_add_cpustats(out, nr) < 0)
+	    trace_output_add_cpustats(out, NULL, nr) < 0)
 		return -1;
 	return trace_output_write_data(out, nr, fds, "local");
 }

@@ -44,7 +44,7 @@ static int write_meta(struct trace_output *out, const char *kallsyms, int nr)
 	    trace_output_write_cmdlines(out) < 0 ||
 	    trace_output_add_host_options(out) < 0)
 		return -1;
-	return trace_output_add_cpustats(out, nr);
+	return trace_output_add_cpustats(out, NULL, nr);
 }
 
 int main(int argc, char **argv)
