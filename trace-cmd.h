@@ -22,6 +22,17 @@ enum {
 };
 
 /*
+ * What a command's option parser returns: PARSE_RUN to go on with the
+ * command, or the exit status to end with at once: EXIT_OK once -h printed
+ * the usage (show_usage), EXIT_USAGE once a usage error was printed with the
+ * usage after it (usage_error, usage_follows).  PARSE_RUN is no exit status,
+ * so "go on" and "-h was given" never meet:
+ *	if ((ret = parse(...)) != PARSE_RUN)
+ *		return ret;
+ */
+enum { PARSE_RUN = -1 };
+
+/*
  * One subcommand.  Each command file ends with its definition; trace-cmd.c
  * holds the list.  @run returns an exit status and never calls exit().
  */
