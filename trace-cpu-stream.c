@@ -618,21 +618,11 @@ void trace_input_only_ids(struct trace_input *in, const unsigned char *ids)
 
 
 
-/*
- * Sets up a page walk for @in's pages.  Old-format files and
- * TRACE_CMD_KBUFFER=1 (to compare the two walkers) go through kbuffer.
- */
+/* Sets up a page walk for @in's pages (kbuffer's for old-format files). */
 static int walk_init(struct trace_input *in, struct page_walk *w)
 {
-	int old = in->tep && tep_is_old_format(in->tep);
-	const char *env = getenv("TRACE_CMD_KBUFFER");
-
-	if (page_walk_init(w, in->big_endian, in->kernel_long_size,
-			   old || (env && *env && strcmp(env, "0"))) < 0)
-		return -1;
-	if (old)
-		page_walk_old_format(w);
-	return 0;
+	return page_walk_init(w, in->big_endian, in->kernel_long_size,
+			      in->tep && tep_is_old_format(in->tep));
 }
 
 int cpu_stream_init(struct trace_input *in, struct cpu_stream *s, int b, int cpu)

@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
 #include "trace-cmd.h"
 #include "trace-input.h"
@@ -86,14 +85,14 @@ struct live_rec {
 /*
  * One CPU of one buffer.  Its pages are this round's, after any left from
  * the last round (which stopped before printing them: see print_round).
- * The kbuffer sits at @ahead when there is one, else at @cur.
+ * The page walk (trace-page.h) sits at @ahead when there is one, else at @cur.
  */
 struct live_cpu {
 	int			fd;		/* per_cpu/cpuN/trace_pipe_raw, or -1 */
 	unsigned char		*pages;
 	size_t			nr_pages;
-	size_t			page;		/* the one loaded in kbuf */
-	struct kbuffer		*kbuf;
+	size_t			page;		/* the one loaded in walk */
+	struct page_walk	walk;
 	struct live_rec		cur, ahead;	/* the next to print, and the one after */
 	int			has_cur, has_ahead;
 	int			held;		/* the rounds @cur has waited for @ahead */
@@ -193,12 +192,9 @@ static int open_cpu(struct live_cpu *c, const char *name, int cpu, size_t page_s
 	free(path);
 	if (c->fd < 0)
 		return error("cannot open '%s': %s", rel, strerror(errno));
-	c->pages = xmalloc(page_size * STREAM_BATCH_PAGES);
-	c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				KBUFFER_ENDIAN_SAME_AS_HOST);
-	if (!c->kbuf)
-		return error("cpu %d: out of memory for the page reader", cpu);
-	return 0;
+	/* + 8: the walk reads up to 8 bytes past a page's data (trace-page.h) */
+	c->pages = xcalloc(1, page_size * STREAM_BATCH_PAGES + 8);
+	return page_walk_init(&c->walk, page_walk_host_big_endian(), long_size, 0);
 }
 
 /*
@@ -256,17 +252,17 @@ static int page_usable(struct stream *st, const unsigned char *page)
 }
 
 /* The record at @data in the loaded page, filled as trace-input fills its records. */
-static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, void *data,
-			unsigned long long ts, int missed)
+static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, const void *data,
+			int missed)
 {
 	struct tep_record *rec = &lr->rec;
 
 	memset(rec, 0, sizeof(*rec));
-	rec->ts = ts;
-	rec->size = kbuffer_event_size(c->kbuf);
-	rec->record_size = kbuffer_curr_size(c->kbuf);
-	rec->offset = kbuffer_curr_offset(c->kbuf);	/* in its page */
-	rec->data = data;
+	rec->ts = page_walk_ts(&c->walk);
+	rec->size = page_walk_event_size(&c->walk);
+	rec->record_size = page_walk_record_size(&c->walk);
+	rec->offset = page_walk_offset(&c->walk);	/* in its page */
+	rec->data = (void *)data;
 	rec->cpu = cpu;
 	rec->ref_count = 1;
 	rec->missed_events = missed;
@@ -276,31 +272,30 @@ static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, void *
 /* The first record of a usable page from @c->page on into @lr: 1, or 0 if none. */
 static int first_record(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
 {
-	unsigned long long ts;
-	void *data;
+	const void *data;
 
 	for (; c->page < c->nr_pages; c->page++) {
 		unsigned char *page = c->pages + c->page * st->page_size;
 
-		if (!page_usable(st, page) || kbuffer_load_subbuffer(c->kbuf, page) < 0)
+		if (!page_usable(st, page))
 			continue;
-		data = kbuffer_read_event(c->kbuf, &ts);
+		page_walk_load(&c->walk, page);
+		data = page_walk_event(&c->walk);
 		if (data) {
-			fill_record(c, lr, cpu, data, ts, kbuffer_missed_events(c->kbuf));
+			fill_record(c, lr, cpu, data, page_walk_missed(&c->walk));
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/* The record after the kbuffer's current one into @lr: 1, or 0 at the end of the pages. */
+/* The record after the walk's current one into @lr: 1, or 0 at the end of the pages. */
 static int decode_next(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
 {
-	unsigned long long ts;
-	void *data = kbuffer_next_event(c->kbuf, &ts);
+	const void *data = page_walk_next(&c->walk);
 
 	if (data) {
-		fill_record(c, lr, cpu, data, ts, 0);
+		fill_record(c, lr, cpu, data, 0);
 		return 1;
 	}
 	c->page++;
@@ -310,15 +305,19 @@ static int decode_next(struct stream *st, struct live_cpu *c, int cpu, struct li
 /* The slot's first records this round: where the last one stopped, or its first. */
 static void start_slot(struct stream *st, struct live_cpu *c, int cpu)
 {
-	unsigned long long ts;
-	void *data = NULL;
+	const void *data = NULL;
 
 	c->page = 0;
 	c->has_ahead = 0;
-	if (c->resume && c->nr_pages && kbuffer_load_subbuffer(c->kbuf, c->pages) == 0)
-		data = kbuffer_read_at_offset(c->kbuf, c->resume_offset, &ts);
+	if (c->resume && c->nr_pages) {
+		/* the first event at or after the offset, as kbuffer_read_at_offset() */
+		page_walk_load(&c->walk, c->pages);
+		data = page_walk_event(&c->walk);
+		while (data && page_walk_offset(&c->walk) < c->resume_offset)
+			data = page_walk_next(&c->walk);
+	}
 	if (data)
-		fill_record(c, &c->cur, cpu, data, ts, c->resume_missed);
+		fill_record(c, &c->cur, cpu, data, c->resume_missed);
 	c->has_cur = data ? 1 : first_record(st, c, cpu, &c->cur);
 	c->resume = 0;
 	if (c->has_cur)
@@ -611,8 +610,7 @@ static int stream_close(void *ctx, int drain)
 
 		if (c->fd >= 0)
 			close(c->fd);
-		if (c->kbuf)
-			kbuffer_free(c->kbuf);
+		page_walk_free(&c->walk);
 		free(c->pages);
 	}
 	free(st->cpus);
