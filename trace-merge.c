@@ -12,33 +12,83 @@
 #include "trace-reader.h"
 #include "trace-ahead.h"
 #include "trace-cpu-stream.h"
+#include "trace-merge.h"
 
-static int stream_less(const struct cpu_stream *a, const struct cpu_stream *b)
+/* ---- the heap ---------------------------------------------------------- */
+
+void merge_heap_init(struct merge_heap *h, int cap)
 {
-	if (a->rec.ts != b->rec.ts)
-		return a->rec.ts < b->rec.ts;
-	return a->idx < b->idx;
+	h->e = xcalloc(cap ? cap : 1, sizeof(*h->e));
+	h->len = 0;
 }
 
-static void heap_down(struct trace_input *in, int i)
+void merge_heap_free(struct merge_heap *h)
 {
-	struct cpu_stream **h = in->heap;
+	free(h->e);
+	h->e = NULL;
+	h->len = 0;
+}
+
+void merge_heap_add(struct merge_heap *h, uint64_t ts, int order, void *src)
+{
+	h->e[h->len++] = (struct merge_entry){ .ts = ts, .order = order, .src = src };
+}
+
+static inline int entry_less(const struct merge_entry *a, const struct merge_entry *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	return a->order < b->order;
+}
+
+static void heap_down(struct merge_heap *h, int i)
+{
+	struct merge_entry *e = h->e;
 
 	for (;;) {
 		int l = 2 * i + 1, r = l + 1, m = i;
 
-		if (l < in->heap_len && stream_less(h[l], h[m]))
+		if (l < h->len && entry_less(&e[l], &e[m]))
 			m = l;
-		if (r < in->heap_len && stream_less(h[r], h[m]))
+		if (r < h->len && entry_less(&e[r], &e[m]))
 			m = r;
 		if (m == i)
 			return;
-		struct cpu_stream *t = h[i];
-		h[i] = h[m];
-		h[m] = t;
+		struct merge_entry t = e[i];
+		e[i] = e[m];
+		e[m] = t;
 		i = m;
 	}
 }
+
+void merge_heap_order(struct merge_heap *h)
+{
+	for (int i = h->len / 2 - 1; i >= 0; i--)
+		heap_down(h, i);
+}
+
+void merge_heap_next(struct merge_heap *h, int more, uint64_t ts)
+{
+	if (more)
+		h->e[0].ts = ts;
+	else
+		h->e[0] = h->e[--h->len];
+	heap_down(h, 0);
+}
+
+int merge_heap_other_before(const struct merge_heap *h, uint64_t ts, int order)
+{
+	const struct merge_entry key = { .ts = ts, .order = order };
+
+	/* The first's children hold the least of the others. */
+	for (int i = 1; i <= 2 && i < h->len; i++)
+		if (entry_less(&h->e[i], &key))
+			return 1;
+	return 0;
+}
+
+/* ---- a trace.dat's streams --------------------------------------------- */
+
 static int start_streams(struct trace_input *in)
 {
 	int n = 0;
@@ -46,7 +96,7 @@ static int start_streams(struct trace_input *in)
 	for (int b = 0; b < in->nr_buffers; b++)
 		n += in->buffers[b].cpus;
 	in->streams = xcalloc(n ? n : 1, sizeof(*in->streams));
-	in->heap = xcalloc(n ? n : 1, sizeof(*in->heap));
+	merge_heap_init(&in->heap, n);
 	for (int b = 0; b < in->nr_buffers; b++) {
 		struct buffer *buf = &in->buffers[b];
 
@@ -67,11 +117,10 @@ static int start_streams(struct trace_input *in)
 			if (ret < 0)
 				return -1;
 			if (ret)
-				in->heap[in->heap_len++] = s;
+				merge_heap_add(&in->heap, s->rec.ts, s->idx, s);
 		}
 	}
-	for (int i = in->heap_len / 2 - 1; i >= 0; i--)
-		heap_down(in, i);
+	merge_heap_order(&in->heap);
 	return 0;
 }
 
@@ -86,22 +135,20 @@ int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffe
 		in->started = 1;
 		if (start_streams(in) < 0)
 			goto fail;
-	} else if (in->heap_len) {
+	} else if (in->heap.len) {
 		/* The record handed out last time is consumed now. */
-		s = in->heap[0];
+		s = merge_heap_first(&in->heap);
 		ret = cpu_stream_advance(s);
 		if (ret < 0)
 			goto fail;
-		if (!ret)
-			in->heap[0] = in->heap[--in->heap_len];
-		heap_down(in, 0);
+		merge_heap_next(&in->heap, ret, s->rec.ts);
 	}
-	if (!in->heap_len) {
+	if (!in->heap.len) {
 		/* A damaged kallsyms section no line needed is warned of all the same. */
 		reader_kallsyms_text(in);
 		return 0;
 	}
-	s = in->heap[0];
+	s = merge_heap_first(&in->heap);
 	*rec = &s->rec;
 	if (buffer)
 		*buffer = s->buffer;
@@ -119,13 +166,7 @@ int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
 	if (!cpu_stream_peek(s, next))
 		return 0;
 	/* It must also be the next record of the merge: no other CPU's comes first. */
-	for (int i = 1; i <= 2 && i < in->heap_len; i++) {
-		struct cpu_stream *o = in->heap[i];
-
-		if (o->rec.ts < next->ts || (o->rec.ts == next->ts && o->idx < s->idx))
-			return 0;
-	}
-	return 1;
+	return !merge_heap_other_before(&in->heap, next->ts, s->idx);
 }
 
 void trace_input_skip_next_same_cpu(struct trace_input *in, struct tep_record *rec)
@@ -147,5 +188,5 @@ void merge_free(struct trace_input *in)
 		cpu_stream_free(&in->streams[i]);
 	}
 	free(in->streams);
-	free(in->heap);
+	merge_heap_free(&in->heap);
 }

@@ -14,6 +14,7 @@
 #include "trace-compress.h"
 #include "trace-cursor.h"
 #include "trace-input.h"
+#include "trace-merge.h"
 
 #define MAX_CPUS		4096
 #define MAX_PAGE_SIZE		(1U << 24)
@@ -129,8 +130,7 @@ struct trace_input {
 	unsigned char		*skip_cpu;
 	struct cpu_stream		*streams;
 	int			nr_streams;
-	struct cpu_stream		**heap;
-	int			heap_len;
+	struct merge_heap	heap;
 	int			started;
 	int			failed;
 };

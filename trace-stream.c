@@ -21,6 +21,7 @@
 
 #include "trace-cmd.h"
 #include "trace-input.h"
+#include "trace-merge.h"
 #include "trace-output.h"
 #include "trace-page.h"
 #include "trace-record.h"
@@ -113,6 +114,7 @@ struct stream {
 	 * (its fds -1 when only instances are traced), then each -B NAME.
 	 */
 	struct live_cpu		*cpus;
+	struct merge_heap	merge;		/* this round's slots with a record, by slot */
 	int			nr_bufs;
 	const char		**names;	/* "" for the top buffer */
 	int			top;		/* the top buffer is read */
@@ -346,6 +348,7 @@ static int slot_of(struct stream *st, const struct tep_record *rec)
 /*
  * The record after @rec on its CPU, if it is also the next of the merge (no
  * other CPU's comes first), as report's peek: that is when report draws a leaf.
+ * @rec is the one being printed: its slot is the merge's first.
  */
 static int peek_ahead(void *ctx, const struct tep_record *rec, struct tep_record *next)
 {
@@ -353,17 +356,9 @@ static int peek_ahead(void *ctx, const struct tep_record *rec, struct tep_record
 	int i = slot_of(st, rec);
 	struct live_cpu *c = i >= 0 ? &st->cpus[i] : NULL;
 
-	if (!c || !c->has_ahead)
+	if (!c || !c->has_ahead || merge_heap_first(&st->merge) != c ||
+	    merge_heap_other_before(&st->merge, c->ahead.rec.ts, i))
 		return 0;
-	for (int o = 0; o < st->nr_bufs * st->nr_cpus; o++) {
-		const struct live_cpu *other = &st->cpus[o];
-
-		if (o == i || !other->has_cur)
-			continue;
-		if (other->cur.rec.ts < c->ahead.rec.ts ||
-		    (other->cur.rec.ts == c->ahead.rec.ts && o < i))
-			return 0;
-	}
 	*next = c->ahead.rec;
 	return 1;
 }
@@ -408,6 +403,7 @@ static int stream_open(void *ctx, const struct record_live_buffers *b)
 	report_printer_set_next(st->printer, &st->next);
 	nr = st->nr_bufs * st->nr_cpus;
 	st->cpus = xcalloc(nr, sizeof(*st->cpus));
+	merge_heap_init(&st->merge, nr);
 	for (int i = 0; i < nr; i++)
 		st->cpus[i].fd = -1;
 	for (int i = b->top ? 0 : st->nr_cpus; i < nr; i++)
@@ -489,23 +485,18 @@ static void hold_round(struct stream *st, struct live_cpu *waiting)
 static void print_round(struct stream *st)
 {
 	int nr = st->nr_bufs * st->nr_cpus;
+	struct live_cpu *min;
 
-	for (int i = 0; i < nr; i++)
+	st->merge.len = 0;
+	for (int i = 0; i < nr; i++) {
 		start_slot(st, &st->cpus[i], i % st->nr_cpus);
-	for (;;) {
-		struct live_cpu *min = NULL;
-		int min_i = 0;
+		if (st->cpus[i].has_cur)
+			merge_heap_add(&st->merge, st->cpus[i].cur.rec.ts, i, &st->cpus[i]);
+	}
+	merge_heap_order(&st->merge);
+	while ((min = merge_heap_first(&st->merge))) {
+		int min_i = min - st->cpus;
 
-		for (int i = 0; i < nr; i++) {
-			struct live_cpu *c = &st->cpus[i];
-
-			if (c->has_cur && (!min || c->cur.rec.ts < min->cur.rec.ts)) {
-				min = c;
-				min_i = i;
-			}
-		}
-		if (!min)
-			break;
 		if (wait_for_exit(st, min)) {
 			hold_round(st, min);
 			return;
@@ -519,6 +510,7 @@ static void print_round(struct stream *st)
 		}
 		min->events++;
 		advance(st, min, min_i % st->nr_cpus);
+		merge_heap_next(&st->merge, min->has_cur, min->cur.rec.ts);
 	}
 }
 
@@ -615,6 +607,7 @@ static int stream_close(void *ctx, int drain)
 	}
 	free(st->cpus);
 	st->cpus = NULL;
+	merge_heap_free(&st->merge);
 	free(st->names);
 	st->names = NULL;
 	report_printer_free(st->printer);
