@@ -418,7 +418,9 @@ static int check_record(struct cpu_stream *s, struct tep_record *rec)
 	if (!in->tep)
 		return 0;
 	id = trace_input_record_type(in, rec);
-	if (in->id_done && trace_input_need_event(in, id) < 0)
+	/* An id already looked for costs no call into trace-tep.c. */
+	if (in->id_done && !(id >= 0 && id < LAZY_IDS && in->id_done[id]) &&
+	    trace_input_need_event(in, id) < 0)
 		return -1;
 	need = id_flex_offset(in, id);
 	if ((uint64_t)rec->size >= need)
