@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reads trace.dat v6 and v7 (trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5) in
- * Documentation/).  The metadata is parsed through bounded cursors
- * over a read-only mapping; per-CPU data is read in windows with pread (or
- * decompressed chunk by chunk), so memory does not grow with the file.
+ * Documentation/): the file and its metadata, parsed through bounded cursors
+ * over a read-only mapping, and the accessors of trace-input.h.  The formats
+ * become a tep handle in trace-tep.c; records come from trace-cpu-stream.c,
+ * merged in trace-merge.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -18,182 +19,19 @@
 #include <event-parse.h>
 
 #include "trace-cmd.h"
-#include "trace-cursor.h"
-#include "trace-debug.h"
-#include "trace-input.h"
+#include "trace-reader.h"
 #include "trace-ahead.h"
-#include "trace-compress.h"
 #include "trace-kallsyms.h"
 #include "trace-outfile.h"
 #include "trace-page.h"
-#include "trace-stdout.h"
 
-#define MAX_CPUS		4096
-#define MAX_PAGE_SIZE		(1U << 24)
-#define MAX_BUFFERS		256
-#define MAX_OPTION_SECTIONS	1024
-#define MAX_SECTION_SIZE	(1ULL << 30)	/* decompressed metadata */
-#define MAX_CHUNK_SIZE		(1U << 26)	/* decompressed CPU data chunk */
-#define LAZY_IDS		65536		/* event ids with a done flag */
-#define WINDOW_PAGES		64		/* pages read at once per CPU */
-#define WINDOW_SLACK		(1U << 17)	/* zeros after a window, see fill_window() */
-#define AHEAD_DEPTH		8		/* chunks queued per stream */
-#define BUFFER_ENTRY		20		/* v7 BUFFER option: u32 CPU, u64 offset, u64 size */
-#define SECTION_HEADER		16		/* v7: u16 id, u16 flags, u32 description, u64 size */
-
-
-struct option_rec {
-	uint16_t		id;
-	uint32_t		size;
-	const unsigned char	*data;
-};
-
-struct cpu_data {
-	uint64_t		offset;
-	uint64_t		size;
-};
-
-struct buffer {
-	char			*name;
-	char			*clock;
-	int			cpus;
-	unsigned int		page_size;
-	int			chunked;	/* v7 compressed data */
-	uint64_t		flyrecord;	/* v6: offset of its flyrecord block */
-	uint64_t		data_end;	/* v7: end of its section */
-	struct cpu_data		*cpu;
-};
-
-struct format {
-	const char		*system;
-	const char		*text;
-	size_t			len;
-};
-
-struct stream {
-	struct trace_input	*in;
-	int			buffer;
-	int			cpu;
-	int			idx;		/* merge order for equal timestamps */
-	int			chunked;
-	uint64_t		next;		/* next file offset to read */
-	uint64_t		end;		/* end of this CPU's data in the file */
-	uint32_t		chunks_left;
-	uint32_t		chunks_said;	/* the CPU's chunk count */
-	int			count_short;	/* more chunks than said: read to the end */
-	unsigned char		*win;
-	size_t			win_cap;
-	size_t			win_len;
-	size_t			win_dirty;	/* win's bytes from here on are zeros */
-	uint64_t		win_off;	/* file offset of win[0] (raw data) */
-	size_t			page;		/* offset of the loaded page in win */
-	int			page_loaded;
-	unsigned int		page_size;
-	size_t			page_end;	/* end of the loaded page's events in win */
-	struct page_walk	walk;
-	struct page_walk	peek;		/* looks ahead without moving walk */
-	int			peek_ready;
-	struct tep_record	rec;
-	int			first;		/* rec is its page's first record */
-	int			last_off;	/* offset of rec in its page */
-	int			skip_next;
-	int			no_skip;	/* landing on a peeked record: no id filter */
-	/* Its next chunks, decompressed by the worker: a ring from ahead_head. */
-	struct ahead_job	ahead[AHEAD_DEPTH];
-	unsigned int		ahead_head, ahead_nr;
-	uint64_t		ahead_next;	/* file offset after the last one queued */
-	uint32_t		ahead_chunks;	/* chunks left after the last one queued */
-	size_t			ahead_bytes;	/* their decompressed size */
-};
-
-struct trace_input {
-	char			*file;
-	int			fd;
-	uint64_t		fsize;
-	const unsigned char	*map;
-	int			flags;
-	int			version;
-	int			big_endian;
-	int			long_size;
-	int			kernel_long_size;
-	unsigned int		page_size;
-	int			comp;		/* TRACE_COMP_* */
-	struct inflater		inflater;	/* the reading thread's */
-	char			*comp_name;
-	char			*comp_version;
-	int			cpus;
-	int			cpucount_seen;
-	int			latency;
-	uint64_t		latency_off;	/* v6: text start; v7: section header */
-	struct tep_handle	*tep;
-	struct tep_plugin_list	*plugins;
-	/*
-	 * TRACE_INPUT_LAZY: formats are parsed when a record of theirs is
-	 * first met (format_id: each format's "ID:", -1 when it has none;
-	 * id_done: ids already looked for), kallsyms when first needed.
-	 */
-	int			*format_id;
-	unsigned char		*id_done;
-	unsigned char		*format_done;
-	int			funcs_loaded;
-	int			all_parsed;	/* trace_input_parse_all(): functions registered */
-	struct kallsyms		*ksyms;		/* lazily: see trace_input_load_functions() */
-	struct ahead		*ahead;		/* started with the first chunked stream */
-	uint64_t		*flex_by_id;	/* 1 + each id's, see id_flex_offset() */
-	const unsigned char	*want_ids;	/* trace_input_only_ids() */
-	int			common_known;	/* 1: the fields below are set, -1: unusable */
-	int			type_offset, type_size;
-	int			pid_offset, pid_size;
-	struct cursor		type_cursor;	/* decodes common fields in the file's order */
-
-	struct buffer		buffers[MAX_BUFFERS];
-	int			nr_buffers;
-	struct option_rec	*opts;
-	int			nr_opts;
-	struct format		*formats;
-	int			nr_formats;
-	const char		*header_page, *header_event;
-	size_t			header_page_len, header_event_len;
-	/* kallsyms stays in the map or its section until asked for as text. */
-	const char		*kallsyms_at;
-	size_t			kallsyms_len;
-	uint64_t		kallsyms_section;	/* v7, compressed: not yet decompressed */
-	int			kallsyms_damaged;	/* it did not decompress (warned) */
-	char			*kallsyms, *printk, *cmdlines;
-	int			traceclock_seen;
-	char			*clock;
-	int			in_usecs;
-
-	void			**owned;	/* decompressed sections, freed at close */
-	int			nr_owned;
-	uint64_t		sections[32];	/* v7: section offsets by option id */
-	uint64_t		*opt_sects;	/* v7: every options section, in file order */
-	unsigned char		*opt_read;	/* whether it was read */
-	int			nr_opt_sects;
-	uint64_t		tail_at;	/* v7: not a whole section from here to the end */
-
-	int64_t			ts_offset;	/* DATE, OFFSET, --ts-offset */
-	uint64_t		ts2secs_hz;
-	int			tsc2nsec;
-	uint32_t		tsc_mult, tsc_shift;
-	uint64_t		tsc_offset;
-
-	unsigned char		*skip_cpu;
-	struct stream		*streams;
-	int			nr_streams;
-	struct stream		**heap;
-	int			heap_len;
-	int			started;
-	int			failed;
-};
-
-static void own(struct trace_input *in, void *p)
+void reader_own(struct trace_input *in, void *p)
 {
 	in->owned = xrealloc(in->owned, sizeof(*in->owned) * (in->nr_owned + 1));
 	in->owned[in->nr_owned++] = p;
 }
 
-static char *strndup_x(const void *p, size_t n)
+char *reader_strndup(const void *p, size_t n)
 {
 	char *s = xmalloc(n + 1);
 
@@ -205,7 +43,7 @@ static char *strndup_x(const void *p, size_t n)
 /* ---- decompression ------------------------------------------------------ */
 
 /* Messages name @at's file, and are warnings if it says what is kept. */
-static int decompress(struct trace_input *in, const struct cursor *at, const void *src,
+int reader_decompress(struct trace_input *in, const struct cursor *at, const void *src,
 		      size_t csize, void *dst, size_t usize, uint64_t off, const char *what)
 {
 	const char *why = inflate_exact(&in->inflater, src, csize, dst, usize);
@@ -304,7 +142,7 @@ static int parse_text32(struct cursor *c, char **out, const char *what)
 
 	if (cur_u32(c, &size, what) < 0 || cur_bytes(c, size, &p, what) < 0)
 		return -1;
-	*out = strndup_x(p, size);
+	*out = reader_strndup(p, size);
 	return 0;
 }
 
@@ -334,7 +172,7 @@ static int parse_cmdlines(struct trace_input *in, struct cursor *c)
 	if (cur_u64(c, &size, "saved cmdlines size") < 0 ||
 	    cur_bytes(c, size, &p, "saved cmdlines") < 0)
 		return -1;
-	in->cmdlines = strndup_x(p, size);
+	in->cmdlines = reader_strndup(p, size);
 	return 0;
 }
 
@@ -347,11 +185,11 @@ static void set_clock(struct trace_input *in, const char *text, size_t len)
 
 	free(in->clock);
 	if (open && close)
-		in->clock = strndup_x(open + 1, close - open - 1);
+		in->clock = reader_strndup(open + 1, close - open - 1);
 	else {
 		while (len && (text[len - 1] == '\n' || text[len - 1] == 0 || text[len - 1] == ' '))
 			len--;
-		in->clock = strndup_x(text, len);
+		in->clock = reader_strndup(text, len);
 	}
 }
 
@@ -706,8 +544,8 @@ static int open_section(struct trace_input *in, struct cursor *file, uint64_t of
 			return cur_bad(&c, start, "%s: uncompressed size %u is too large", what,
 				       usize);
 		buf = xmalloc(usize + 1);
-		own(in, buf);
-		if (decompress(in, &c, p, csize, buf, usize, start, what) < 0)
+		reader_own(in, buf);
+		if (reader_decompress(in, &c, p, csize, buf, usize, start, what) < 0)
 			return -1;
 		buf[usize] = 0;
 		cur_init(body, buf, usize, 0, in->big_endian, in->file);
@@ -842,7 +680,7 @@ static int parse_v7_section(struct trace_input *in, struct cursor *file, int id,
 
 /*
  * kallsyms is most of a v7 file's metadata (5 MB of text here): a
- * compressed one is decompressed when first needed (kallsyms_text()), not
+ * compressed one is decompressed when first needed (reader_kallsyms_text()), not
  * at open, so "report | head -1" and the listings need not wait for it.
  */
 static int note_kallsyms_v7(struct trace_input *in, struct cursor *c)
@@ -866,7 +704,7 @@ static int note_kallsyms_v7(struct trace_input *in, struct cursor *c)
  * addresses: a damaged one is a warning, and the functions are shown as
  * addresses (one flipped bit refused the whole file).
  */
-static void kallsyms_text(struct trace_input *in)
+void reader_kallsyms_text(struct trace_input *in)
 {
 	struct cursor file, body;
 
@@ -1407,358 +1245,6 @@ static int clock_in_usecs(const char *clock)
 	return 0;
 }
 
-/*
- * Whether every REC->NAME of a format's "print fmt" is one of its fields as
- * libtraceevent reads them (the format is parsed first with an empty print
- * fmt, into a scratch handle).  libtraceevent 1.7.1 dereferences NULL on
- * some expressions over a field it does not have (a damaged name or field
- * line), so such a format is not given to it.
- */
-static int print_fields_defined(const char *text, size_t len, char *missing, size_t size)
-{
-	const char *end = text + len, *fmt = memmem(text, len, "print fmt:", 10);
-	static const char empty[] = "print fmt: \"\"\n";
-	struct tep_handle *scratch;
-	struct tep_event *ev = NULL;
-	char *head, name[64];
-	int ok = 1;
-
-	/* Its tokenizer also dereferences NULL on some bytes that are not text. */
-	for (const char *p = text; p < (fmt ? fmt : end); p++) {
-		unsigned char c = *p;
-
-		if ((c < 0x20 && c != '\t' && c != '\n') || c >= 0x7f) {
-			snprintf(missing, size, "has the byte 0x%02x in its fields", c);
-			return 0;
-		}
-	}
-	if (!fmt)
-		return 1;
-	head = xmalloc(fmt - text + sizeof(empty));
-	memcpy(head, text, fmt - text);
-	memcpy(head + (fmt - text), empty, sizeof(empty));
-	scratch = tep_alloc();
-	if (scratch)
-		tep_parse_format(scratch, &ev, head, fmt - text + sizeof(empty) - 1, "scratch");
-	for (const char *p = fmt; ev && ok && (p = memmem(p, end - p, "REC->", 5)); ) {
-		size_t l = 0;
-
-		p += 5;
-		while (p + l < end && (isalnum((unsigned char)p[l]) || p[l] == '_'))
-			l++;
-		snprintf(name, sizeof(name), "%.*s", (int)(l < sizeof(name) - 1 ? l : sizeof(name) - 1), p);
-		if (!tep_find_any_field(ev, name)) {
-			snprintf(missing, size, "prints field '%s' it does not define", name);
-			ok = 0;
-		}
-	}
-	if (scratch)
-		tep_free(scratch);
-	free(head);
-	return ok;
-}
-
-static int parse_fatal(enum tep_errno err)
-{
-	return err == TEP_ERRNO__MEM_ALLOC_FAILED || err == TEP_ERRNO__PARSE_EVENT_FAILED ||
-	       err == TEP_ERRNO__READ_ID_FAILED || err == TEP_ERRNO__READ_FORMAT_FAILED;
-}
-
-/*
- * The printk format lines libtraceevent can take: "ADDR : FMT" with at least
- * three characters of FMT after its opening quote.  It reads before the
- * string it copies for a shorter one and past the text for a line with no
- * colon, so a damaged section loses those lines, with a warning.
- */
-static char *usable_printk(struct trace_input *in, int quiet)
-{
-	/* + 2: a last line without its newline gets one. */
-	char *out = xmalloc(strlen(in->printk) + 2), *o = out;
-	int dropped = 0;
-
-	for (const char *line = in->printk; *line;) {
-		size_t len = strcspn(line, "\n");
-		const char *colon = memchr(line, ':', len);
-		const char *fmt = colon && colon + 1 < line + len ? colon + 2 : NULL;
-
-		if (fmt && fmt < line + len && *fmt == '"')
-			fmt++;
-		if (fmt && line + len - fmt >= 3) {
-			memcpy(o, line, len);
-			o += len;
-			*o++ = '\n';
-		} else if (len) {
-			dropped++;
-		}
-		line += len + (line[len] == '\n');
-	}
-	*o = 0;
-	if (dropped && !quiet)
-		warning("'%s': ignoring %d malformed printk format line%s", in->file, dropped,
-			dropped > 1 ? "s" : "");
-	return out;
-}
-
-char *trace_input_usable_printk(struct trace_input *in)
-{
-	return in->printk && *in->printk ? usable_printk(in, 1) : NULL;
-}
-
-/*
- * The kallsyms text into tep's function map: what tep_parse_kallsyms() does,
- * without its sscanf() per line, which is most of the time to open a file.
- * Lines are "ADDR TYPE NAME" with an optional "\t[MODULE]".
- */
-static void parse_kallsyms_fast(struct tep_handle *tep, char *text)
-{
-	char *p = text;
-
-	while (*p) {
-		char *line = p, *end = strchr(p, '\n'), *name, *mod = NULL, *q;
-		unsigned long long addr;
-
-		if (end)
-			*end = 0;
-		p = end ? end + 1 : line + strlen(line);
-		addr = strtoull(line, &q, 16);
-		if (q == line || *q != ' ' || !q[1] || q[2] != ' ' || !q[3])
-			goto next;
-		/* Absolute symbols (per-CPU offsets, _etext on arm) are no functions. */
-		if (q[1] == 'A' || q[1] == 'a')
-			goto next;
-		name = q + 3;
-		q = strchr(name, '\t');
-		if (q) {
-			*q = 0;
-			if (q[1] == '[') {
-				mod = q + 2;
-				q = strchr(mod, ']');
-				if (q)
-					*q = 0;
-			}
-		}
-		q = name + strcspn(name, " ");
-		*q = 0;
-		tep_register_function(tep, name, addr, mod);
-next:
-		if (end)
-			*end = '\n';
-	}
-}
-
-/*
- * Gives format @i to libtraceevent, once.  A format that would crash it is
- * left out with a warning; one it cannot parse at all is an error.
- */
-static int parse_format(struct trace_input *in, int i)
-{
-	struct format *f = &in->formats[i];
-	enum tep_errno err;
-	char missing[120];
-
-	if (in->format_done) {
-		if (in->format_done[i])
-			return 0;
-		in->format_done[i] = 1;
-	}
-	if (!print_fields_defined(f->text, f->len, missing, sizeof(missing))) {
-		warning("'%s': event format %d of system '%s' %s: ignored", in->file, i,
-			f->system, missing);
-		return 0;
-	}
-	err = tep_parse_event(in->tep, f->text, f->len, f->system);
-	if (err && parse_fatal(err)) {
-		char buf[128];
-
-		tep_strerror(in->tep, err, buf, sizeof(buf));
-		return error("'%s': bad event format %d of system '%s': %s", in->file, i,
-			     f->system, buf);
-	}
-	return 0;
-}
-
-/* The number after "ID:" in a format's text, or -1. */
-static int format_text_id(const struct format *f)
-{
-	const char *p = memmem(f->text, f->len, "\nID:", 4);
-	const char *end = f->text + f->len;
-	long id = 0;
-
-	if (!p)
-		return -1;
-	for (p += 4; p < end && (*p == ' ' || *p == '\t'); p++)
-		;
-	if (p >= end || !isdigit((unsigned char)*p))
-		return -1;
-	for (; p < end && isdigit((unsigned char)*p) && id < INT32_MAX / 10; p++)
-		id = id * 10 + (*p - '0');
-	return id;
-}
-
-/*
- * Lazy mode: each format's id, read from its text, and the first format
- * that parses, so that libtraceevent knows where the common fields are
- * (it takes them from its first event).
- */
-static int index_formats(struct trace_input *in)
-{
-	in->format_id = xcalloc(in->nr_formats ? in->nr_formats : 1, sizeof(int));
-	in->format_done = xcalloc(in->nr_formats ? in->nr_formats : 1, 1);
-	in->id_done = xcalloc(LAZY_IDS, 1);
-	for (int i = 0; i < in->nr_formats; i++)
-		in->format_id[i] = format_text_id(&in->formats[i]);
-	for (int i = 0; i < in->nr_formats && !tep_get_events_count(in->tep); i++)
-		if (parse_format(in, i) < 0)
-			return -1;
-	return 0;
-}
-
-int trace_input_need_event(struct trace_input *in, int id)
-{
-	if (!in->id_done || id < 0)
-		return 0;
-	if (id < LAZY_IDS) {
-		if (in->id_done[id])
-			return 0;
-		in->id_done[id] = 1;
-	}
-	for (int i = 0; i < in->nr_formats; i++)
-		if (in->format_id[i] == id && parse_format(in, i) < 0)
-			return -1;
-	return 0;
-}
-
-/* Whether format @i names event @name of @system. */
-static int format_is(const struct format *f, const char *system, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (strcmp(f->system, system) || f->len < 6 + n || memcmp(f->text, "name: ", 6) ||
-	    memcmp(f->text + 6, name, n))
-		return 0;
-	return f->len == 6 + n || f->text[6 + n] == '\n';
-}
-
-struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
-					    const char *name)
-{
-	for (int i = 0; in->format_done && i < in->nr_formats; i++)
-		if (format_is(&in->formats[i], system, name) && parse_format(in, i) < 0)
-			return NULL;
-	return tep_find_event_by_name(in->tep, system, name);
-}
-
-int trace_input_parse_format(struct trace_input *in, int i)
-{
-	return in->format_done && i >= 0 && i < in->nr_formats ? parse_format(in, i) : 0;
-}
-
-int trace_input_parse_all(struct trace_input *in)
-{
-	in->all_parsed = 1;
-	for (int i = 0; in->format_done && i < in->nr_formats; i++)
-		if (parse_format(in, i) < 0)
-			return -1;
-	trace_input_load_functions(in);
-	return 0;
-}
-
-/*
- * Lazily, libtraceevent asks our table (trace-kallsyms.c) for functions;
- * when everything is parsed (listings, -f) it gets them all registered.
- */
-static void *load_functions(void *arg)
-{
-	struct trace_input *in = arg;
-
-	kallsyms_text(in);
-	if (!in->kallsyms_len)
-		return NULL;
-	if (in->format_done && !in->all_parsed) {
-		in->ksyms = kallsyms_parse(in->kallsyms_at, in->kallsyms_len);
-		if (in->ksyms)
-			kallsyms_attach(in->ksyms, in->tep);
-		return NULL;
-	}
-	/* It cuts the text into names: a copy of its own. */
-	char *text = strndup_x(in->kallsyms_at, in->kallsyms_len);
-
-	parse_kallsyms_fast(in->tep, text);
-	free(text);
-	return NULL;
-}
-
-void trace_input_load_functions(struct trace_input *in)
-{
-	if (in->funcs_loaded || !in->tep)
-		return;
-	in->funcs_loaded = 1;
-	/* Often the wait after a first line: it ends with the pipe's reader. */
-	run_for_stdout(load_functions, in);
-}
-
-void trace_input_register_symbol(struct trace_input *in, const char *name)
-{
-	trace_input_load_functions(in);
-	if (in->ksyms)
-		kallsyms_register_name(in->ksyms, in->tep, name);
-}
-
-static int build_tep(struct trace_input *in)
-{
-	struct tep_handle *tep = tep_alloc();
-	const uint16_t probe = 1;
-	int host_big = *(const unsigned char *)&probe == 0;
-
-	if (!tep)
-		return error("'%s': out of memory for the event parser", in->file);
-	in->tep = tep;
-	tep_set_file_bigendian(tep, in->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, in->long_size);
-	tep_set_page_size(tep, in->page_size);
-	tep_set_cpus(tep, in->cpus);
-	/* Plugins first, as upstream: their handlers then wait for the formats. */
-	if (in->flags & TRACE_INPUT_LOCAL_PLUGINS)
-		tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
-	if (!(in->flags & TRACE_INPUT_NO_PLUGINS))
-		in->plugins = tep_load_plugins(tep);
-	in->kernel_long_size = in->long_size;
-	if (in->header_page) {
-		char *hp = strndup_x(in->header_page, in->header_page_len);
-
-		tep_parse_header_page(tep, hp, in->header_page_len, in->long_size);
-		free(hp);
-		if (in->header_page_len) {
-			int ls = tep_get_header_page_size(tep);
-
-			if (ls == 4 || ls == 8) {
-				in->kernel_long_size = ls;
-				tep_set_long_size(tep, ls);
-			}
-		}
-	}
-	if (in->flags & TRACE_INPUT_LAZY) {
-		if (index_formats(in) < 0)
-			return -1;
-	} else {
-		for (int i = 0; i < in->nr_formats; i++)
-			if (parse_format(in, i) < 0)
-				return -1;
-		trace_input_load_functions(in);
-	}
-	if (in->printk && *in->printk) {
-		char *printk = usable_printk(in, 0);
-
-		tep_parse_printk_formats(tep, printk);
-		free(printk);
-	}
-	if (in->cmdlines && *in->cmdlines)
-		tep_parse_saved_cmdlines(tep, in->cmdlines);
-
-	return 0;
-}
-
 struct trace_input *trace_input_open(const char *file, int flags)
 {
 	struct trace_input *in = xcalloc(1, sizeof(*in));
@@ -1799,7 +1285,7 @@ struct trace_input *trace_input_open(const char *file, int flags)
 	}
 	/* Like upstream, a file that names no clock is shown in seconds even with --raw-ts. */
 	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock));
-	if (!(flags & TRACE_INPUT_NO_TEP) && build_tep(in) < 0)
+	if (!(flags & TRACE_INPUT_NO_TEP) && reader_build_tep(in) < 0)
 		goto fail;
 	for (int b = 0; b < in->nr_buffers; b++)
 		check_page_size(in, &in->buffers[b], !b);
@@ -1814,18 +1300,7 @@ void trace_input_close(struct trace_input *in)
 {
 	if (!in)
 		return;
-	ahead_free(in->ahead);
-	for (int i = 0; i < in->nr_streams; i++) {
-		for (int j = 0; j < AHEAD_DEPTH; j++) {
-			free(in->streams[i].ahead[j].src);
-			free(in->streams[i].ahead[j].dst);
-		}
-		page_walk_free(&in->streams[i].walk);
-		page_walk_free(&in->streams[i].peek);
-		free(in->streams[i].win);
-	}
-	free(in->streams);
-	free(in->heap);
+	merge_free(in);
 	if (in->plugins)
 		tep_unload_plugins(in->plugins, in->tep);
 	if (in->tep)
@@ -1884,9 +1359,9 @@ const char *trace_input_kallsyms(const struct trace_input *in)
 {
 	struct trace_input *mut = (struct trace_input *)in;	/* a cache, made once */
 
-	kallsyms_text(mut);
+	reader_kallsyms_text(mut);
 	if (!in->kallsyms && in->kallsyms_at)
-		mut->kallsyms = strndup_x(in->kallsyms_at, in->kallsyms_len);
+		mut->kallsyms = reader_strndup(in->kallsyms_at, in->kallsyms_len);
 	return in->kallsyms;
 }
 const char *trace_input_printk(const struct trace_input *in) { return in->printk; }
@@ -1984,14 +1459,14 @@ char *trace_input_latency_text(struct trace_input *in, size_t *len)
 	cur_init(&file, in->map, in->fsize, 0, in->big_endian, in->file);
 	if (in->version < 7) {
 		*len = in->fsize - in->latency_off;
-		return strndup_x(in->map + in->latency_off, *len);
+		return reader_strndup(in->map + in->latency_off, *len);
 	}
 	if (open_section(in, &file, in->latency_off, TRACE_OPT_BUFFER_TEXT, "latency", &body,
 			 &flags) < 0)
 		return NULL;
 	if (!(flags & 1) || in->comp == TRACE_COMP_NONE) {
 		*len = body.size;
-		return strndup_x(body.data, body.size);
+		return reader_strndup(body.data, body.size);
 	}
 	{
 		uint32_t count;
@@ -2014,7 +1489,7 @@ char *trace_input_latency_text(struct trace_input *in, size_t *len)
 				goto bad;
 			}
 			text = xrealloc(text, n + us + 1);
-			if (decompress(in, NULL, p, cs, text + n, us, off, "latency chunk") < 0)
+			if (reader_decompress(in, NULL, p, cs, text + n, us, off, "latency chunk") < 0)
 				goto bad;
 			n += us;
 		}
@@ -2028,866 +1503,6 @@ bad:
 	}
 }
 
-/* ---- per-CPU streams and the merge --------------------------------------- */
-
-static int stream_bad(struct stream *s, uint64_t off, const char *fmt, const char *detail,
-		      unsigned long long v)
-{
-	struct cursor c;
-	char msg[256];
-	const char *name = s->in->buffers[s->buffer].name;
-
-	cur_init(&c, NULL, 0, 0, 0, s->in->file);
-	snprintf(msg, sizeof(msg), fmt, detail, v);
-	if (*name)
-		return cur_bad(&c, off, "buffer '%s' CPU %d: %s", name, s->cpu, msg);
-	return cur_bad(&c, off, "CPU %d: %s", s->cpu, msg);
-}
-
-static int stream_truncated(struct stream *s, uint64_t off, uint64_t need, const char *what)
-{
-	struct cursor c;
-	char full[128];
-	const char *name = s->in->buffers[s->buffer].name;
-
-	cur_init(&c, NULL, 0, off, 0, s->in->file);
-	if (*name)
-		snprintf(full, sizeof(full), "buffer '%s' CPU %d %s", name, s->cpu, what);
-	else
-		snprintf(full, sizeof(full), "CPU %d %s", s->cpu, what);
-	return cur_need(&c, need, full);
-}
-
-static int read_at(struct stream *s, void *buf, size_t len, uint64_t off, const char *what)
-{
-	ssize_t n = pread(s->in->fd, buf, len, off);
-	size_t got = n < 0 ? 0 : n;
-
-	while (n > 0 && got < len) {
-		n = pread(s->in->fd, (char *)buf + got, len - got, off + got);
-		if (n > 0)
-			got += n;
-	}
-	if (n < 0)
-		return error("'%s': read error at offset %llu: %s", s->in->file,
-			     (unsigned long long)off, strerror(errno));
-	if (got < len)
-		return stream_truncated(s, off + got, len - got, what);
-	return 0;
-}
-
-/* Room in win for @len bytes the caller is about to write, and the slack. */
-static void ensure_window(struct stream *s, size_t len)
-{
-	if (len + WINDOW_SLACK > s->win_cap) {
-		free(s->win);
-		s->win_cap = len + WINDOW_SLACK;
-		s->win = xcalloc(1, s->win_cap);
-		s->win_dirty = 0;
-	}
-	if (s->win_dirty < len)
-		s->win_dirty = len;
-}
-
-/*
- * The zeros after a window's @len bytes of data (see fill_window()):
- * only what an earlier, longer window left there is cleared, not the whole
- * slack each time, which cost a 128 KB memset per window.
- */
-static void zero_slack(struct stream *s, size_t len)
-{
-	if (s->win_dirty > len)
-		memset(s->win + len, 0, s->win_dirty - len);
-	s->win_dirty = len;
-}
-
-#define AHEAD_MAX_CHUNK	(8U << 20)	/* bigger chunks are not doubled in memory */
-#define AHEAD_BYTES	(1U << 20)	/* queued per stream, at least one chunk */
-
-/*
- * Hands the chunk at s->ahead_next to the worker in the ring's next slot.
- * Anything odd is left for fill_window() to find and report, so nothing is
- * said here.  Returns 0 when it queued one.
- */
-static int queue_one_ahead(struct stream *s)
-{
-	struct trace_input *in = s->in;
-	struct ahead_job *j = &s->ahead[(s->ahead_head + s->ahead_nr) % AHEAD_DEPTH];
-	unsigned char hdr[8];
-	struct cursor c;
-	uint32_t cs, us;
-
-	if (!s->ahead_chunks || s->ahead_next + 8 > s->end ||
-	    pread(in->fd, hdr, 8, s->ahead_next) != 8)
-		return -1;
-	cur_init(&c, hdr, 8, s->ahead_next, in->big_endian, in->file);
-	cur_u32(&c, &cs, "chunk size");
-	cur_u32(&c, &us, "chunk size");
-	if (!us || us > AHEAD_MAX_CHUNK || cs > s->end - s->ahead_next - 8)
-		return -1;
-	if (j->src_cap < cs) {
-		free(j->src);
-		j->src_cap = cs;
-		j->src = xmalloc(cs ? cs : 1);
-	}
-	if (pread(in->fd, j->src, cs, s->ahead_next + 8) != (ssize_t)cs)
-		return -1;
-	if (j->dst_cap < us + WINDOW_SLACK) {
-		free(j->dst);
-		j->dst_cap = us + WINDOW_SLACK;
-		j->dst = xcalloc(1, j->dst_cap);
-		j->dst_dirty = 0;
-	}
-	if (j->dst_dirty < us)
-		j->dst_dirty = us;	/* the worker writes that much */
-	j->at = s->ahead_next;
-	j->csize = cs;
-	j->usize = us;
-	ahead_queue(in->ahead, j);
-	s->ahead_nr++;
-	s->ahead_bytes += us;
-	s->ahead_next += 8 + cs;
-	s->ahead_chunks--;
-	return 0;
-}
-
-/*
- * Keeps up to AHEAD_DEPTH chunks (AHEAD_BYTES of data) of the stream queued,
- * so the worker has the next one at hand while the reader takes the last.
- */
-static void queue_ahead(struct stream *s)
-{
-	if (!s->in->ahead)
-		return;
-	if (!s->ahead_nr) {
-		s->ahead_next = s->next;
-		s->ahead_chunks = s->chunks_left;
-	}
-	/* ahead_bytes is 0 when the ring is empty: at least one is queued */
-	while (s->ahead_nr < AHEAD_DEPTH && s->ahead_bytes < AHEAD_BYTES)
-		if (queue_one_ahead(s) < 0)
-			break;
-}
-
-/* Waits for every chunk still queued and empties the ring. */
-static void drop_ahead(struct stream *s)
-{
-	for (; s->ahead_nr; s->ahead_nr--) {
-		struct ahead_job *j = &s->ahead[s->ahead_head];
-
-		ahead_wait(s->in->ahead, j);
-		j->state = AHEAD_IDLE;
-		s->ahead_head = (s->ahead_head + 1) % AHEAD_DEPTH;
-	}
-	s->ahead_bytes = 0;
-}
-
-/* The chunk at s->next from the worker, when it has it: its length, else 0. */
-static size_t take_ahead(struct stream *s)
-{
-	struct ahead_job *j = &s->ahead[s->ahead_head];
-	unsigned char *win = s->win;
-	size_t cap = s->win_cap, dirty = s->win_dirty;
-
-	if (!s->ahead_nr)
-		return 0;
-	ahead_wait(s->in->ahead, j);
-	if (j->state != AHEAD_DONE || j->at != s->next) {
-		/* fill_window() reads it again and says what is wrong */
-		drop_ahead(s);
-		return 0;
-	}
-	j->state = AHEAD_IDLE;
-	s->ahead_head = (s->ahead_head + 1) % AHEAD_DEPTH;
-	s->ahead_nr--;
-	s->ahead_bytes -= j->usize;
-	s->win = j->dst;
-	s->win_cap = j->dst_cap;
-	s->win_dirty = j->dst_dirty;
-	j->dst = win;
-	j->dst_cap = win ? cap : 0;
-	j->dst_dirty = win ? dirty : 0;
-	s->win_off = s->next;
-	s->next += 8 + j->csize;
-	s->chunks_left--;
-	return j->usize;
-}
-
-/*
- * Called when @s has read the chunks its count promised: 1 if a whole
- * chunk header still lies in its data, which is then read to its end, with
- * a warning (a count of 1 over 3 chunks dropped two in silence), else 0.
- * (The 4 bytes after a CPU that upstream 3.1.6 leaves out of its size are
- * less than a header.)
- */
-static int more_chunks(struct stream *s)
-{
-	const char *name = s->in->buffers[s->buffer].name;
-	unsigned char hdr[8];
-	struct cursor c;
-	uint32_t cs, us;
-
-	if (s->count_short || s->next + 8 > s->end || read_at(s, hdr, 8, s->next, "chunk") < 0)
-		return 0;
-	s->count_short = 1;
-	cur_init(&c, hdr, 8, s->next, s->in->big_endian, s->in->file);
-	cur_u32(&c, &cs, "chunk size");
-	cur_u32(&c, &us, "chunk size");
-	if (!us || us > MAX_CHUNK_SIZE || cs > s->end - s->next - 8) {
-		warning("'%s': %s%s%sCPU %d: %llu bytes after its %u chunks are not a chunk: ignored",
-			s->in->file, *name ? "buffer '" : "", name, *name ? "' " : "", s->cpu,
-			(unsigned long long)(s->end - s->next), s->chunks_said);
-		return 0;
-	}
-	warning("'%s': %s%s%sCPU %d: chunk count %u, but more chunks follow in its data: all read",
-		s->in->file, *name ? "buffer '" : "", name, *name ? "' " : "", s->cpu,
-		s->chunks_said);
-	s->chunks_left = UINT32_MAX;
-	return 1;
-}
-
-/*
- * Loads the next window of pages.  Zeros follow the data so that a damaged
- * event that points a little past its page still reads inside the buffer.
- * Returns 1 with data, 0 at the end of this CPU, -1 on damage.
- */
-static int fill_window(struct stream *s)
-{
-	size_t len;
-
-	if (!s->chunked) {
-		if (s->next >= s->end)
-			return 0;
-		len = s->end - s->next;
-		if (len > (size_t)WINDOW_PAGES * s->page_size)
-			len = (size_t)WINDOW_PAGES * s->page_size;
-		ensure_window(s, len);
-		if (read_at(s, s->win, len, s->next, "data") < 0)
-			return -1;
-		s->win_off = s->next;
-		s->next += len;
-	} else {
-		unsigned char hdr[8];
-		struct cursor c;
-		uint32_t cs, us;
-		void *cbuf;
-
-		if (!s->chunks_left && more_chunks(s) <= 0)
-			return 0;
-		len = take_ahead(s);
-		if (len) {
-			queue_ahead(s);
-			goto loaded;
-		}
-		if (s->next + 8 > s->end) {
-			if (s->count_short)
-				return 0;	/* the count was short: its end is the data's */
-			return stream_truncated(s, s->next, 8, "data chunk header");
-		}
-		if (read_at(s, hdr, 8, s->next, "data chunk header") < 0)
-			return -1;
-		cur_init(&c, hdr, 8, s->next, s->in->big_endian, s->in->file);
-		cur_u32(&c, &cs, "chunk size");
-		cur_u32(&c, &us, "chunk size");
-		if (us > MAX_CHUNK_SIZE || !us)
-			return stream_bad(s, s->next, "%s of %llu bytes", "bad chunk size", us);
-		if (cs > s->end - s->next - 8)
-			return stream_truncated(s, s->next + 8, cs, "data chunk");
-		cbuf = xmalloc(cs ? cs : 1);
-		if (read_at(s, cbuf, cs, s->next + 8, "data chunk") < 0) {
-			free(cbuf);
-			return -1;
-		}
-		ensure_window(s, us);
-		if (decompress(s->in, NULL, cbuf, cs, s->win, us, s->next, "CPU data chunk") < 0) {
-			free(cbuf);
-			return -1;
-		}
-		free(cbuf);
-		s->win_off = s->next;
-		s->next += 8 + cs;
-		s->chunks_left--;
-		len = us;
-		queue_ahead(s);
-	}
-loaded:
-	zero_slack(s, len);
-	s->win_len = len;
-	s->page = 0;
-	s->page_loaded = 0;
-	return 1;
-}
-
-static uint64_t adjust_ts(struct trace_input *in, uint64_t ts)
-{
-	if (in->tsc2nsec && !(in->flags & TRACE_INPUT_RAW_TS) && in->clock &&
-	    !strcmp(in->clock, "tsc2nsec")) {
-		unsigned __int128 v = (unsigned __int128)ts * in->tsc_mult;
-
-		ts = (uint64_t)(v >> in->tsc_shift) + in->tsc_offset;
-	}
-	if (in->ts2secs_hz) {
-		unsigned __int128 v = (unsigned __int128)ts * 1000000000ULL;
-
-		ts = (uint64_t)(v / in->ts2secs_hz);
-	}
-	return ts + in->ts_offset;
-}
-
-static uint64_t page_offset(struct stream *s)
-{
-	return s->chunked ? s->win_off : s->win_off + s->page;
-}
-
-/* The commit word of the page at @page in the window (its header is there). */
-static uint64_t page_commit(struct stream *s, size_t page)
-{
-	struct cursor c;
-
-	cur_init(&c, NULL, 0, 0, s->in->big_endian, s->in->file);
-	return cur_decode(&c, s->win + page + 8, s->in->kernel_long_size);
-}
-
-/* What is wrong with a page header's @commit word: 0 nothing, or HEADER_*. */
-enum { HEADER_TOO_BIG = 1, HEADER_NO_MISSED_ROOM };
-
-static int header_fault(const struct stream *s, uint64_t commit)
-{
-	size_t hdr = 8 + s->in->kernel_long_size;
-	uint64_t size = commit & PAGE_COMMIT_MASK;
-
-	if (size > s->page_size - hdr)
-		return HEADER_TOO_BIG;
-	if ((commit & PAGE_MISSED_STORED) && hdr + size + s->in->kernel_long_size > s->page_size)
-		return HEADER_NO_MISSED_ROOM;
-	return 0;
-}
-
-/* Loads the page at s->page after checking its header against its bounds. */
-static int load_page(struct stream *s)
-{
-	struct trace_input *in = s->in;
-	size_t avail = s->win_len - s->page;
-	size_t hdr = 8 + in->kernel_long_size;
-	uint64_t commit, size;
-	int fault;
-
-	if (avail > s->page_size)
-		avail = s->page_size;
-	if (avail < hdr)
-		return stream_truncated(s, page_offset(s), hdr, "page header");
-	commit = page_commit(s, s->page);
-	size = commit & PAGE_COMMIT_MASK;
-	fault = header_fault(s, commit);
-	if (fault == HEADER_TOO_BIG)
-		return stream_bad(s, page_offset(s), "%s %llu is larger than the page",
-				  "page data size", size);
-	if (hdr + size > avail)
-		return stream_truncated(s, page_offset(s), hdr + size, "page");
-	if (fault == HEADER_NO_MISSED_ROOM)
-		return stream_bad(s, page_offset(s), "%s%llu", "no room for the missed count at ",
-				  hdr + size);
-	page_walk_load(&s->walk, s->win + s->page);
-	s->page_end = s->page + hdr + size;
-	s->page_loaded = 1;
-	return 0;
-}
-
-/*
- * Where @rec's trailing "char buf[]" field (size 0) starts, or 0.  For such
- * a field libtraceevent takes the record size minus the field offset as a
- * length, which a record shorter than the offset turns huge.  (Shorter
- * fixed fields are normal: kernel_stack's caller[8] holds only the frames
- * recorded, and reads past a record stay inside the zeroed window slack.)
- */
-static uint64_t event_flex_offset(struct tep_event *ev)
-{
-	uint64_t need = 0;
-
-	for (struct tep_format_field *f = ev ? ev->format.fields : NULL; f; f = f->next)
-		if (!f->size && (uint64_t)(unsigned int)f->offset > need)
-			need = (unsigned int)f->offset;
-	return need;
-}
-
-/* The same, by event id, from a cache (filled once the id's format is parsed). */
-static uint64_t id_flex_offset(struct trace_input *in, int id)
-{
-	if (id < 0 || id >= LAZY_IDS)
-		return event_flex_offset(tep_find_event(in->tep, id));
-	/* calloc's zeros (untouched pages, for 512 KB) mean not looked up yet. */
-	if (!in->flex_by_id)
-		in->flex_by_id = xcalloc(LAZY_IDS, sizeof(*in->flex_by_id));
-	if (!in->flex_by_id[id])
-		in->flex_by_id[id] = event_flex_offset(tep_find_event(in->tep, id)) + 1;
-	return in->flex_by_id[id] - 1;
-}
-
-/* Parses @rec's format if needed; 0 if @rec is long enough for it, -1 (printed) if not. */
-static int check_record(struct stream *s, struct tep_record *rec)
-{
-	struct trace_input *in = s ? s->in : ((struct stream *)rec->priv)->in;
-	uint64_t need;
-	int id;
-
-	if (!in->tep)
-		return 0;
-	id = trace_input_record_type(in, rec);
-	if (in->id_done && trace_input_need_event(in, id) < 0)
-		return -1;
-	need = id_flex_offset(in, id);
-	if ((uint64_t)rec->size >= need)
-		return 0;
-	if (!s)
-		return -1;
-	return stream_bad(s, rec->offset, "%s record ends before its last field (at %llu)",
-			  tep_find_event(in->tep, id)->name, need);
-}
-
-static int fill_record(struct stream *s, const void *data, int first)
-{
-	const unsigned char *p = data;
-	int size = page_walk_event_size(&s->walk);
-	int off = page_walk_offset(&s->walk);
-
-	/* A damaged length can make the walk wrap back in the page: a loop. */
-	if (!first && off <= s->last_off)
-		return stream_bad(s, page_offset(s) + s->last_off, "%s at page offset %llu lies before it",
-				  "the next event", off);
-	s->last_off = off;
-
-	if (p < s->win + s->page || size < 0 || p + size > s->win + s->page_end)
-		return stream_bad(s, page_offset(s) + off, "%s (%llu bytes) runs past its page",
-				  "event", size);
-	memset(&s->rec, 0, sizeof(s->rec));
-	s->rec.ts = adjust_ts(s->in, page_walk_ts(&s->walk));
-	s->rec.offset = page_offset(s) + off;
-	s->rec.size = size;
-	s->rec.record_size = page_walk_record_size(&s->walk);
-	s->rec.data = (void *)data;
-	s->rec.cpu = s->cpu;
-	s->rec.ref_count = 1;
-	s->rec.missed_events = first ? page_walk_missed(&s->walk) : 0;
-	s->rec.priv = s;
-	s->first = first;
-	return check_record(s, &s->rec) < 0 ? -1 : 1;
-}
-
-/* A common field of 1, 2 or 4 bytes (see common_usable()) in the file's order. */
-static inline uint32_t common_value(const unsigned char *p, int size, int big_endian)
-{
-	if (size == 1)
-		return p[0];
-	if (size == 2)
-		return big_endian ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0];
-	if (big_endian)
-		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-/*
- * Steps past the events trace_input_only_ids() left out, from @data on,
- * deciding by id alone before any record is filled in: this loop is where
- * "report -F" on a rare event spends its time.  Returns the first event to
- * keep, or NULL at the page's end; *@first is cleared once one is skipped.
- * A damaged position is left to fill_record() to report.
- */
-static const void *skip_unwanted(struct stream *s, const void *data, int *first)
-{
-	struct trace_input *in = s->in;
-	const unsigned char *ids = in->want_ids;
-	const unsigned char *end = s->win + s->page_end;
-	size_t field_end = (size_t)in->type_offset + in->type_size;
-
-	if (!ids || s->no_skip)
-		return data;
-	while (data) {
-		const unsigned char *p = data;
-		int off = page_walk_offset(&s->walk);
-		uint32_t id;
-
-		if ((!*first && off <= s->last_off) || p > end || field_end > (size_t)(end - p))
-			break;
-		id = common_value(p + in->type_offset, in->type_size, in->big_endian);
-		if (id >= LAZY_IDS || ids[id])
-			break;
-		s->last_off = off;
-		*first = 0;
-		data = page_walk_next(&s->walk);
-	}
-	return data;
-}
-
-/* A padding loop ends its page early: that is damage, not the end. */
-static int page_done(struct stream *s)
-{
-	int bad = page_walk_damage(&s->walk);
-
-	if (bad >= 0)
-		return stream_bad(s, page_offset(s) + bad, "%s at page offset %llu loops back",
-				  "padding", bad);
-	s->page += s->page_size;
-	s->page_loaded = 0;
-	return 0;
-}
-
-/* Moves @s to its next record: 1 when there is one, 0 at its end, -1 on damage. */
-static int stream_advance(struct stream *s)
-{
-	const void *data;
-
-	if (s->skip_next) {
-		int ret;
-
-		/* Land on the record to drop (whatever its id); the code below steps past it. */
-		s->skip_next = 0;
-		s->no_skip = 1;
-		ret = stream_advance(s);
-		s->no_skip = 0;
-		if (ret <= 0)
-			return ret;
-	}
-	if (s->page_loaded) {
-		int first = 0;
-
-		data = skip_unwanted(s, page_walk_next(&s->walk), &first);
-		if (data)
-			return fill_record(s, data, 0);
-		if (page_done(s) < 0)
-			return -1;
-	}
-	for (;;) {
-		int first = 1;
-
-		if (s->page >= s->win_len) {
-			int ret = fill_window(s);
-
-			if (ret <= 0)
-				return ret;
-		}
-		if (load_page(s) < 0)
-			return -1;
-		data = skip_unwanted(s, page_walk_event(&s->walk), &first);
-		if (data)
-			return fill_record(s, data, first);
-		if (page_done(s) < 0)
-			return -1;
-	}
-}
-
-static int common_usable(const struct tep_format_field *f)
-{
-	return f && (f->size == 1 || f->size == 2 || f->size == 4) && f->offset >= 0;
-}
-
-/*
- * libtraceevent reads every event's common_type and common_pid where its
- * first event has them; learnt once here, they are read without its lookups.
- */
-static int learn_common(struct trace_input *in)
-{
-	struct tep_event *ev;
-	struct tep_format_field *type, *pid;
-
-	if (in->common_known)
-		return in->common_known > 0;
-	ev = in->tep ? tep_get_first_event(in->tep) : NULL;
-	if (!ev)
-		return 0;	/* no format parsed yet: ask again later */
-	type = tep_find_common_field(ev, "common_type");
-	pid = tep_find_common_field(ev, "common_pid");
-	if (!common_usable(type) || !common_usable(pid)) {
-		in->common_known = -1;
-		return 0;
-	}
-	in->type_offset = type->offset;
-	in->type_size = type->size;
-	in->pid_offset = pid->offset;
-	in->pid_size = pid->size;
-	cur_init(&in->type_cursor, NULL, 0, 0, in->big_endian, in->file);
-	in->common_known = 1;
-	return 1;
-}
-
-int trace_input_record_type(struct trace_input *in, struct tep_record *rec)
-{
-	if (!learn_common(in) || rec->size < in->type_offset + in->type_size)
-		return tep_data_type(in->tep, rec);
-	return (int)cur_decode(&in->type_cursor, (const char *)rec->data + in->type_offset,
-			       in->type_size);
-}
-
-int trace_input_record_pid(struct trace_input *in, struct tep_record *rec)
-{
-	if (!learn_common(in) || rec->size < in->pid_offset + in->pid_size)
-		return tep_data_pid(in->tep, rec);
-	return (int)cur_decode(&in->type_cursor, (const char *)rec->data + in->pid_offset,
-			       in->pid_size);
-}
-
-void trace_input_only_ids(struct trace_input *in, const unsigned char *ids)
-{
-	if (learn_common(in))
-		in->want_ids = ids;
-}
-
-static int stream_less(const struct stream *a, const struct stream *b)
-{
-	if (a->rec.ts != b->rec.ts)
-		return a->rec.ts < b->rec.ts;
-	return a->idx < b->idx;
-}
-
-static void heap_down(struct trace_input *in, int i)
-{
-	struct stream **h = in->heap;
-
-	for (;;) {
-		int l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < in->heap_len && stream_less(h[l], h[m]))
-			m = l;
-		if (r < in->heap_len && stream_less(h[r], h[m]))
-			m = r;
-		if (m == i)
-			return;
-		struct stream *t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
-
-/*
- * Sets up a page walk for @in's pages.  Old-format files and
- * TRACE_CMD_KBUFFER=1 (to compare the two walkers) go through kbuffer.
- */
-static int walk_init(struct trace_input *in, struct page_walk *w)
-{
-	int old = in->tep && tep_is_old_format(in->tep);
-
-	if (page_walk_init(w, in->big_endian, in->kernel_long_size,
-			   old || trace_debug()->kbuffer) < 0)
-		return -1;
-	if (old)
-		page_walk_old_format(w);
-	return 0;
-}
-
-static int stream_init(struct trace_input *in, struct stream *s, int b, int cpu)
-{
-	struct buffer *buf = &in->buffers[b];
-
-	s->in = in;
-	s->buffer = b;
-	s->cpu = cpu;
-	s->page_size = buf->page_size;
-	s->next = buf->cpu[cpu].offset;
-	s->end = buf->cpu[cpu].offset + buf->cpu[cpu].size;
-	s->chunked = buf->chunked;
-	/*
-	 * Upstream 3.1.6 leaves the chunk count out of a compressed CPU's
-	 * size although the data offset points at it; accept both.
-	 */
-	if (s->chunked && s->end + 4 <= in->fsize)
-		s->end += 4;
-	if (walk_init(in, &s->walk) < 0)
-		return -1;
-	if (s->chunked) {
-		unsigned char hdr[4];
-		struct cursor c;
-
-		if (s->end - s->next < 4)
-			return stream_truncated(s, s->next, 4, "chunk count");
-		if (read_at(s, hdr, 4, s->next, "chunk count") < 0)
-			return -1;
-		cur_init(&c, hdr, 4, s->next, in->big_endian, in->file);
-		cur_u32(&c, &s->chunks_left, "chunk count");
-		s->chunks_said = s->chunks_left;
-		s->next += 4;
-	}
-	return 0;
-}
-
-static void stream_free(struct stream *s)
-{
-	page_walk_free(&s->walk);
-	page_walk_free(&s->peek);
-	free(s->win);
-}
-
-static int start_streams(struct trace_input *in)
-{
-	int n = 0;
-
-	for (int b = 0; b < in->nr_buffers; b++)
-		n += in->buffers[b].cpus;
-	in->streams = xcalloc(n ? n : 1, sizeof(*in->streams));
-	in->heap = xcalloc(n ? n : 1, sizeof(*in->heap));
-	for (int b = 0; b < in->nr_buffers; b++) {
-		struct buffer *buf = &in->buffers[b];
-
-		for (int cpu = 0; cpu < buf->cpus; cpu++) {
-			struct stream *s;
-			int ret;
-
-			if (!buf->cpu[cpu].size || (in->skip_cpu && cpu < MAX_CPUS &&
-						    in->skip_cpu[cpu]))
-				continue;
-			if (buf->chunked && !in->ahead && !trace_debug()->no_ahead)
-				in->ahead = ahead_new(in->comp_name);
-			s = &in->streams[in->nr_streams];
-			s->idx = in->nr_streams++;
-			if (stream_init(in, s, b, cpu) < 0)
-				return -1;
-			ret = stream_advance(s);
-			if (ret < 0)
-				return -1;
-			if (ret)
-				in->heap[in->heap_len++] = s;
-		}
-	}
-	for (int i = in->heap_len / 2 - 1; i >= 0; i--)
-		heap_down(in, i);
-	return 0;
-}
-
-int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffer)
-{
-	struct stream *s;
-	int ret;
-
-	if (in->failed)
-		return -1;
-	if (!in->started) {
-		in->started = 1;
-		if (start_streams(in) < 0)
-			goto fail;
-	} else if (in->heap_len) {
-		/* The record handed out last time is consumed now. */
-		s = in->heap[0];
-		ret = stream_advance(s);
-		if (ret < 0)
-			goto fail;
-		if (!ret)
-			in->heap[0] = in->heap[--in->heap_len];
-		heap_down(in, 0);
-	}
-	if (!in->heap_len) {
-		/* A damaged kallsyms section no line needed is warned of all the same. */
-		kallsyms_text(in);
-		return 0;
-	}
-	s = in->heap[0];
-	*rec = &s->rec;
-	if (buffer)
-		*buffer = s->buffer;
-	return 1;
-fail:
-	in->failed = 1;
-	return -1;
-}
-
-int trace_input_record_at_page_start(const struct tep_record *rec)
-{
-	const struct stream *s = rec->priv;
-
-	return s->first;
-}
-
-void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw *raw)
-{
-	const struct stream *s = rec->priv;
-
-	raw->page = s->win + s->page;
-	raw->page_size = s->page_size;
-	raw->offset = page_walk_offset(&s->walk);
-	raw->size = page_walk_record_size(&s->walk);
-	raw->raw_ts = page_walk_ts(&s->walk);
-}
-
-/* Whether the page at @page in the window has a header load_page() would take. */
-static int page_sound(struct stream *s, size_t page)
-{
-	return !header_fault(s, page_commit(s, page));
-}
-
-int trace_input_peek_same_cpu(struct trace_input *in, struct tep_record *rec,
-			      struct tep_record *next)
-{
-	struct stream *s = rec->priv;
-	size_t page = s->page;
-	const void *data;
-
-	if (!s->page_loaded || s->skip_next)
-		return 0;
-	if (!s->peek_ready) {
-		if (walk_init(in, &s->peek) < 0)
-			return 0;
-		s->peek_ready = 1;
-	}
-	/* Stand a second walk on the current record, then step once. */
-	if (!page_walk_copy(&s->peek, &s->walk))
-		return 0;
-	data = page_walk_next(&s->peek);
-	while (!data) {
-		/* The next page, if this window holds it whole and it looks sound. */
-		page += s->page_size;
-		if (page + s->page_size > s->win_len || !page_sound(s, page))
-			return 0;
-		page_walk_load(&s->peek, s->win + page);
-		data = page_walk_event(&s->peek);
-	}
-	memset(next, 0, sizeof(*next));
-	next->ts = adjust_ts(in, page_walk_ts(&s->peek));
-	next->size = page_walk_event_size(&s->peek);
-	next->data = (void *)data;
-	next->cpu = s->cpu;
-	next->ref_count = 1;
-	next->priv = s;
-	if (next->size < 0 || (const unsigned char *)data + next->size > s->win + page + s->page_size ||
-	    check_record(NULL, next) < 0)
-		return 0;
-	/* It must also be the next record of the merge: no other CPU's comes first. */
-	for (int i = 1; i <= 2 && i < in->heap_len; i++) {
-		struct stream *o = in->heap[i];
-
-		if (o->rec.ts < next->ts || (o->rec.ts == next->ts && o->idx < s->idx))
-			return 0;
-	}
-	return 1;
-}
-
-void trace_input_skip_next_same_cpu(struct trace_input *in, struct tep_record *rec)
-{
-	struct stream *s = rec->priv;
-
-	(void)in;
-	s->skip_next = 1;
-}
-
-int trace_input_cpu_first_last(struct trace_input *in, int buffer, int cpu, uint64_t *first,
-			       uint64_t *last)
-{
-	struct stream s = { 0 };
-	int ret, n = 0;
-
-	if (buffer >= in->nr_buffers || cpu >= in->buffers[buffer].cpus ||
-	    !in->buffers[buffer].cpu[cpu].size)
-		return 0;
-	if (stream_init(in, &s, buffer, cpu) < 0) {
-		stream_free(&s);
-		return -1;
-	}
-	while ((ret = stream_advance(&s)) > 0) {
-		if (!n++)
-			*first = s.rec.ts;
-		*last = s.rec.ts;
-	}
-	stream_free(&s);
-	return ret < 0 ? -1 : n > 0;
-}
-
 unsigned int trace_input_buffer_page_size(const struct trace_input *in, int buffer)
 {
 	return in->buffers[buffer].page_size;
@@ -2896,31 +1511,4 @@ unsigned int trace_input_buffer_page_size(const struct trace_input *in, int buff
 int trace_input_buffer_compressed(const struct trace_input *in, int buffer)
 {
 	return in->buffers[buffer].chunked;
-}
-
-uint64_t trace_input_cpu_data_size(struct trace_input *in, int buffer, int cpu)
-{
-	struct stream s = { 0 };
-	uint64_t total = 0;
-
-	if (!trace_input_cpu_size(in, buffer, cpu) || !in->buffers[buffer].chunked)
-		return trace_input_cpu_size(in, buffer, cpu);
-	if (stream_init(in, &s, buffer, cpu) == 0) {
-		while (s.chunks_left && s.next + 8 <= s.end) {
-			unsigned char hdr[8];
-			struct cursor c;
-			uint32_t cs, us;
-
-			if (read_at(&s, hdr, 8, s.next, "data chunk header") < 0)
-				break;
-			cur_init(&c, hdr, 8, s.next, in->big_endian, in->file);
-			cur_u32(&c, &cs, "chunk size");
-			cur_u32(&c, &us, "chunk size");
-			total += us;
-			s.next += 8 + (uint64_t)cs;
-			s.chunks_left--;
-		}
-	}
-	stream_free(&s);
-	return total;
 }

@@ -9,6 +9,7 @@
 #include <kbuffer.h>
 
 #include "trace-cmd.h"
+#include "trace-debug.h"
 #include "trace-page.h"
 
 static int host_big_endian(void)
@@ -18,26 +19,28 @@ static int host_big_endian(void)
 	return !*(const unsigned char *)&one;
 }
 
-int page_walk_init(struct page_walk *w, int big_endian, int long_size, int use_kbuffer)
+int page_walk_init(struct page_walk *w, int big_endian, int long_size, int old_format)
 {
 	memset(w, 0, sizeof(*w));
 	w->big_endian = big_endian;
 	w->swap = big_endian != host_big_endian();
 	w->start = 8 + long_size;
-	if (!use_kbuffer)
+	/* TRACE_CMD_KBUFFER=1 hands every walk to kbuffer, a test oracle (t1110). */
+	if (!old_format && !trace_debug()->kbuffer)
 		return 0;
 	w->kb = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 			      big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	if (!w->kb)
 		return error("out of memory for a page reader");
+	/* Linux 2.6.30 and before: see kbuffer_set_old_format() */
+	if (old_format)
+		kbuffer_set_old_format(w->kb);
 	return 0;
 }
 
-/* Which walker old-format files need (see kbuffer_set_old_format()). */
-void page_walk_old_format(struct page_walk *w)
+int page_walk_host_big_endian(void)
 {
-	if (w->kb)
-		kbuffer_set_old_format(w->kb);
+	return host_big_endian();
 }
 
 void page_walk_free(struct page_walk *w)

@@ -5,7 +5,9 @@
  * the job of libtraceevent's kbuffer, which report used to call once per
  * event through function pointers; the step here is inline so a loop that
  * skips events by id stays tight.  Old-format files (Linux 2.6.30 and
- * before), and TRACE_CMD_KBUFFER=1, still go through kbuffer.
+ * before), and TRACE_CMD_KBUFFER=1, still go through kbuffer.  Both
+ * trace.dat's pages (trace-cpu-stream.c) and live ones (trace-stream.c)
+ * are walked here.
  */
 #ifndef TRACE_PAGE_H
 #define TRACE_PAGE_H
@@ -48,14 +50,15 @@ struct page_walk {
 
 /*
  * Sets @w up for pages of a file with that byte order and kernel long
- * size; @use_kbuffer (old format, or asked for) hands the walk to kbuffer.
- * Returns 0, or -1 when kbuffer cannot be had (printed).
+ * size.  The old format (Linux 2.6.30 and before), and TRACE_CMD_KBUFFER=1
+ * (the test oracle), hand the walk to kbuffer.  Returns 0, or -1 when
+ * kbuffer cannot be had (printed).
  */
-int page_walk_init(struct page_walk *w, int big_endian, int long_size, int use_kbuffer);
+int page_walk_init(struct page_walk *w, int big_endian, int long_size, int old_format);
 void page_walk_free(struct page_walk *w);
 
-/* The file is in the old format (Linux 2.6.30 and before): needs kbuffer. */
-void page_walk_old_format(struct page_walk *w);
+/* Whether this machine is big-endian (live pages are in its order). */
+int page_walk_host_big_endian(void);
 
 /*
  * Loads the page at @page, whose header the caller has checked, and stands

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
 #include "trace-cmd.h"
 #include "trace-input.h"
 #include "trace-line.h"
+#include "trace-merge.h"
 #include "trace-output.h"
 #include "trace-page.h"
 #include "trace-record.h"
@@ -87,14 +87,14 @@ struct live_rec {
 /*
  * One CPU of one buffer.  Its pages are this round's, after any left from
  * the last round (which stopped before printing them: see print_round).
- * The kbuffer sits at @ahead when there is one, else at @cur.
+ * The page walk (trace-page.h) sits at @ahead when there is one, else at @cur.
  */
 struct live_cpu {
 	int			fd;		/* per_cpu/cpuN/trace_pipe_raw, or -1 */
 	unsigned char		*pages;
 	size_t			nr_pages;
-	size_t			page;		/* the one loaded in kbuf */
-	struct kbuffer		*kbuf;
+	size_t			page;		/* the one loaded in walk */
+	struct page_walk	walk;
 	struct live_rec		cur, ahead;	/* the next to print, and the one after */
 	int			has_cur, has_ahead;
 	int			held;		/* the rounds @cur has waited for @ahead */
@@ -115,6 +115,7 @@ struct stream {
 	 * (its fds -1 when only instances are traced), then each -B NAME.
 	 */
 	struct live_cpu		*cpus;
+	struct merge_heap	merge;		/* this round's slots with a record, by slot */
 	int			nr_bufs;
 	const char		**names;	/* "" for the top buffer */
 	int			top;		/* the top buffer is read */
@@ -195,12 +196,9 @@ static int open_cpu(struct live_cpu *c, const char *name, int cpu, size_t page_s
 	free(path);
 	if (c->fd < 0)
 		return error("cannot open '%s': %s", rel, strerror(errno));
-	c->pages = xmalloc(page_size * STREAM_BATCH_PAGES);
-	c->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				KBUFFER_ENDIAN_SAME_AS_HOST);
-	if (!c->kbuf)
-		return error("cpu %d: out of memory for the page reader", cpu);
-	return 0;
+	/* + 8: the walk reads up to 8 bytes past a page's data (trace-page.h) */
+	c->pages = xcalloc(1, page_size * STREAM_BATCH_PAGES + 8);
+	return page_walk_init(&c->walk, page_walk_host_big_endian(), long_size, 0);
 }
 
 /*
@@ -258,17 +256,17 @@ static int page_usable(struct stream *st, const unsigned char *page)
 }
 
 /* The record at @data in the loaded page, filled as trace-input fills its records. */
-static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, void *data,
-			unsigned long long ts, int missed)
+static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, const void *data,
+			int missed)
 {
 	struct tep_record *rec = &lr->rec;
 
 	memset(rec, 0, sizeof(*rec));
-	rec->ts = ts;
-	rec->size = kbuffer_event_size(c->kbuf);
-	rec->record_size = kbuffer_curr_size(c->kbuf);
-	rec->offset = kbuffer_curr_offset(c->kbuf);	/* in its page */
-	rec->data = data;
+	rec->ts = page_walk_ts(&c->walk);
+	rec->size = page_walk_event_size(&c->walk);
+	rec->record_size = page_walk_record_size(&c->walk);
+	rec->offset = page_walk_offset(&c->walk);	/* in its page */
+	rec->data = (void *)data;
 	rec->cpu = cpu;
 	rec->ref_count = 1;
 	rec->missed_events = missed;
@@ -278,31 +276,30 @@ static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, void *
 /* The first record of a usable page from @c->page on into @lr: 1, or 0 if none. */
 static int first_record(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
 {
-	unsigned long long ts;
-	void *data;
+	const void *data;
 
 	for (; c->page < c->nr_pages; c->page++) {
 		unsigned char *page = c->pages + c->page * st->page_size;
 
-		if (!page_usable(st, page) || kbuffer_load_subbuffer(c->kbuf, page) < 0)
+		if (!page_usable(st, page))
 			continue;
-		data = kbuffer_read_event(c->kbuf, &ts);
+		page_walk_load(&c->walk, page);
+		data = page_walk_event(&c->walk);
 		if (data) {
-			fill_record(c, lr, cpu, data, ts, kbuffer_missed_events(c->kbuf));
+			fill_record(c, lr, cpu, data, page_walk_missed(&c->walk));
 			return 1;
 		}
 	}
 	return 0;
 }
 
-/* The record after the kbuffer's current one into @lr: 1, or 0 at the end of the pages. */
+/* The record after the walk's current one into @lr: 1, or 0 at the end of the pages. */
 static int decode_next(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
 {
-	unsigned long long ts;
-	void *data = kbuffer_next_event(c->kbuf, &ts);
+	const void *data = page_walk_next(&c->walk);
 
 	if (data) {
-		fill_record(c, lr, cpu, data, ts, 0);
+		fill_record(c, lr, cpu, data, 0);
 		return 1;
 	}
 	c->page++;
@@ -312,15 +309,19 @@ static int decode_next(struct stream *st, struct live_cpu *c, int cpu, struct li
 /* The slot's first records this round: where the last one stopped, or its first. */
 static void start_slot(struct stream *st, struct live_cpu *c, int cpu)
 {
-	unsigned long long ts;
-	void *data = NULL;
+	const void *data = NULL;
 
 	c->page = 0;
 	c->has_ahead = 0;
-	if (c->resume && c->nr_pages && kbuffer_load_subbuffer(c->kbuf, c->pages) == 0)
-		data = kbuffer_read_at_offset(c->kbuf, c->resume_offset, &ts);
+	if (c->resume && c->nr_pages) {
+		/* the first event at or after the offset, as kbuffer_read_at_offset() */
+		page_walk_load(&c->walk, c->pages);
+		data = page_walk_event(&c->walk);
+		while (data && page_walk_offset(&c->walk) < c->resume_offset)
+			data = page_walk_next(&c->walk);
+	}
 	if (data)
-		fill_record(c, &c->cur, cpu, data, ts, c->resume_missed);
+		fill_record(c, &c->cur, cpu, data, c->resume_missed);
 	c->has_cur = data ? 1 : first_record(st, c, cpu, &c->cur);
 	c->resume = 0;
 	if (c->has_cur)
@@ -349,6 +350,7 @@ static int slot_of(struct stream *st, const struct tep_record *rec)
 /*
  * The record after @rec on its CPU, if it is also the next of the merge (no
  * other CPU's comes first), as report's peek: that is when report draws a leaf.
+ * @rec is the one being printed: its slot is the merge's first.
  */
 static int peek_ahead(void *ctx, const struct tep_record *rec, struct tep_record *next)
 {
@@ -356,17 +358,9 @@ static int peek_ahead(void *ctx, const struct tep_record *rec, struct tep_record
 	int i = slot_of(st, rec);
 	struct live_cpu *c = i >= 0 ? &st->cpus[i] : NULL;
 
-	if (!c || !c->has_ahead)
+	if (!c || !c->has_ahead || merge_heap_first(&st->merge) != c ||
+	    merge_heap_other_before(&st->merge, c->ahead.rec.ts, i))
 		return 0;
-	for (int o = 0; o < st->nr_bufs * st->nr_cpus; o++) {
-		const struct live_cpu *other = &st->cpus[o];
-
-		if (o == i || !other->has_cur)
-			continue;
-		if (other->cur.rec.ts < c->ahead.rec.ts ||
-		    (other->cur.rec.ts == c->ahead.rec.ts && o < i))
-			return 0;
-	}
 	*next = c->ahead.rec;
 	return 1;
 }
@@ -413,6 +407,7 @@ static int stream_open(void *ctx, const struct record_live_buffers *b)
 	line_source_setup_graph(st->src);
 	nr = st->nr_bufs * st->nr_cpus;
 	st->cpus = xcalloc(nr, sizeof(*st->cpus));
+	merge_heap_init(&st->merge, nr);
 	for (int i = 0; i < nr; i++)
 		st->cpus[i].fd = -1;
 	for (int i = b->top ? 0 : st->nr_cpus; i < nr; i++)
@@ -494,23 +489,18 @@ static void hold_round(struct stream *st, struct live_cpu *waiting)
 static void print_round(struct stream *st)
 {
 	int nr = st->nr_bufs * st->nr_cpus;
+	struct live_cpu *min;
 
-	for (int i = 0; i < nr; i++)
+	st->merge.len = 0;
+	for (int i = 0; i < nr; i++) {
 		start_slot(st, &st->cpus[i], i % st->nr_cpus);
-	for (;;) {
-		struct live_cpu *min = NULL;
-		int min_i = 0;
+		if (st->cpus[i].has_cur)
+			merge_heap_add(&st->merge, st->cpus[i].cur.rec.ts, i, &st->cpus[i]);
+	}
+	merge_heap_order(&st->merge);
+	while ((min = merge_heap_first(&st->merge))) {
+		int min_i = min - st->cpus;
 
-		for (int i = 0; i < nr; i++) {
-			struct live_cpu *c = &st->cpus[i];
-
-			if (c->has_cur && (!min || c->cur.rec.ts < min->cur.rec.ts)) {
-				min = c;
-				min_i = i;
-			}
-		}
-		if (!min)
-			break;
 		if (wait_for_exit(st, min)) {
 			hold_round(st, min);
 			return;
@@ -524,6 +514,7 @@ static void print_round(struct stream *st)
 		}
 		min->events++;
 		advance(st, min, min_i % st->nr_cpus);
+		merge_heap_next(&st->merge, min->has_cur, min->cur.rec.ts);
 	}
 }
 
@@ -604,12 +595,12 @@ static int stream_close(void *ctx, int drain)
 
 		if (c->fd >= 0)
 			close(c->fd);
-		if (c->kbuf)
-			kbuffer_free(c->kbuf);
+		page_walk_free(&c->walk);
 		free(c->pages);
 	}
 	free(st->cpus);
 	st->cpus = NULL;
+	merge_heap_free(&st->merge);
 	free(st->names);
 	st->names = NULL;
 	line_source_free(st->src);
