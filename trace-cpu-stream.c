@@ -496,8 +496,12 @@ static const void *skip_unwanted(struct cpu_stream *s, const void *data, int *fi
 		if ((!*first && off <= s->last_off) || p > end || field_end > (size_t)(end - p))
 			break;
 		id = common_value(p + in->type_offset, in->type_size, in->big_endian);
-		if (id >= LAZY_IDS || ids[id])
+		if (id >= LAZY_IDS ||
+		    (ids[id] && (ids[id] != TRACE_INPUT_ID_FOLLOWS || !s->prev_skipped))) {
+			s->prev_skipped = 0;
 			break;
+		}
+		s->prev_skipped = 1;
 		s->last_off = off;
 		*first = 0;
 		data = page_walk_next(&s->walk);

@@ -47,6 +47,7 @@ struct cpu_stream {
 	int			last_off;	/* offset of rec in its page */
 	int			skip_next;
 	int			no_skip;	/* landing on a peeked record: no id filter */
+	int			prev_skipped;	/* the record before was left out by id */
 	/* Its next chunks, decompressed by the worker: a ring from ahead_head. */
 	struct ahead_job	ahead[AHEAD_DEPTH];
 	unsigned int		ahead_head, ahead_nr;

@@ -31,6 +31,10 @@ struct file_filter {
 	struct tep_event_filter *filter;	/* -F before any -v: show only matches */
 	struct tep_event_filter *neg_filter;	/* -F after -v: hide matches */
 	unsigned char	*filter_ids, *neg_ids;	/* by event id, see filter_ids() */
+	unsigned char	*reader_ids;	/* filter_ids, stack traces marked FOLLOWS */
+	int		stack_ids[2];	/* ftrace's kernel_stack and user_stack, or -1 */
+	unsigned char	*cpu_shown;	/* by CPU: whether its last record was shown */
+	int		nr_cpus;
 	struct tep_event **events;	/* --pid: by id, as tep_find_event() gives them */
 };
 
@@ -559,12 +563,8 @@ static int add_comm_pids(struct file_filter *ff)
 	return 0;
 }
 
-/*
- * -I, -S, --pid, --comm and -F.  (Upstream 3.1.6 shows some kernel_stack
- * records that -F does not name, by a rule its output does not make clear;
- * here -F applies to them like to any event.)
- */
-int file_filter_pass(struct file_filter *ff, struct tep_record *rec)
+/* -I, -S, --pid, --comm and -F. */
+static int record_passes(struct file_filter *ff, struct tep_record *rec)
 {
 	if (ff->set->no_irqs || ff->set->no_softirqs) {
 		int flags = tep_data_flags(ff->tep, rec);
@@ -576,6 +576,39 @@ int file_filter_pass(struct file_filter *ff, struct tep_record *rec)
 	if ((ff->set->nr_pids || ff->set->nr_comms) && !task_shown(ff, rec))
 		return 0;
 	return record_shown(ff, rec);
+}
+
+static int filtering(const struct file_filter *ff)
+{
+	return ff->filter || ff->neg_filter || ff->set->nr_pids || ff->set->nr_comms ||
+	       ff->set->no_irqs || ff->set->no_softirqs;
+}
+
+static int is_stack_trace(struct file_filter *ff, struct tep_record *rec)
+{
+	int id = trace_input_record_type(ff->in, rec);
+
+	return id >= 0 && (id == ff->stack_ids[0] || id == ff->stack_ids[1]);
+}
+
+/*
+ * As upstream: a kernel_stack or user_stack record is shown with the record
+ * before it on its CPU, the event it was taken at, whatever the filters say
+ * of the stack itself.
+ */
+int file_filter_pass(struct file_filter *ff, struct tep_record *rec)
+{
+	int shown;
+
+	if (!filtering(ff))
+		return 1;
+	shown = record_passes(ff, rec);
+	if (rec->cpu < 0 || rec->cpu >= ff->nr_cpus)
+		return shown;
+	if (!shown && ff->cpu_shown[rec->cpu] && is_stack_trace(ff, rec))
+		shown = 1;
+	ff->cpu_shown[rec->cpu] = shown;
+	return shown;
 }
 
 /* Whether -F @spec names the event @name of @system (what check_filter() matches). */
@@ -635,6 +668,14 @@ struct file_filter *file_filter_new(struct filter_set *set, struct trace_input *
 	ff->set = set;
 	ff->in = in;
 	ff->tep = trace_input_tep(in);
+	ff->nr_cpus = trace_input_cpus(in);
+	ff->cpu_shown = xcalloc(ff->nr_cpus > 0 ? ff->nr_cpus : 1, 1);
+	for (int i = 0; i < 2; i++) {
+		struct tep_event *ev = trace_input_event_by_name(in, "ftrace",
+							i ? "user_stack" : "kernel_stack");
+
+		ff->stack_ids[i] = ev ? ev->id : -1;
+	}
 	return ff;
 }
 
@@ -648,6 +689,8 @@ void file_filter_free(struct file_filter *ff)
 		tep_filter_free(ff->neg_filter);
 	free(ff->filter_ids);
 	free(ff->neg_ids);
+	free(ff->reader_ids);
+	free(ff->cpu_shown);
 	free(ff->events);
 	free(ff);
 }
@@ -669,5 +712,13 @@ const unsigned char *file_filter_only_ids(struct file_filter *ff)
 		return NULL;
 	if (!ff->filter_ids)
 		ff->filter_ids = filter_ids(ff->filter);
-	return ff->filter_ids;
+	if (!ff->reader_ids) {
+		ff->reader_ids = xmalloc(FILTER_IDS);
+		memcpy(ff->reader_ids, ff->filter_ids, FILTER_IDS);
+		for (int i = 0; i < 2; i++)
+			if (ff->stack_ids[i] >= 0 && ff->stack_ids[i] < FILTER_IDS &&
+			    !ff->reader_ids[ff->stack_ids[i]])
+				ff->reader_ids[ff->stack_ids[i]] = TRACE_INPUT_ID_FOLLOWS;
+	}
+	return ff->reader_ids;
 }

@@ -115,6 +115,11 @@ void trace_input_set_ts2secs(struct trace_input *in, uint64_t hz);
  * the caller) out of the stream, before they are filled in (report -F).
  */
 void trace_input_only_ids(struct trace_input *in, const unsigned char *ids);
+/*
+ * A value in that table: the event is kept only when the one before it on
+ * its CPU was (a stack trace goes with the event it was taken at).
+ */
+#define TRACE_INPUT_ID_FOLLOWS	0xff
 
 /* Leaves @cpu of every buffer out of the merged stream (report --cpu). */
 void trace_input_skip_cpu(struct trace_input *in, int cpu);

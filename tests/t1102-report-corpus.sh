@@ -51,6 +51,26 @@ test_expect_success CORPUS,UPSTREAM34 '--check-events passes where only print fo
 	test_cmp up.out out && test ! -s err && test ! -s out
 '
 
+# A stack trace goes with the event it was taken at: 3.4 shows a kernel_stack
+# record after a shown event on its CPU, whatever -F or --pid say of the
+# stack (3.1.6 showed every stack with -F, ours none).  Compared by each
+# line's time and event, and the stack lines, whatever the line prefix.
+events_and_stacks() {
+	grep -oE "^=> .*|[0-9]+\.[0-9]+: [a-z_]+:" "$1"
+}
+test_expect_success CORPUS,UPSTREAM34 'stack traces shown with the events -F, --pid and --comm keep, as 3.4' '
+	f=$CORPUS/x86_64-v7-zstd-stacktrace.dat &&
+	for a in "-F sched_switch" "-F sched_wakeup" "--pid 11614" "--comm example_user_st" \
+		 "--cpu 1 -F sched_switch" "-v -F sched_switch"; do
+		"$TRACE_CMD" report $a -i "$f" >ours &&
+		"$UPSTREAM34" report $a -i "$f" >up &&
+		events_and_stacks ours >ours.ev && events_and_stacks up >up.ev &&
+		test_cmp up.ev ours.ev || { echo "report $a"; return 1; }
+	done &&
+	"$TRACE_CMD" report -F sched_switch -i "$f" >ours &&
+	test $(grep -c "kernel_stack:" ours) = 17
+'
+
 test_expect_success CORPUS '32-bit and 8-CPU layouts come from the file itself' '
 	"$HELPERS/dump-header" "$CORPUS/arm32-v6-sched-load.dat" >h &&
 	grep -qx "long size 4" h && grep -qx "kernel long size 4" h &&
