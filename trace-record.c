@@ -24,6 +24,7 @@
 #include "trace-early.h"
 #include "trace-ftrace-setup.h"
 #include "trace-outfile.h"
+#include "trace-pidwatch.h"
 #include "trace-output.h"
 #include "trace-prefetch.h"
 #include "trace-proc-map.h"
@@ -747,9 +748,14 @@ static void wait_command(struct record_run *run)
 	run->child = 0;
 }
 
-/* No command: record until a signal sets the flag. */
+/*
+ * No command: record until a signal sets the flag or, with -P, until the
+ * tasks followed have all ended (as upstream's record waits on them).
+ */
 static int wait_signal(struct record_run *run, struct rec_instances *instances)
 {
+	const struct ftrace_setup *ftrace = &run->plan->ftrace;
+	struct pidwatch *tasks = NULL;
 	sigset_t block, old;
 
 	sigemptyset(&block);
@@ -761,8 +767,15 @@ static int wait_signal(struct record_run *run, struct rec_instances *instances)
 		return -1;
 	}
 	fprintf(stderr, "Hit Ctrl^C to stop recording\n");
-	while (!stop_signal)
-		pause_run(run, &old);
+	if (ftrace->nr_pids)
+		tasks = pidwatch_new(ftrace->pids, ftrace->nr_pids);
+	while (!stop_signal && !(tasks && pidwatch_done(tasks))) {
+		if (tasks && !run->plan->live)
+			pidwatch_wait(tasks, NULL, &old);
+		else
+			pause_run(run, &old);
+	}
+	pidwatch_free(tasks);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }

@@ -193,6 +193,20 @@ test_expect_success TRACEFS 'SIGTERM without a command ends the recording with e
 	no_temp_files
 '
 
+# Upstream waits on the tasks -P names; ours recorded until a signal came.
+test_expect_success TRACEFS 'record -P with no command ends when the tasks have all ended' '
+	tracefs_state >before &&
+	{ sleep 1 9>&- & } && a=$! &&
+	{ sh -c "sleep 2; echo pid-ended >$T/trace_marker" 9>&- & } && b=$! &&
+	start=$(date +%s) &&
+	timeout 30 "$TRACE_CMD" record -P $a -P $b -e sched_switch -o pids.dat >out 2>err &&
+	end=$(date +%s) &&
+	test $((end - start)) -lt 10 &&
+	! kill -0 $a 2>/dev/null && ! kill -0 $b 2>/dev/null &&
+	"$TRACE_CMD" report -i pids.dat >report && grep -q "^cpus=" report &&
+	tracefs_state >after && test_cmp before after && no_temp_files
+'
+
 test_expect_success TRACEFS,UPSTREAM 'a file cut short by SIGINT still reads in upstream' '
 	start_bg -e sched_switch -o int2.dat &&
 	kill -INT $pid && finish_bg &&
