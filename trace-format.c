@@ -317,13 +317,20 @@ static void put_dynamic(struct jbuf *b, struct tep_handle *tep, struct tep_forma
 			  type_elem_size(tep, f->type), f->flags & TEP_FIELD_IS_SIGNED);
 }
 
+/*
+ * @last: @f is the event's last field.  A last array of words runs to the
+ * record's end: kernel_stack and user_stack declare caller[8] and carry as
+ * many entries as the stack had, fewer or more.  (Smaller elements could be
+ * the record's padding.)
+ */
 static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
-		      struct tep_record *rec)
+		      struct tep_record *rec, int last)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
 	int is_signed = f->flags & TEP_FIELD_IS_SIGNED;
 
-	if (f->offset < 0 || f->size < 0 || f->offset + f->size > rec->size) {
+	if (f->offset < 0 || f->size < 0 || f->offset > rec->size ||
+	    (f->offset + f->size > rec->size && !(f->flags & TEP_FIELD_IS_ARRAY))) {
 		jbuf_puts(b, "null");
 		return;
 	}
@@ -339,9 +346,12 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 			elem = f->size / f->arraylen;
 		if (!elem)
 			elem = type_elem_size(tep, f->type);
+		size_t len = f->size;
+
 		/* a trailing [] array (bprint's buf) holds the rest of the record */
-		put_array(b, tep, p, f->size ? (size_t)f->size : (size_t)(rec->size - f->offset),
-			  elem, is_signed);
+		if (!f->size || f->offset + f->size > rec->size || (last && elem >= 4))
+			len = rec->size - f->offset;
+		put_array(b, tep, p, len, elem, is_signed);
 	} else {
 		put_number(b, tep, p, f->size, is_signed);
 	}
@@ -359,7 +369,7 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, struct ev_desc *d
 			put_number(b, tep, (const char *)rec->data + d->fields[i]->offset,
 				   d->fields[i]->size, d->fields[i]->flags & TEP_FIELD_IS_SIGNED);
 		else
-			put_field(b, tep, d->fields[i], rec);
+			put_field(b, tep, d->fields[i], rec, i == d->nr - 1);
 	}
 	jbuf_putc(b, '}');
 }

@@ -176,6 +176,28 @@ test_expect_success CORPUS,PYTHON 'a damaged corpus file fails as in text (exit 
 	test -s err
 '
 
+# kernel_stack declares caller[8] but a record holds only its size entries:
+# those are written, the addresses the text shows (they were null).
+test_expect_success CORPUS,PYTHON 'a stack trace carries its addresses in jsonl and csv' '
+	f=$CORPUS/x86_64-v7-zstd-stacktrace.dat &&
+	"$TRACE_CMD" report --format jsonl -i "$f" >out.jsonl &&
+	"$TRACE_CMD" report --format csv -i "$f" >out.csv &&
+	python3 - out.jsonl out.csv <<-\EOF
+	import csv, json, re, sys
+	n = 0
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	rows += [dict(r, fields=json.loads(r["fields"])) for r in csv.DictReader(open(sys.argv[2]))]
+	for r in rows:
+	    if r["event"] != "kernel_stack":
+	        continue
+	    want = [int(a, 16) for a in re.findall(r"=> .* \(([0-9a-f]+)\)", r["text"])]
+	    got = r["fields"]["caller"]
+	    assert got == want and len(got) == r["fields"]["size"], (got, want)
+	    n += 1
+	assert n > 100, n
+	EOF
+'
+
 test_expect_success CORPUS,PYTHON 'a counter clock with TSC2NSEC or not: ts_ns only where it is known' '
 	"$TRACE_CMD" report --format jsonl "$CORPUS/x86_64-v7-zlib-x86tsc-kvm.dat" >out &&
 	head -n 1 out | grep -q "\"clock\":\"x86-tsc\"" &&
