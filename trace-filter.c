@@ -102,6 +102,37 @@ void filter_set_free(struct filter_set *set)
 	free(set->comms);
 }
 
+static void *dup_array(const void *from, size_t size)
+{
+	return from && size ? memcpy(xmalloc(size), from, size) : NULL;
+}
+
+void filter_set_inherit(struct filter_set *set, const struct filter_set *base)
+{
+	int nr = base->nr_filters + set->nr_filters;
+	char **filters = xmalloc(sizeof(*filters) * (nr ? nr : 1));
+	int *neg = xmalloc(sizeof(*neg) * (nr ? nr : 1));
+
+	for (int i = 0; i < nr; i++) {
+		int own = i - base->nr_filters;
+
+		filters[i] = own < 0 ? base->filters[i] : set->filters[own];
+		neg[i] = own < 0 ? base->filter_neg[i] : set->filter_neg[own];
+	}
+	free(set->filters);
+	free(set->filter_neg);
+	set->filters = filters;
+	set->filter_neg = neg;
+	set->nr_filters = nr;
+	set->cpus = dup_array(base->cpus, base->cpus ? MAX_CPU_FILTER : 0);
+	set->no_irqs = base->no_irqs;
+	set->no_softirqs = base->no_softirqs;
+	set->pids = dup_array(base->pids, sizeof(*base->pids) * base->nr_pids);
+	set->nr_pids = base->nr_pids;
+	set->comms = dup_array(base->comms, sizeof(*base->comms) * base->nr_comms);
+	set->nr_comms = base->nr_comms;
+}
+
 /* "0,3", "2-4", "1:2": the CPU lists upstream accepts. */
 int filter_set_add_cpus(struct filter_set *set, const char *arg)
 {

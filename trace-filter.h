@@ -3,7 +3,7 @@
  * report's record filters: -F (with -v), --cpu, --pid and --comm, -I and -S.
  * A filter_set holds them as the options gave them; a file_filter is a set
  * made ready for one input file (its events, its tasks), so each file has
- * its own.  Today every -i file gets the one set report's options fill.
+ * its own: report's options before any -i, then those after the file's -i.
  */
 #ifndef TRACE_FILTER_H
 #define TRACE_FILTER_H
@@ -22,7 +22,7 @@ struct filter_set {
 	unsigned char	*cpus;		/* --cpu, by CPU; NULL: all CPUs */
 	int		no_irqs;	/* -I */
 	int		no_softirqs;	/* -S */
-	int		*pids;		/* --pid, and the tasks --comm names in the files so far */
+	int		*pids;		/* --pid, and the tasks --comm names in the file */
 	int		nr_pids;
 	char		**comms;	/* --comm */
 	int		nr_comms;
@@ -36,6 +36,12 @@ void filter_set_add_pid(struct filter_set *set, int pid);
 /* --comm @comm (kept, not copied). */
 int filter_set_add_comm(struct filter_set *set, char *comm);
 void filter_set_free(struct filter_set *set);
+/*
+ * @set, holding a file's own -F filters (those after its -i), made whole
+ * from @base (the options before any -i): @base's filters first, then its
+ * own, and @base's --cpu, --pid, --comm, -I and -S.  @set gets copies.
+ */
+void filter_set_inherit(struct filter_set *set, const struct filter_set *base);
 /*
  * With lazily parsed formats: parses those of the events the -F filters
  * name, and the kallsyms a condition may compare a field with.

@@ -63,6 +63,12 @@ void trace_input_load_functions(struct trace_input *in);
 /* A record's common_type and common_pid, as tep_data_type() and tep_data_pid() read them. */
 int trace_input_record_type(struct trace_input *in, struct tep_record *rec);
 int trace_input_record_pid(struct trace_input *in, struct tep_record *rec);
+/*
+ * report --kallsyms: the @len bytes of @text ("ADDR TYPE NAME" lines, kept by
+ * the caller until close) are read with the file's own kallsyms, before it,
+ * as upstream does.  Call it before anything loads the functions.
+ */
+void trace_input_add_kallsyms(struct trace_input *in, const char *text, size_t len);
 /* Loads functions and makes @name known to print fmts that use it as a value. */
 void trace_input_register_symbol(struct trace_input *in, const char *name);
 /* The trace clock ("local", "x86-tsc", ...), and whether timestamps are in ns. */

@@ -108,6 +108,8 @@ struct trace_input {
 	size_t			kallsyms_len;
 	uint64_t		kallsyms_section;	/* v7, compressed: not yet decompressed */
 	int			kallsyms_damaged;	/* it did not decompress (warned) */
+	const char		*extra_kallsyms;	/* report --kallsyms, read after the file's */
+	size_t			extra_kallsyms_len;
 	char			*kallsyms, *printk, *cmdlines;
 	int			traceclock_seen;
 	char			*clock;

@@ -29,12 +29,13 @@
 extern const struct command cmd_report;
 
 static const char report_usage[] =
-	"usage: trace-cmd report [OPTIONS] [FILE]\n"
+	"usage: trace-cmd report [OPTIONS] [FILE...]\n"
 	"\n"
-	"  -i FILE          read FILE instead of trace.dat (or give FILE last); several\n"
-	"                   -i files merge into one timeline, lines labelled by file\n"
+	"  -i FILE          read FILE instead of trace.dat (or give the FILEs last); several\n"
+	"                   files merge into one timeline, lines labelled by file\n"
 	"  --cpu LIST       show only these CPUs (e.g. 0,3 or 2-4); repeatable\n"
-	"  -F FILTER        show only events matching 'event[,event][: condition]'; repeatable\n"
+	"  -F FILTER        show only events matching 'event[,event][: condition]'; repeatable;\n"
+	"                   after an -i, for that file only (with those before any -i)\n"
 	"  -v               the -F filters that follow hide the events they match\n"
 	"  --pid PID        show only the events of task PID (and its wakeups and switches)\n"
 	"  --comm COMM      show only the events of the tasks named COMM\n"
@@ -53,18 +54,25 @@ static const char report_usage[] =
 	"  -L               load only the user's plugins, not the system's\n"
 	"  --verbose[=LEVEL]  log level of the event parser: none crit err warn info debug\n"
 	"                   all, or 0-6 (info when LEVEL is left out)\n"
-	"  --ts-offset N    add N (raw units, may be negative) to every timestamp\n"
-	"  --ts2secs HZ     convert counter timestamps with HZ ticks per second\n"
+	"  -V[LEVEL]        the same as --verbose[=LEVEL]\n"
+	"  --kallsyms FILE  read function names from FILE (/proc/kallsyms lines) too\n"
+	"  --ts-offset N    add N (raw units, may be negative) to every timestamp; after\n"
+	"                   an -i, to that file's only\n"
+	"  --ts2secs HZ     convert counter timestamps with HZ ticks per second; after an\n"
+	"                   -i, that file's only\n"
 	"  --align-ts       show timestamps relative to the first event\n"
 	"  --ts-diff        show the time since the previous event shown\n"
 	"  --ts-check       warn when a timestamp goes backwards\n"
 	"  --raw-ts         show raw timestamps, without any correction\n"
 	"  --nodate         ignore the wall-clock offset stored in the DATE option\n"
 	"  --events         print the event formats stored in the file, then exit\n"
+	"  --event RE       print the formats of the events matching RE ('system:event' or\n"
+	"                   one name for either, regexes), then exit; repeatable\n"
 	"  -E               list the events the file has formats for, then exit\n"
 	"  -e               print the file's and the host's byte order, then exit\n"
 	"  -f               list the functions (kallsyms) stored in the file, then exit\n"
 	"  -P               list the printk formats stored in the file, then exit\n"
+	"  -p               print the file's and the host's page size, then exit\n"
 	"  --cpus           list the CPUs that have data, then exit\n"
 	"  --first-event    list the first timestamp of each CPU with data, then exit\n"
 	"  --last-event     list the last timestamp of each CPU with data, then exit\n"
@@ -96,10 +104,14 @@ enum {
 	OPT_PID,
 	OPT_COMM,
 	OPT_VERBOSE,
+	OPT_EVENT,
+	OPT_KALLSYMS,
 };
 
 static const struct option long_options[] = {
 	{ "events",		no_argument,		NULL, OPT_EVENTS },
+	{ "event",		required_argument,	NULL, OPT_EVENT },
+	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
 	{ "cpu",		required_argument,	NULL, OPT_CPU },
 	{ "ts-offset",		required_argument,	NULL, OPT_TS_OFFSET },
 	{ "ts2secs",		required_argument,	NULL, OPT_TS2SECS },
@@ -127,6 +139,8 @@ static const struct option long_options[] = {
 enum mode {
 	MODE_EVENTS_LINES,
 	MODE_FORMATS,		/* --events */
+	MODE_FORMAT_MATCH,	/* --event */
+	MODE_PAGE_SIZE,		/* -p */
 	MODE_EVENT_LIST,	/* -E */
 	MODE_ENDIAN,		/* -e */
 	MODE_FUNCS,		/* -f */
@@ -147,11 +161,21 @@ struct file_ctx {
 	const char	*label;		/* its base name, as upstream labels merged files */
 	struct trace_input *in;
 	struct tep_handle *tep;
+	struct filter_set filters;	/* the -F after its -i, then report's own added */
 	struct file_filter *filter;	/* which of its records are shown */
+	int		own_ts_offset, own_ts2secs;	/* given after its -i */
+	int64_t		ts_offset;
+	uint64_t	ts2secs;
 	int		multi_buffer;
 	struct line_source *line;	/* how its records are printed */
 	struct tep_record *rec;		/* its next record in the merge, or NULL */
 	int		buffer;
+};
+
+/* --event: a system and an event regex, or one regex for either (upstream's rule). */
+struct event_match {
+	regex_t		system, event;
+	int		both;		/* "system:event": both must match */
 };
 
 struct report {
@@ -161,8 +185,14 @@ struct report {
 	struct line_opts line_opts;	/* -t, -l, -R, --ts-diff, -w, -N */
 	int		quiet;
 	int		ts_check, align_ts;
-	int64_t		ts_offset;
-	uint64_t	ts2secs;
+	int64_t		ts_offset;	/* --ts-offset and --ts2secs before any -i: */
+	uint64_t	ts2secs;	/* every file's that has none of its own */
+	struct event_match *event_matches;	/* --event */
+	int		nr_event_matches;
+	char		**kallsyms_files;	/* --kallsyms, read for every file */
+	int		nr_kallsyms_files;
+	char		*kallsyms;		/* their text, one after the other */
+	size_t		kallsyms_len;
 	char		**raw_events, **nohandle_events;
 	int		nr_raw_events, nr_nohandle_events;
 	char		**plugin_opts;	/* -O, checked once the plugins are loaded */
@@ -178,7 +208,37 @@ struct report {
 
 /* ---- output ------------------------------------------------------------ */
 
-static void print_event_formats(struct file_ctx *f)
+/*
+ * --event: whether format @text (@len bytes) of @system is one to print.  As
+ * upstream, the event's name is its text's first line, less "name: ".
+ */
+static int event_matches(const struct report *r, const char *system, const char *text,
+			 size_t len)
+{
+	const char *nl = memchr(text, '\n', len);
+	size_t n = nl ? (size_t)(nl - text) : len;
+	char *name;
+	int found = 0;
+
+	if (n >= 6 && !memcmp(text, "name: ", 6)) {
+		text += 6;
+		n -= 6;
+	}
+	name = xmalloc(n + 1);
+	memcpy(name, text, n);
+	name[n] = 0;
+	for (int i = 0; i < r->nr_event_matches && !found; i++) {
+		const struct event_match *m = &r->event_matches[i];
+		int sys = !regexec(&m->system, system, 0, NULL, 0);
+		int ev = !regexec(&m->event, name, 0, NULL, 0);
+
+		found = m->both ? sys && ev : sys || ev;
+	}
+	free(name);
+	return found;
+}
+
+static void print_event_formats(const struct report *r, struct file_ctx *f)
 {
 	const char *last = NULL;
 
@@ -188,6 +248,8 @@ static void print_event_formats(struct file_ctx *f)
 
 		text = trace_input_format(f->in, i, &system, &len);
 		if (!strcmp(system, "ftrace"))
+			continue;
+		if (r->mode == MODE_FORMAT_MATCH && !event_matches(r, system, text, len))
 			continue;
 		if (!last || strcmp(last, system))
 			printf("\nsystem: %s\n", system);
@@ -466,17 +528,24 @@ static int open_file(struct report *r, struct file_ctx *f)
 	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY);
 	if (!f->in)
 		return -1;
+	if (r->kallsyms)
+		trace_input_add_kallsyms(f->in, r->kallsyms, r->kallsyms_len);
+	filter_set_inherit(&f->filters, &r->filters);
 	if (needs_all_events(r) ? trace_input_parse_all(f->in) < 0 :
-	    r->filters.nr_filters && filter_set_parse_events(&r->filters, f->in) < 0)
+	    f->filters.nr_filters && filter_set_parse_events(&f->filters, f->in) < 0)
 		return -1;
 	f->tep = trace_input_tep(f->in);
-	f->filter = file_filter_new(&r->filters, f->in);
+	f->filter = file_filter_new(&f->filters, f->in);
 	if (r->line_opts.nsec)
 		tep_set_flag(f->tep, TEP_NSEC_OUTPUT);
-	if (r->ts_offset)
-		trace_input_add_ts_offset(f->in, r->ts_offset);
-	if (r->ts2secs)
-		trace_input_set_ts2secs(f->in, r->ts2secs);
+	if (!f->own_ts_offset)
+		f->ts_offset = r->ts_offset;
+	if (!f->own_ts2secs)
+		f->ts2secs = r->ts2secs;
+	if (f->ts_offset)
+		trace_input_add_ts_offset(f->in, f->ts_offset);
+	if (f->ts2secs)
+		trace_input_set_ts2secs(f->in, f->ts2secs);
 	f->line = line_source_new(r->line, f->in, f->label);
 	return 0;
 }
@@ -550,7 +619,12 @@ static int list_opened(const struct report *r, struct file_ctx *f)
 
 	switch (r->mode) {
 	case MODE_FORMATS:
-		print_event_formats(f);
+	case MODE_FORMAT_MATCH:
+		print_event_formats(r, f);
+		return EXIT_OK;
+	case MODE_PAGE_SIZE:
+		printf("file page size is %u, and host page size is %d\n",
+		       trace_input_page_size(f->in), getpagesize());
 		return EXIT_OK;
 	case MODE_EVENT_LIST:
 		list_events(f);
@@ -662,8 +736,11 @@ static char **add_str(char **list, int *n, char *s)
 	return list;
 }
 
-/* --verbose[=LEVEL]: libtraceevent's log level, by name or number. */
-static int set_verbose(const char *arg)
+/*
+ * --verbose[=LEVEL] and -V[LEVEL] (@opt): libtraceevent's log level, by name
+ * or number; as upstream, a number above the last level means all.
+ */
+static int set_verbose(const char *opt, const char *arg)
 {
 	static const char *const names[] = {
 		"none", "crit", "err", "warn", "info", "debug", "all",
@@ -680,9 +757,9 @@ static int set_verbose(const char *arg)
 			return 0;
 		}
 	}
-	if (parse_ulong("--verbose", arg, 0, ARRAY_SIZE(names) - 1, &n) < 0)
+	if (parse_ulong(opt, arg, 0, ULONG_MAX, &n) < 0)
 		return -1;
-	tep_set_loglevel(n);
+	tep_set_loglevel(n < ARRAY_SIZE(names) ? n : ARRAY_SIZE(names) - 1);
 	return 0;
 }
 
@@ -705,6 +782,8 @@ static const struct listing_opt {
 	{ 'f',			MODE_FUNCS,		"-f" },
 	{ 'P',			MODE_PRINTK,		"-P" },
 	{ OPT_EVENTS,		MODE_FORMATS,		"--events" },
+	{ OPT_EVENT,		MODE_FORMAT_MATCH,	"--event" },
+	{ 'p',			MODE_PAGE_SIZE,		"-p" },
 	{ OPT_CPUS,		MODE_CPUS,		"--cpus" },
 	{ OPT_FIRST,		MODE_FIRST,		"--first-event" },
 	{ OPT_LAST,		MODE_LAST,		"--last-event" },
@@ -713,6 +792,39 @@ static const struct listing_opt {
 	{ OPT_VERSION,		MODE_VERSION,		"--version" },
 	{ OPT_CHECK_EVENTS,	MODE_CHECK,		"--check-events" },
 };
+
+/*
+ * --event RE: upstream cuts RE at its colons ("sys:ev"), an empty part
+ * skipped; with one part it is matched against system and event names alike.
+ * Both are case-insensitive regexes, matched anywhere in the name.
+ */
+static int add_event_match(struct report *r, const char *arg)
+{
+	char *copy = xstrdup(arg), *save = NULL;
+	char *system = strtok_r(copy, ":", &save), *event = strtok_r(NULL, ":", &save);
+	struct event_match *m;
+	int ret = 0;
+
+	if (!system) {
+		free(copy);
+		return usage_error(&cmd_report, "--event needs a system or event regex");
+	}
+	r->event_matches = xrealloc(r->event_matches,
+				    sizeof(*r->event_matches) * (r->nr_event_matches + 1));
+	m = &r->event_matches[r->nr_event_matches];
+	m->both = event != NULL;
+	if (compile_regex("--event", system, REG_ICASE | REG_NOSUB, &m->system) < 0)
+		ret = usage_follows(&cmd_report);
+	else if (compile_regex("--event", event ? event : system, REG_ICASE | REG_NOSUB,
+			       &m->event) < 0) {
+		regfree(&m->system);
+		ret = usage_follows(&cmd_report);
+	} else {
+		r->nr_event_matches++;
+	}
+	free(copy);
+	return ret;
+}
 
 /* What an option parser returns for an option that is not one of its own. */
 #define NOT_MINE	(-2)
@@ -729,18 +841,26 @@ static int parse_listing_opt(struct report *r, int c)
 					   "%s cannot be combined with another listing option",
 					   o->name);
 		r->mode = o->mode;
-		return 0;
+		return c == OPT_EVENT ? add_event_match(r, optarg) : 0;
 	}
 	return NOT_MINE;
 }
 
-/* -F, -v, -I, -S, --cpu, --pid, --comm: 0, EXIT_USAGE or NOT_MINE. */
-static int parse_filter_opt(struct filter_set *set, int c)
+/*
+ * -F, -v, -I, -S, --cpu, --pid, --comm: 0, EXIT_USAGE or NOT_MINE.  A -F
+ * after an -i is that file's, as upstream's; -v holds for every -F after it.
+ */
+static int parse_filter_opt(struct report *r, int c)
 {
+	struct filter_set *set = &r->filters;
 	long l;
 
 	switch (c) {
 	case 'F':
+		if (r->nr_files) {
+			set = &r->files[r->nr_files - 1].filters;
+			set->invert = r->filters.invert;
+		}
 		return filter_set_add_event(set, optarg) < 0 ? usage_follows(&cmd_report) : 0;
 	case 'v':
 		set->invert = 1;
@@ -765,9 +885,13 @@ static int parse_filter_opt(struct filter_set *set, int c)
 	}
 }
 
-/* -t and the --ts-* options, --raw-ts, --nodate: 0, EXIT_USAGE or NOT_MINE. */
+/*
+ * -t and the --ts-* options, --raw-ts, --nodate: 0, EXIT_USAGE or NOT_MINE.
+ * --ts-offset and --ts2secs after an -i are that file's, as upstream's.
+ */
 static int parse_time_opt(struct report *r, int c)
 {
+	struct file_ctx *last = r->nr_files ? &r->files[r->nr_files - 1] : NULL;
 	unsigned long ul;
 	long l;
 
@@ -778,12 +902,17 @@ static int parse_time_opt(struct report *r, int c)
 	case OPT_TS_OFFSET:
 		if (parse_long("--ts-offset", optarg, LONG_MIN, LONG_MAX, &l) < 0)
 			return EXIT_USAGE;
-		r->ts_offset += l;
+		/* The last one counts, as upstream's. */
+		*(last ? &last->ts_offset : &r->ts_offset) = l;
+		if (last)
+			last->own_ts_offset = 1;
 		return 0;
 	case OPT_TS2SECS:
 		if (parse_ulong("--ts2secs", optarg, 1, ULONG_MAX, &ul) < 0)
 			return EXIT_USAGE;
-		r->ts2secs = ul;
+		*(last ? &last->ts2secs : &r->ts2secs) = ul;
+		if (last)
+			last->own_ts2secs = 1;
 		r->line_opts.ts2secs = 1;
 		return 0;
 	case OPT_ALIGN_TS:
@@ -859,7 +988,14 @@ static int parse_print_opt(struct report *r, int c)
 		r->quiet = 1;
 		return 0;
 	case OPT_VERBOSE:
-		return set_verbose(optarg) < 0 ? EXIT_USAGE : 0;
+		return set_verbose("--verbose", optarg) < 0 ? EXIT_USAGE : 0;
+	case 'V':
+		return set_verbose("-V", optarg) < 0 ? EXIT_USAGE : 0;
+	case OPT_KALLSYMS:
+		if (check_named("--kallsyms", optarg, "a file name") < 0)
+			return usage_follows(&cmd_report);
+		r->kallsyms_files = add_str(r->kallsyms_files, &r->nr_kallsyms_files, optarg);
+		return 0;
 	case OPT_FORMAT:
 		r->format = trace_format_kind(optarg);
 		if (r->format < 0)
@@ -878,7 +1014,7 @@ static int parse_opts(struct report *r, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfPwL", long_options,
+	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfPpwLV::", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -893,7 +1029,7 @@ static int parse_opts(struct report *r, int argc, char **argv)
 		}
 		ret = parse_listing_opt(r, c);
 		if (ret == NOT_MINE)
-			ret = parse_filter_opt(&r->filters, c);
+			ret = parse_filter_opt(r, c);
 		if (ret == NOT_MINE)
 			ret = parse_time_opt(r, c);
 		if (ret == NOT_MINE)
@@ -912,14 +1048,11 @@ static int parse_args(struct report *r, int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (optind < argc) {
-		if (r->nr_files)
-			return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
-		if (optind + 1 < argc)
-			return usage_error(&cmd_report, "unexpected argument '%s'",
-					   argv[optind + 1]);
-		add_file(r, argv[optind]);
-	}
+	/* Files given last are as many -i (not after an -i, as upstream). */
+	if (optind < argc && r->nr_files)
+		return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
+	while (optind < argc)
+		add_file(r, argv[optind++]);
 	if (!r->nr_files)
 		add_file(r, "trace.dat");
 	if (r->format != TRACE_FORMAT_TEXT && r->mode != MODE_EVENTS_LINES)
@@ -927,6 +1060,27 @@ static int parse_args(struct report *r, int argc, char **argv)
 	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
 		return usage_error(&cmd_report, "listing options read one file, not %d",
 				   r->nr_files);
+	return 0;
+}
+
+/* --kallsyms: every file's text, one after the other, for every input file. */
+static int read_kallsyms_files(struct report *r)
+{
+	for (int i = 0; i < r->nr_kallsyms_files; i++) {
+		size_t len;
+		char *text = read_path_text(r->kallsyms_files[i], &len);
+
+		if (!text)
+			return error("cannot read --kallsyms file '%s': %s", r->kallsyms_files[i],
+				     strerror(errno));
+		r->kallsyms = xrealloc(r->kallsyms, r->kallsyms_len + len + 2);
+		memcpy(r->kallsyms + r->kallsyms_len, text, len);
+		r->kallsyms_len += len;
+		if (len && text[len - 1] != '\n')
+			r->kallsyms[r->kallsyms_len++] = '\n';
+		r->kallsyms[r->kallsyms_len] = 0;
+		free(text);
+	}
 	return 0;
 }
 
@@ -947,16 +1101,24 @@ static int run_report(int argc, char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	r.line_opts.no_plugins = !!(r.input_flags & TRACE_INPUT_NO_PLUGINS);
 	r.line = trace_line_new(&r.line_opts);
-	ret = report_file(&r);
+	ret = read_kallsyms_files(&r) < 0 ? EXIT_FAILED : report_file(&r);
 	fflush(stdout);
 out:
 	for (int i = 0; i < r.nr_files; i++) {
 		struct file_ctx *f = &r.files[i];
 
 		file_filter_free(f->filter);
+		filter_set_free(&f->filters);
 		line_source_free(f->line);
 		trace_input_close(f->in);
 	}
+	for (int i = 0; i < r.nr_event_matches; i++) {
+		regfree(&r.event_matches[i].system);
+		regfree(&r.event_matches[i].event);
+	}
+	free(r.event_matches);
+	free(r.kallsyms_files);
+	free(r.kallsyms);
 	trace_format_free(r.fmt);
 	trace_line_free(r.line);
 	free(r.files);

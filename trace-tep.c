@@ -272,6 +272,35 @@ int trace_input_parse_all(struct trace_input *in)
 }
 
 /*
+ * report --kallsyms: its lines and the file's as one text, so both ways of
+ * loading give what upstream gives, which reads it before the file's (for
+ * equal addresses, the file's symbol comes first).
+ */
+static void add_extra_kallsyms(struct trace_input *in)
+{
+	size_t len = in->extra_kallsyms_len;
+	char *text = xmalloc(len + 1 + in->kallsyms_len + 1);
+
+	memcpy(text, in->extra_kallsyms, len);
+	if (len && text[len - 1] != '\n')
+		text[len++] = '\n';
+	if (in->kallsyms_len)
+		memcpy(text + len, in->kallsyms_at, in->kallsyms_len);
+	len += in->kallsyms_len;
+	text[len] = 0;
+	reader_own(in, text);
+	in->kallsyms_at = text;
+	in->kallsyms_len = len;
+	in->extra_kallsyms = NULL;
+}
+
+void trace_input_add_kallsyms(struct trace_input *in, const char *text, size_t len)
+{
+	in->extra_kallsyms = text;
+	in->extra_kallsyms_len = len;
+}
+
+/*
  * Lazily, libtraceevent asks our table (trace-kallsyms.c) for functions;
  * when everything is parsed (listings, -f) it gets them all registered.
  */
@@ -280,6 +309,8 @@ static void *load_functions(void *arg)
 	struct trace_input *in = arg;
 
 	reader_kallsyms_text(in);
+	if (in->extra_kallsyms)
+		add_extra_kallsyms(in);
 	if (!in->kallsyms_len)
 		return NULL;
 	if (in->format_done && !in->all_parsed) {

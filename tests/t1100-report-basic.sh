@@ -10,7 +10,7 @@ done
 
 test_expect_success 'report -h prints the usage to stdout and exits 0' '
 	"$TRACE_CMD" report -h >out &&
-	head -n 1 out | grep -q "^usage: trace-cmd report \[OPTIONS\] \[FILE\]$"
+	head -n 1 out | grep -q "^usage: trace-cmd report \[OPTIONS\] \[FILE\.\.\.\]$"
 '
 
 test_expect_success 'an unknown option is one line and the usage, exit 2' '
@@ -19,8 +19,8 @@ test_expect_success 'an unknown option is one line and the usage, exit 2' '
 	grep -q "^usage: trace-cmd report" err
 '
 
-test_expect_success 'a second file argument is a usage error' '
-	test_expect_code 2 "$TRACE_CMD" report a.dat b.dat 2>err &&
+test_expect_success 'a file argument after an -i is a usage error' '
+	test_expect_code 2 "$TRACE_CMD" report -i a.dat b.dat 2>err &&
 	grep -q "unexpected argument .b.dat." err
 '
 

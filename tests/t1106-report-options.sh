@@ -202,6 +202,147 @@ test_expect_success 'a bad --ts-offset is a usage error' '
 	grep -q "^trace-cmd report: invalid --ts-offset value .1x.: not a number" err
 '
 
+# same_as_34 ARGS: our report and upstream 3.4's give the same output, less
+# the header lines only we print ("version = N", "CPU N is empty").  With -l
+# the event lines are the same in both (3.4's default line is not yet ours).
+same_as_34() {
+	"$TRACE_CMD" report "$@" >ours.out 2>ours.err &&
+	"$UPSTREAM34" report "$@" >up.out 2>up.err &&
+	grep -av -e "version = [0-9]*$" -e "CPU [0-9]* is empty$" ours.out >ours.cmp
+	test_cmp up.out ours.cmp
+}
+
+S=$FIXTURES/synth-sched-v6.dat
+K=$FIXTURES/synth-plugins-v6.dat
+FN=$FIXTURES/synth-function-v6.dat
+cp "$S" a.dat && cp "$S" c.dat && cp "$K" b.dat
+
+test_expect_success 'setup: an extra kallsyms naming some addresses again, one anew' '
+	printf "ffffffff81100800 T my_ksys_write\nffffffff81200000 t my_vfs_write\t[mymod]\nffffffff81100810 T zz_inside\n" >kallsyms.extra
+'
+
+while read args; do
+	test_expect_success UPSTREAM34 "report $args equals upstream 3.4's" '
+		same_as_34 '"$args"'
+	'
+done <<TABLE
+-p -i $S
+-p -i $FIXTURES/synth-sched-be32-v7-zstd.dat
+--event wakeup -i $S
+--event SCHED -i $S
+--event Sched_ -i $S
+--event sched:WAKEUP -i $S
+--event k -i $K
+--event kmem: -i $K
+--event mem:lloc -i $K
+--event ^kmem$ -i $K
+--event kmem:kfree:zzz -i $K
+--event :kmalloc -i $K
+--event nomatch -i $K
+-l -i a.dat -F sched_wakeup -i b.dat -F kfree
+-l -i a.dat -v -F sched_wakeup -i c.dat -F sched_switch
+-l -i a.dat -F sched_wakeup -i c.dat
+-l -F print -i a.dat -i c.dat -F sched_wakeup
+-l -F sched_wakeup a.dat b.dat
+-l a.dat b.dat
+-l -i a.dat -i c.dat --ts-offset 1000000
+-l -i a.dat -i c.dat --ts-offset 1000 --ts-offset 2000 -i b.dat
+-l -i a.dat -i c.dat --ts2secs 2000000000 -i b.dat
+-l --ts2secs 2000000000 -i a.dat -i c.dat --ts2secs 1000000000
+-l --kallsyms kallsyms.extra -i $FN
+-f --kallsyms kallsyms.extra -i $FN
+-l -O parent --kallsyms kallsyms.extra -i $FN
+-l -i $FN --kallsyms kallsyms.extra -i $FN
+TABLE
+
+test_expect_success '-F after an -i is that file'"'"'s: an event only the second file has' '
+	"$TRACE_CMD" report -i a.dat -F sched_wakeup -i b.dat -F kfree >out &&
+	grep -q "^b.dat: .* kfree: " out &&
+	test $(grep -c "^a.dat: .* sched_wakeup: " out) = 3 &&
+	test $(grep -c -e "^a.dat: .*\] [0-9.]*: " -e "^b.dat: .*\] [0-9.]*: " out) = 4
+'
+
+# Upstream 3.4 chains a file's -F onto those given before the first -i, so
+# the files after it get them too: its bug, not followed.
+test_expect_success UPSTREAM34 'upstream 3.4 applies a file'"'"'s -F to the next file too (its bug)' '
+	"$UPSTREAM34" report -F print -i a.dat -F sched_wakeup -i c.dat >up &&
+	grep -q "^c.dat: .* sched_wakeup: " up &&
+	"$TRACE_CMD" report -F print -i a.dat -F sched_wakeup -i c.dat >out &&
+	grep -q "^a.dat: .* sched_wakeup: " out &&
+	! grep -q "^c.dat: .* sched_wakeup: " out &&
+	grep -q "^c.dat: .* print: " out
+'
+
+test_expect_success '--ts-offset and --ts2secs after an -i are that file'"'"'s' '
+	"$TRACE_CMD" report -i a.dat --ts-offset 1000000 -i c.dat >out &&
+	grep -q "^a.dat: .*\[000\] 12345\.679901: sched_wakeup: *bash:" out &&
+	grep -q "^c.dat: .*\[000\] 12345\.678901: sched_wakeup: *bash:" out &&
+	"$TRACE_CMD" report -i a.dat --ts2secs 2000000000 -i c.dat >out &&
+	grep -q "^a.dat: .*\[000\]  6172\.839451: sched_wakeup: *bash:" out &&
+	grep -q "^c.dat: .*\[000\] 12345\.678901: sched_wakeup: *bash:" out &&
+	"$TRACE_CMD" report --ts-offset 1000000 -i a.dat -i c.dat --ts-offset 0 >out &&
+	grep -q "^a.dat: .*\[000\] 12345\.679901: sched_wakeup: *bash:" out &&
+	grep -q "^c.dat: .*\[000\] 12345\.678901: sched_wakeup: *bash:" out
+'
+
+test_expect_success 'the example of report(1): host ahead of the guest, guest filtered' '
+	cp a.dat host.dat && cp "$K" guest.dat &&
+	"$TRACE_CMD" report -i host.dat --ts-offset -1000 -i guest.dat -v -F kmem >out &&
+	grep -q "^ host.dat: .*\[000\] 12345\.678900: sched_wakeup: " out &&
+	grep -q "^guest.dat: .* rcu_utilization: " out &&
+	! grep -q "^guest.dat: .* kmem_cache_alloc: " out
+'
+
+test_expect_success 'files given last are merged as -i files' '
+	"$TRACE_CMD" report -i a.dat -i b.dat >expect &&
+	"$TRACE_CMD" report a.dat b.dat >out &&
+	test_cmp expect out
+'
+
+test_expect_success '--kallsyms names addresses the file does not, beside the file'"'"'s names' '
+	"$TRACE_CMD" report -R $FN >out &&
+	grep -q " parent_ip=ksys_write " out && ! grep -q zz_inside out &&
+	"$TRACE_CMD" report -R --kallsyms kallsyms.extra $FN >out &&
+	grep -q " parent_ip=zz_inside " out &&
+	"$TRACE_CMD" report -f --kallsyms kallsyms.extra $FN >out &&
+	grep -q "^ffffffff81100800 ksys_write$" out &&
+	grep -q "^ffffffff81100800 my_ksys_write$" out
+'
+
+test_expect_success '-p prints the file'"'"'s and the host'"'"'s page size' '
+	"$TRACE_CMD" report -p $S >out &&
+	echo "file page size is 4096, and host page size is $(getconf PAGESIZE)" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '--event of a v7 file prints its formats (upstream 3.4 prints none)' '
+	"$TRACE_CMD" report --event sched:switch $Z >out &&
+	grep -q "^name: sched_switch$" out &&
+	test $(grep -c "^name: " out) = 1
+'
+
+test_expect_success 'several --event: every event one of them matches' '
+	"$TRACE_CMD" report --event rcu --event kfree $K >out &&
+	grep "^name: \|^system: " out >names &&
+	printf "system: kmem\nname: kfree\nsystem: rcu\nname: rcu_utilization\n" >expect &&
+	test_cmp expect names
+'
+
+test_expect_success '-V[LEVEL] is --verbose[=LEVEL]' '
+	"$TRACE_CMD" report -V $S >out 2>&1 &&
+	grep -q "^registering plugin: .*/plugin_sched_switch.so$" out &&
+	"$TRACE_CMD" report -V9 $S >out 2>&1 &&
+	grep -q "^registering plugin: " out &&
+	"$TRACE_CMD" report -V3 $S >out 2>&1 &&
+	! grep -q "registering plugin" out
+'
+
+test_expect_success 'an unreadable --kallsyms file fails the report' '
+	test_expect_code 1 "$TRACE_CMD" report --kallsyms nosuchfile $S >out 2>err &&
+	echo "trace-cmd report: cannot read --kallsyms file '"'"'nosuchfile'"'"': No such file or directory" >expect &&
+	test_cmp expect err
+'
+
 # check_report_usage "ARGS" "stderr's first line": exit 2, nothing on stdout.
 check_report_usage() {
 	msg=$2
@@ -234,6 +375,18 @@ test_expect_success 'a bad -r or -n regex, or an empty one, is a usage error' '
 	check_report_usage "-r \"\"" "trace-cmd report: -r needs an event regex" &&
 	check_report_usage "-n \" \"" "trace-cmd report: -n needs an event regex" &&
 	check_report_usage "--comm \"\"" "trace-cmd report: --comm needs a task name"
+'
+
+# Upstream 3.4 crashes on the first two and prints nothing for the third.
+test_expect_success 'an empty or invalid --event regex, a file after -i, a bad -V: usage errors' '
+	check_report_usage "--event \"\"" "trace-cmd report: --event needs a system or event regex" &&
+	check_report_usage "--event :" "trace-cmd report: --event needs a system or event regex" &&
+	check_report_usage "--event sched:[" "trace-cmd report: invalid --event regex '"'"'['"'"': Invalid regular expression" &&
+	check_report_usage "--kallsyms \"\"" "trace-cmd report: --kallsyms needs a file name" &&
+	check_report_usage "--event x --events" "trace-cmd report: --events cannot be combined with another listing option" &&
+	check_report_usage "-i $S" "trace-cmd report: unexpected argument '"'"'$F'"'"'" &&
+	test_expect_code 2 "$TRACE_CMD" report -Vx $F 2>err &&
+	grep -q "^trace-cmd report: invalid -V value .x.: not a number" err
 '
 
 test_done
