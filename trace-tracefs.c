@@ -390,15 +390,11 @@ int tfs_write_file(struct tfs_instance *inst, const char *rel, const char *val)
 
 char *tfs_read_quiet(struct tfs_instance *inst, const char *rel)
 {
-	char *path = tfs_path(inst, rel), *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	char *path = tfs_path(inst, rel);
+	char *buf = read_path_text(path, NULL);
+	int err = errno;
 
 	free(path);
-	if (fd < 0)
-		return NULL;
-	buf = read_text(fd, NULL);
-	err = errno;
-	close(fd);
 	errno = err;
 	return buf;
 }
