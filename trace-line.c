@@ -371,6 +371,8 @@ static long long common_val(struct line_source *src, struct tep_format_field *f,
 		return -1;
 	if (f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
 		return 0;
+	if (f->size == 1)	/* flags and preempt count: no byte order to mind */
+		return ((const unsigned char *)rec->data)[f->offset];
 	return tep_read_number(src->tep, (const char *)rec->data + f->offset, f->size);
 }
 
@@ -719,10 +721,16 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		tep_print_event(src->tep, s, rec, src->time_fmt, TEP_PRINT_TIME);
 	} else if (!ev) {
 		/*
-		 * An id with no format: upstream's two tep_print_event() calls
-		 * (task and CPU, then time) each print this instead.
+		 * An id with no format: upstream's tep_print_event() calls (task
+		 * and CPU, the latency column, the time) each print this instead;
+		 * -R's flags are read from the record all the same.
 		 */
-		trace_seq_puts(s, "[UNKNOWN EVENT][UNKNOWN EVENT]");
+		trace_seq_puts(s, "[UNKNOWN EVENT]");
+		if (l->opts.raw && !l->opts.line_31)
+			trace_seq_printf(s, "-0x%x", tep_data_flags(src->tep, rec));
+		else if (!l->opts.line_31)
+			trace_seq_puts(s, "[UNKNOWN EVENT]");
+		trace_seq_puts(s, "[UNKNOWN EVENT]");
 	} else if (trace_debug()->slow_print) {
 		slow_prefix(l, src, s, rec);
 	} else {
