@@ -17,6 +17,7 @@
 #include "trace-format.h"
 #include "trace-print.h"
 #include "trace-line.h"
+#include "trace-debug.h"
 
 #define COMM_CACHE	4096
 #define EVENT_CACHE	65536
@@ -39,6 +40,13 @@ struct trace_line {
 	uint64_t	last_ts;	/* --ts-diff: the line before's */
 	uint64_t	*woken;		/* -w: wakeup time + 1 by pid (0: none pending) */
 	struct wake_stats wake, wake_rt;
+	/*
+	 * The latency column's lock-depth and migrate-disable digits: 1 shown,
+	 * -1 not, 0 not decided yet.  libtraceevent decides once per process,
+	 * from the first file whose line it prints, and keeps to it for every
+	 * file after (one without the field then shows '.').
+	 */
+	int		lock_depth_col, migrate_col;
 };
 
 /* One input's records and what depends on its own tep handle. */
@@ -53,6 +61,9 @@ struct line_source {
 	struct tep_event *graph_entry, *graph_exit;
 	struct tep_format_field *ge_func, *ge_depth, *gx_func, *gx_depth, *gx_calltime,
 				*gx_rettime;
+	/* The common fields of the latency column (NULL: the file has none). */
+	int		lat_learnt;
+	struct tep_format_field *lat_flags, *lat_pc, *lat_lock_depth, *lat_migrate;
 	struct tep_event **events;	/* by id: tep_find_event() searches each time */
 	char		**names;	/* by id: " name: " as printed */
 	int		names_end;	/* 1 + the highest id in names */
@@ -335,8 +346,100 @@ static char *put_num(char *p, unsigned long long v, int width, char pad)
 	return p;
 }
 
-/* "COMM-PID [CPU] TIME:" as upstream prints it, into @line (PREFIX_MAX bytes). */
-#define PREFIX_MAX	96
+/*
+ * The latency column (libtraceevent's TEP_PRINT_LATENCY) from the record's
+ * common fields, found in the file's first event as libtraceevent finds
+ * them.  A field the file lacks reads as -1, as there.
+ */
+static void learn_latency_fields(struct line_source *src)
+{
+	struct tep_event *first = tep_get_first_event(src->tep);
+
+	src->lat_learnt = 1;
+	if (!first)
+		return;
+	src->lat_flags = tep_find_common_field(first, "common_flags");
+	src->lat_pc = tep_find_common_field(first, "common_preempt_count");
+	src->lat_lock_depth = tep_find_common_field(first, "common_lock_depth");
+	src->lat_migrate = tep_find_common_field(first, "common_migrate_disable");
+}
+
+static long long common_val(struct line_source *src, struct tep_format_field *f,
+			    const struct tep_record *rec)
+{
+	if (!f)
+		return -1;
+	if (f->offset < 0 || f->size <= 0 || f->offset + f->size > rec->size)
+		return 0;
+	if (f->size == 1)	/* flags and preempt count: no byte order to mind */
+		return ((const unsigned char *)rec->data)[f->offset];
+	return tep_read_number(src->tep, (const char *)rec->data + f->offset, f->size);
+}
+
+/* An optional digit of the column: shown once the first file had its field. */
+static char *put_extra_col(char *p, int *col, long long v, int have)
+{
+	if (!*col)
+		*col = have ? 1 : -1;
+	if (*col < 0)
+		return p;
+	if ((int)v < 0)
+		*p++ = '.';
+	else
+		p = put_num(p, (int)v, 0, ' ');
+	return p;
+}
+
+static char *put_hex(char *p, unsigned int v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[8];
+	int n = 0;
+
+	do {
+		tmp[n++] = digits[v & 0xf];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* "d..1." and the like: irqs off, need-resched, irq context, preempt depths. */
+static char *latency_text(struct trace_line *l, struct line_source *src,
+			  const struct tep_record *rec, char *p)
+{
+	unsigned int flags, pc;
+	int hardirq, softirq;
+
+	if (!src->lat_learnt)
+		learn_latency_fields(src);
+	flags = (unsigned int)common_val(src, src->lat_flags, rec);
+	pc = (unsigned int)common_val(src, src->lat_pc, rec);
+	hardirq = flags & TRACE_FLAG_HARDIRQ;
+	softirq = flags & TRACE_FLAG_SOFTIRQ;
+	*p++ = (flags & TRACE_FLAG_IRQS_OFF) ? 'd' : (flags & TRACE_FLAG_IRQS_NOSUPPORT) ? 'X' : '.';
+	*p++ = (flags & TRACE_FLAG_NEED_RESCHED) ? 'N' : '.';
+	*p++ = hardirq && softirq ? 'H' : hardirq ? 'h' : softirq ? 's' : '.';
+	if (pc & 0xf)
+		p = put_hex(p, pc & 0xf);
+	else
+		*p++ = '.';
+	if (pc & 0xf0)
+		p = put_hex(p, pc >> 4);
+	else
+		*p++ = '.';
+	p = put_extra_col(p, &l->migrate_col, common_val(src, src->lat_migrate, rec),
+			  !!src->lat_migrate);
+	return put_extra_col(p, &l->lock_depth_col, common_val(src, src->lat_lock_depth, rec),
+			     !!src->lat_lock_depth);
+}
+
+/*
+ * "COMM-PID [CPU] LAT TIME:" as upstream 3.3 and later print it (without LAT
+ * as 3.1 did, --line-3.1), into @line (PREFIX_MAX bytes).
+ */
+#define PREFIX_MAX	192
 
 static size_t prefix_text(struct trace_line *l, struct line_source *src, struct tep_record *rec,
 			  char *line)
@@ -367,6 +470,20 @@ static size_t prefix_text(struct trace_line *l, struct line_source *src, struct 
 	*p++ = '[';
 	p = put_num(p, rec->cpu, 3, '0');
 	*p++ = ']';
+	if (l->opts.line_31) {
+		/* trace-cmd 3.1: no latency column */
+	} else if (l->opts.raw) {
+		/* -R: the flags' value, as -l -R prints it */
+		if (!src->lat_learnt)
+			learn_latency_fields(src);
+		*p++ = '-';
+		*p++ = '0';
+		*p++ = 'x';
+		p = put_hex(p, (unsigned int)common_val(src, src->lat_flags, rec));
+	} else {
+		*p++ = ' ';
+		p = latency_text(l, src, rec, p);
+	}
 	if (!src->usecs) {
 		p = put_num(p, rec->ts, 12, ' ');
 	} else if (l->opts.nsec) {
@@ -394,6 +511,22 @@ static void fast_prefix(struct trace_line *l, struct line_source *src, struct tr
 
 	prefix_text(l, src, rec, line);
 	trace_seq_puts(s, line);
+}
+
+/*
+ * The prefix as libtraceevent prints it, the reference the fast one is
+ * tested against (TRACE_CMD_SLOW_PRINT).
+ */
+static void slow_prefix(struct trace_line *l, struct line_source *src, struct trace_seq *s,
+			struct tep_record *rec)
+{
+	tep_print_event(src->tep, s, rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID,
+			TEP_PRINT_CPU);
+	if (l->opts.raw && !l->opts.line_31)
+		trace_seq_printf(s, "-0x%x", tep_data_flags(src->tep, rec));
+	else if (!l->opts.line_31)
+		tep_print_event(src->tep, s, rec, " %s", TEP_PRINT_LATENCY);
+	tep_print_event(src->tep, s, rec, src->time_fmt, TEP_PRINT_TIME);
 }
 
 /* tep_find_event_by_record() searches every time; ids are small, so cache them. */
@@ -588,10 +721,18 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		tep_print_event(src->tep, s, rec, src->time_fmt, TEP_PRINT_TIME);
 	} else if (!ev) {
 		/*
-		 * An id with no format: upstream's two tep_print_event() calls
-		 * (task and CPU, then time) each print this instead.
+		 * An id with no format: upstream's tep_print_event() calls (task
+		 * and CPU, the latency column, the time) each print this instead;
+		 * -R's flags are read from the record all the same.
 		 */
-		trace_seq_puts(s, "[UNKNOWN EVENT][UNKNOWN EVENT]");
+		trace_seq_puts(s, "[UNKNOWN EVENT]");
+		if (l->opts.raw && !l->opts.line_31)
+			trace_seq_printf(s, "-0x%x", tep_data_flags(src->tep, rec));
+		else if (!l->opts.line_31)
+			trace_seq_puts(s, "[UNKNOWN EVENT]");
+		trace_seq_puts(s, "[UNKNOWN EVENT]");
+	} else if (trace_debug()->slow_print) {
+		slow_prefix(l, src, s, rec);
 	} else {
 		fast_prefix(l, src, s, rec);
 	}

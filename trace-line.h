@@ -24,6 +24,7 @@ struct line_opts {
 	int	ts2secs;	/* --ts2secs: timestamps converted, --ts-diff in ns */
 	int	wakeup;		/* -w: wakeup latency at each sched_switch */
 	int	no_plugins;	/* -N: no function graph drawing either */
+	int	line_31;	/* --line-3.1: no latency column, as trace-cmd 3.1 and older */
 };
 
 /*

@@ -45,6 +45,7 @@ static const char report_usage[] =
 	"  -S               hide events in soft interrupt context\n"
 	"  -t               print timestamps in nanoseconds\n"
 	"  -l               latency format: CPU, irqs-off, need-resched, context, preempt depth\n"
+	"  --line-3.1       lines as trace-cmd 3.1 printed them: no latency column after the CPU\n"
 	"  -R               print every event's raw fields\n"
 	"  -r EVENTS        print the raw fields of the events matching regex EVENTS\n"
 	"  -n EVENTS        ignore plugin handlers for the events matching regex EVENTS\n"
@@ -90,6 +91,7 @@ enum {
 	OPT_TS2SECS,
 	OPT_ALIGN_TS,
 	OPT_TS_DIFF,
+	OPT_LINE_31,
 	OPT_TS_CHECK,
 	OPT_RAW_TS,
 	OPT_NODATE,
@@ -117,6 +119,7 @@ static const struct option long_options[] = {
 	{ "ts2secs",		required_argument,	NULL, OPT_TS2SECS },
 	{ "align-ts",		no_argument,		NULL, OPT_ALIGN_TS },
 	{ "ts-diff",		no_argument,		NULL, OPT_TS_DIFF },
+	{ "line-3.1",		no_argument,		NULL, OPT_LINE_31 },
 	{ "ts-check",		no_argument,		NULL, OPT_TS_CHECK },
 	{ "raw-ts",		no_argument,		NULL, OPT_RAW_TS },
 	{ "nodate",		no_argument,		NULL, OPT_NODATE },
@@ -959,6 +962,9 @@ static int parse_print_opt(struct report *r, int c)
 	switch (c) {
 	case 'l':
 		r->line_opts.latency = 1;
+		return 0;
+	case OPT_LINE_31:
+		r->line_opts.line_31 = 1;
 		return 0;
 	case 'R':
 		r->line_opts.raw = 1;

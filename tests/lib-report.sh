@@ -13,7 +13,7 @@ fixture() {
 
 # events_of FILE: a report's event lines (everything after the header).
 # Ours prints "version = V" and "CPU N is empty" before "cpus=N"; upstream
-# 3.1.6 prints only "cpus=N".
+# (3.1.6 and 3.4) prints only "cpus=N".
 events_of() {
 	sed -e '0,/^cpus=[0-9]*$/d' "$1"
 }
@@ -32,11 +32,12 @@ upstream_events() {
 	! grep -i "error\|warning\|bug" "$1.err" && events_of "$1.theirs"
 }
 
-# Our report of FILE must exit 0 and print upstream's event lines (ARGS are
-# given before -i, where upstream honours them).
+# Our report of FILE must exit 0 and print upstream 3.1.6's event lines (ARGS
+# are given before -i, where upstream honours them); ours with --line-3.1,
+# 3.1's line without the latency column.
 same_as_upstream() {
 	file=$1; shift
-	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
+	"$TRACE_CMD" report --line-3.1 "$@" -i "$file" >ours.out &&
 	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
 	events_of ours.out >ours.events &&
 	events_of upstream.out >upstream.events &&
@@ -47,8 +48,27 @@ same_as_upstream() {
 # header lines only we print.
 same_output_as_upstream() {
 	file=$1; shift
-	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
+	"$TRACE_CMD" report --line-3.1 "$@" -i "$file" >ours.out &&
 	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
+	test_cmp upstream.out ours.cmp
+}
+
+# The same two checks against upstream 3.4 ($UPSTREAM34), our default line:
+# the latency column after the CPU, as 3.3 and later print it.
+same_as_upstream34() {
+	file=$1; shift
+	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
+	"$UPSTREAM34" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+	events_of ours.out >ours.events &&
+	events_of upstream.out >upstream.events &&
+	test_cmp upstream.events ours.events
+}
+
+same_output_as_upstream34() {
+	file=$1; shift
+	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
+	"$UPSTREAM34" report "$@" -i "$file" >upstream.out 2>/dev/null &&
 	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
 	test_cmp upstream.out ours.cmp
 }

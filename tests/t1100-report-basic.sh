@@ -70,9 +70,30 @@ test_expect_success 'options in any order: -F after -i is honoured' '
 	! grep -v " sched_switch: " ev
 '
 
+# Upstream 3.4's lines (3.3 on): the latency flags after the CPU; t1112
+# compares every line with 3.4 when it is there.
+test_expect_success 'the default line has the latency flags after the CPU, as upstream 3.4' '
+	"$TRACE_CMD" report upstream-v6-sched.dat >out &&
+	events_of out | sed -n "2,3p" >got &&
+	cat >want <<-\EOF &&
+	       trace-cmd-9413  [000] d..2.  6839.498490: sched_stat_runtime:   comm=trace-cmd pid=9413 runtime=461747 [ns]
+	       trace-cmd-9413  [000] d..2.  6839.498500: sched_switch:         trace-cmd:9413 [120] S ==> swapper/0:0 [120]
+	EOF
+	test_cmp want got
+'
+
+test_expect_success '--line-3.1 drops the latency column, -R shows the flags as a number' '
+	"$TRACE_CMD" report --line-3.1 upstream-v6-sched.dat >out &&
+	events_of out | sed -n 2p >got &&
+	echo "       trace-cmd-9413  [000]  6839.498490: sched_stat_runtime:   comm=trace-cmd pid=9413 runtime=461747 [ns]" >want &&
+	test_cmp want got &&
+	"$TRACE_CMD" report -R upstream-v6-sched.dat >out &&
+	events_of out | sed -n 2p | grep -q "^       trace-cmd-9413  \[000\]-0x1  6839\.498490: sched_stat_runtime: "
+'
+
 for f in upstream-v6-sched upstream-v7-none-sched upstream-v7-zstd-sched; do
-	test_expect_success "event lines of $f equal upstream's (committed)" '
-		"$TRACE_CMD" report '$f'.dat >out &&
+	test_expect_success "--line-3.1: event lines of $f equal upstream 3.1.6's (committed)" '
+		"$TRACE_CMD" report --line-3.1 '$f'.dat >out &&
 		events_of out >ours &&
 		events_of "$FIXTURES/'$f'.report" >expect &&
 		test_cmp expect ours

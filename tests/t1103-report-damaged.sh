@@ -318,14 +318,32 @@ test_expect_success 'random bytes over the event data never crash or hang' '
 # CPU 0's first event (at 8208: a 4-byte header, then common_type) given
 # an id no format has: its line is upstream's, which prints [UNKNOWN EVENT]
 # for the task, CPU and time it cannot name.
-test_expect_success UPSTREAM 'an event id with no format: the line upstream prints' '
+test_expect_success UPSTREAM 'an event id with no format: the line upstream 3.1.6 prints (--line-3.1)' '
 	cp "$FIXTURES/synth-sched-v6.dat" unknown-id.dat &&
 	patch unknown-id.dat 8212 e703 &&
-	"$TRACE_CMD" report -i unknown-id.dat >ours.out &&
+	"$TRACE_CMD" report --line-3.1 -i unknown-id.dat >ours.out &&
 	"$UPSTREAM" report -i unknown-id.dat >up.out &&
 	grep -qx "\[UNKNOWN EVENT\]\[UNKNOWN EVENT\] (NULL): *\[UNKNOWN EVENT\]" ours.out &&
 	events_of ours.out >ours.events && events_of up.out >up.events &&
 	test_cmp up.events ours.events
+'
+
+# 3.4 prints one more for the latency column it cannot read, or -R's flags.
+test_expect_success 'an event id with no format: the default line, and with -R' '
+	"$TRACE_CMD" report -i unknown-id.dat >ours.out &&
+	grep -qx "\(\[UNKNOWN EVENT\]\)\{3\} (NULL): *\[UNKNOWN EVENT\]" ours.out &&
+	"$TRACE_CMD" report -R -i unknown-id.dat >ours.out &&
+	grep -qx "\[UNKNOWN EVENT\]-0x1\[UNKNOWN EVENT\] (NULL): *\[UNKNOWN EVENT\]" ours.out
+'
+
+# (-R: that line only; 3.4's libtraceevent 1.9 adds addresses to raw
+# function fields, t1112.)
+test_expect_success UPSTREAM34 'an event id with no format: the lines upstream 3.4 prints' '
+	same_as_upstream34 unknown-id.dat &&
+	same_as_upstream34 unknown-id.dat -l &&
+	"$TRACE_CMD" report -R -i unknown-id.dat | grep UNKNOWN >ours &&
+	"$UPSTREAM34" report -R -i unknown-id.dat | grep UNKNOWN >up &&
+	test_cmp up ours
 '
 
 test_done

@@ -3,6 +3,7 @@
 # writer: upstream's report must read each as intended (its committed expected
 # text), and so must ours.  Covers both byte orders, long size 4 and 8, v6 and
 # v7 (none/zlib/zstd), dropped events, instances, function/graph, latency.
+# Ours prints the lines as 3.1 did (--line-3.1): the expected text is 3.1.6's.
 . "$(dirname "$0")/test-lib.sh"
 
 MKDAT=$HELPERS/mkdat.py
@@ -229,7 +230,7 @@ ours_vs_expected() {
 	fail=0
 	while read -r name ver comp file; do
 		case " $* " in *" $name "*) ;; *) continue ;; esac
-		if ! "$TRACE_CMD" report -i "$FIXTURES/$file" >out 2>err; then
+		if ! "$TRACE_CMD" report --line-3.1 -i "$FIXTURES/$file" >out 2>err; then
 			echo "$file: exit $? $(head -n 1 err)"; fail=1; continue
 		fi
 		test "$(head -n 1 out)" = "version = $ver" ||
@@ -262,7 +263,7 @@ test_expect_success 'ours vs upstream: -F on a file with an instance keeps the m
 	grep " print: " "$FIXTURES/synth-instances.expected" >want &&
 	test_line_count=$(wc -l <want) && test "$test_line_count" = 2 &&
 	for f in synth-instances-v6.dat synth-instances-v7-zstd.dat; do
-		"$TRACE_CMD" report -F print -i "$FIXTURES/$f" >out &&
+		"$TRACE_CMD" report --line-3.1 -F print -i "$FIXTURES/$f" >out &&
 		body out >got && test_cmp want got || { echo "$f"; exit 1; }
 	done
 '
@@ -310,7 +311,7 @@ test_expect_success 'ours vs upstream: latency files (and ours keeps all of the 
 test_expect_success 'ours vs upstream: the cpus= line and empty CPUs' '
 	# ours vs upstream
 	for f in synth-function-v6.dat synth-function-v7-zstd.dat; do
-		"$TRACE_CMD" report -i "$FIXTURES/$f" >out &&
+		"$TRACE_CMD" report --line-3.1 -i "$FIXTURES/$f" >out &&
 		sed -n "2,3p" out >got &&
 		printf "CPU 1 is empty\ncpus=2\n" >want &&
 		test_cmp want got || { echo "$f"; exit 1; }
@@ -323,7 +324,7 @@ ours_variant() {
 	name=$1 suffix=$2 opts=$3 want=$FIXTURES/synth-$1.$2
 	fixtures | while read -r n ver comp file; do
 		test "$n" = "$name" || continue
-		eval "\"\$TRACE_CMD\" report $opts -i \"\$FIXTURES/\$file\"" >out 2>err ||
+		eval "\"\$TRACE_CMD\" report --line-3.1 $opts -i \"\$FIXTURES/\$file\"" >out 2>err ||
 		{ echo "$file $opts: exit $? $(head -n 1 err)"; exit 1; }
 		if grep -q "^cpus=[0-9]*$" "$want"; then
 			body "$want" >want.body && body out >got.body &&

@@ -77,7 +77,7 @@ test_expect_success 'an unknown compression is refused' '
 
 test_expect_success PYTHON 'our report of each compression has the fixture events' '
 	for c in none zlib zstd; do
-		"$TRACE_CMD" report -i $c.dat >$c.ours &&
+		"$TRACE_CMD" report --line-3.1 -i $c.dat >$c.ours &&
 		head -1 $c.ours >v && echo "version = 7" >expect && test_cmp expect v &&
 		events_of $c.ours >$c.events && test_cmp "$FIXTURES/fake-tracing.report" $c.events ||
 		return 1
@@ -115,7 +115,7 @@ no_comm() { sed 's/^\( *[a-z0-9]*: \)\? *[^ ]*-\([0-9]* \[\)/\1\2/' "$1"; }
 test_expect_success UPSTREAM,PYTHON 'instances (the comm column aside): upstream and ours print the same labelled lines' '
 	for c in none zlib zstd; do
 		W -c $c inst-$c.dat $CPU0 - -B inst1 - $CPU1 -B second $CPU1 &&
-		"$TRACE_CMD" report -i inst-$c.dat >inst-$c.ours &&
+		"$TRACE_CMD" report --line-3.1 -i inst-$c.dat >inst-$c.ours &&
 		upstream_events inst-$c.dat >inst-$c.up &&
 		events_of inst-$c.ours >inst-$c.events &&
 		no_comm inst-$c.up >a && no_comm inst-$c.events >b && test_cmp a b &&

@@ -49,7 +49,7 @@ for spec in "v6:--file-version 6:6 -" "none:--compression none:7 none" \
 	test_expect_success TRACEFS,UPSTREAM,PYTHON "ours ${args:-with no options} ($want): upstream reports the same events" "
 		ours_record $name.dat $args &&
 		echo '$want' >expect && prefix_of $name.dat >got && test_cmp expect got &&
-		\"\$TRACE_CMD\" report -i $name.dat >$name.ours &&
+		\"\$TRACE_CMD\" report --line-3.1 -i $name.dat >$name.ours &&
 		events_of $name.ours >$name.events &&
 		grep -q 'tracing_mark_write: v7-interop' $name.events &&
 		upstream_events $name.dat >$name.up &&
@@ -63,7 +63,7 @@ for spec in "up6:--file-version 6:6 -" "up7none:--file-version 7 --compression n
 	test_expect_success TRACEFS,UPSTREAM,SHIM,PYTHON "upstream's $args file ($want): ours reports it identically" "
 		upstream_record $name.dat $args &&
 		echo '$want' >expect && prefix_of $name.dat >got && test_cmp expect got &&
-		\"\$TRACE_CMD\" report -i $name.dat >$name.ours &&
+		\"\$TRACE_CMD\" report --line-3.1 -i $name.dat >$name.ours &&
 		\"\$UPSTREAM\" report -i $name.dat >$name.theirs 2>/dev/null &&
 		{ grep -q 'sched_switch:' $name.ours || { echo 'no sched_switch in ours:'; head -5 $name.ours; false; }; } &&
 		events_of $name.theirs >a && events_of $name.ours >b && test_cmp a b &&

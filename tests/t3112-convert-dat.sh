@@ -20,7 +20,7 @@ convert_check() {
 	in=$1 args=$2 want=$3
 	rm -f c.dat && eval "\"\$TRACE_CMD\" convert -i \"\$in\" -o c.dat $args" &&
 	echo "$want" >expect && prefix_of c.dat >got && test_cmp expect got &&
-	"$TRACE_CMD" report -i "$in" >a && "$TRACE_CMD" report -i c.dat >b &&
+	"$TRACE_CMD" report --line-3.1 -i "$in" >a && "$TRACE_CMD" report --line-3.1 -i c.dat >b &&
 	no_version a >a.nv && no_version b >b.nv && test_cmp a.nv b.nv || return 1
 	if test_have_prereq UPSTREAM; then
 		upstream_events c.dat >u && events_of b >be && test_cmp be u

@@ -55,7 +55,7 @@ for mode in "v3 udp" "v3 tcp" "v1 udp" "v1 tcp"; do
 		sed -n "s/.*tracing_mark_write: //p" up.report >markers &&
 		printf "marker-%s\n" 1 2 3 4 5 >want &&
 		test_cmp want markers &&
-		"$TRACE_CMD" report -i "$f" >our.report &&
+		"$TRACE_CMD" report --line-3.1 -i "$f" >our.report &&
 		events up.report >up.events && events our.report >our.events &&
 		test_cmp up.events our.events
 	'

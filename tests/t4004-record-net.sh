@@ -40,7 +40,7 @@ wait_served() {
 # lines in upstream's report.
 check_received() {
 	f=$(ls trace.localhost:*.dat) &&
-	"$TRACE_CMD" report -i "$f" >our.report &&
+	"$TRACE_CMD" report --line-3.1 -i "$f" >our.report &&
 	sed -n "s/.*tracing_mark_write: //p" our.report >markers &&
 	printf "marker-%s\n" 1 2 3 4 5 >want &&
 	test_cmp want markers &&
@@ -100,7 +100,7 @@ for listener in ours upstream; do
 		fresh_dir && mkdir client && cp -r "$FAKE" fake &&
 		export TRACE_CMD_TRACING_DIR=$PWD/fake &&
 		fake_record -o ../local.dat && rm -f client/* &&
-		"$TRACE_CMD" report -i local.dat | events /dev/stdin >want &&
+		"$TRACE_CMD" report --line-3.1 -i local.dat | events /dev/stdin >want &&
 		if [ '$listener' = upstream ]; then LISTENER=$UPSTREAM; fi &&
 		start_listen &&
 		fake_record -N localhost:$LPORT && fake_record -N localhost:$LPORT -t &&
@@ -109,7 +109,7 @@ for listener in ours upstream; do
 		if [ '$listener' = ours ]; then wait_log "^Finished with " 4; else wait_served; fi &&
 		[ $(ls trace.localhost:*.dat | wc -l) = 4 ] &&
 		for f in trace.localhost:*.dat; do
-			"$TRACE_CMD" report -i "$f" | events /dev/stdin >got &&
+			"$TRACE_CMD" report --line-3.1 -i "$f" | events /dev/stdin >got &&
 			test_cmp want got &&
 			"$UPSTREAM" report -i "$f" 2>/dev/null | events /dev/stdin >got.up &&
 			test_cmp want got.up || { echo "in $f"; exit 1; }

@@ -39,7 +39,7 @@ test_expect_success PYTHON 'jsonl of the sched fixture: exact first record' '
 	"$TRACE_CMD" report --format jsonl "$FIXTURES/synth-sched-v6.dat" >out &&
 	head -n 1 out >first &&
 	cat >expect <<-\EOF &&
-	{"ts":12345678901000,"ts_ns":12345678901000,"clock":"local","cpu":0,"pid":0,"comm":"<idle>","system":"sched","event":"sched_wakeup","flags":1,"fields":{"comm":"bash","pid":1234,"prio":120,"target_cpu":0},"text":"          <idle>-0     [000] 12345.678901: sched_wakeup:         bash:1234 [120] CPU:000"}
+	{"ts":12345678901000,"ts_ns":12345678901000,"clock":"local","cpu":0,"pid":0,"comm":"<idle>","system":"sched","event":"sched_wakeup","flags":1,"fields":{"comm":"bash","pid":1234,"prio":120,"target_cpu":0},"text":"          <idle>-0     [000] d..1. 12345.678901: sched_wakeup:         bash:1234 [120] CPU:000"}
 	EOF
 	test_cmp expect first
 '

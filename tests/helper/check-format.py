@@ -78,7 +78,7 @@ def check_jsonl(path):
 
 
 # "comm-pid [cpu] ts: event: raw fields"
-RAW_LINE = re.compile(r'^\s*(.*)-(-?\d+)\s+\[(\d+)\]\s*([\d.]+): (\S+):\s+(.*)$')
+RAW_LINE = re.compile(r'^\s*(.*)-(-?\d+)\s+\[(\d+)\](?:-0x[0-9a-f]+)?\s*([\d.]+): (\S+):\s+(.*)$')
 SYMBOL = re.compile(r'^[A-Za-z_.][\w.]*(\+0x[0-9a-f]+(/0x[0-9a-f]+)?)?$')
 
 
