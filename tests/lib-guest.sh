@@ -34,10 +34,10 @@ guest_ready() {
 		command -v dpkg-query >/dev/null && [ -x /bin/bash ] &&
 			bash "$TEST_DIR/guest/setup.sh" "$GUEST_CACHE" >"$TRASH/guest-setup.log" 2>&1 &&
 			guest_state_=ready
-		[ $guest_state_ = ready ] ||
+		[ "$guest_state_" = ready ] ||
 			say "no guest: $(tail -n 1 "$TRASH/guest-setup.log" 2>/dev/null)"
 	fi
-	[ $guest_state_ = ready ]
+	[ "$guest_state_" = ready ]
 }
 
 # guest_case NAME [SNIPPET]: queues a case (the snippet from stdin if not given).
