@@ -16,6 +16,8 @@ pkgs="$pkgs linux-perf"
 pkgs="$pkgs strace"
 # t3115: KernelShark opens our files under a virtual X server.
 pkgs="$pkgs kernelshark xvfb xauth"
+# The guest tests (tests/lib-guest.sh): qemu boots Debian's kernel with a busybox initramfs.
+pkgs="$pkgs qemu-system-x86 busybox-static xz-utils"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

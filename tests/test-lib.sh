@@ -44,6 +44,7 @@ prereq_check() {
 	TRACEFS) [ "$(id -u)" = 0 ] && tracefs_dir >/dev/null ;;
 	UPSTREAM) [ -x "$UPSTREAM" ] ;;
 	UPSTREAM34) [ -x "$UPSTREAM34" ] ;;
+	GUEST) command -v guest_ready >/dev/null && guest_ready ;;	# tests/lib-guest.sh
 	CORPUS) [ -d "$CORPUS" ] ;;
 	SHIM) [ "$(shim_needed)" = no ] || [ -x "$SHIM" ] ;;
 	PYTHON) command -v python3 >/dev/null ;;
