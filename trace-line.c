@@ -177,7 +177,9 @@ static unsigned long long field_val(struct tep_format_field *f, struct tep_recor
 static void graph_duration(struct trace_seq *s, unsigned long long ns)
 {
 	unsigned long long us = ns / 1000;
-	char mark = us > 1000000 ? '$' : us > 1000 ? '#' : us > 100 ? '!' : us > 10 ? '+' : ' ';
+	/* Upstream compares nanoseconds: 10.355 us is over 10 us ('+'). */
+	char mark = ns > 1000000000ULL ? '$' : ns > 1000000 ? '#' : ns > 100000 ? '!' :
+		    ns > 10000 ? '+' : ' ';
 	char buf[48];
 	int len;
 
