@@ -198,8 +198,8 @@ static int event_file(struct tfs_instance *inst, const char *event, const char *
 	while (dir && (d = readdir(dir))) {
 		snprintf(rel, size, "events/%s/%s", d->d_name, event);
 		if (d->d_name[0] != '.' && tfs_exists(inst, rel)) {
-			closedir(dir);
 			snprintf(rel, size, "events/%s/%s/%s", d->d_name, event, file);
+			closedir(dir);	/* d lives in it */
 			return 0;
 		}
 	}
