@@ -340,15 +340,15 @@ static int check_rewritable(struct trace_input *in)
 }
 
 /* v6 instances: BUFFER options now, their flyrecord offsets patched at the end. */
-static int add_v6_buffer_options(struct trace_output *out, struct trace_input *in,
-				 int *const *cpu_fds)
+static int add_v6_buffer_options(struct trace_output *out, const struct dat_buffer_out *bufs,
+				 int nr)
 {
-	for (int b = 1; b < trace_input_nr_buffers(in); b++) {
-		const char *name = trace_input_buffer_name(in, b);
+	for (int i = 0; i < nr; i++) {
+		const char *name = bufs[i].name;
 		char *payload;
 		int ret;
 
-		if (!cpu_fds[b])
+		if (!name)
 			continue;
 		payload = xcalloc(1, 8 + strlen(name) + 1);
 		strcpy(payload + 8, name);
@@ -360,43 +360,54 @@ static int add_v6_buffer_options(struct trace_output *out, struct trace_input *i
 	return 0;
 }
 
-int trace_dat_write(struct trace_input *in, struct outfile *f, int version,
-		    const char *compression, int *const *cpu_fds)
+int trace_dat_write_buffers(struct trace_input *in, struct outfile *f, int version,
+			    const char *compression, const struct dat_buffer_out *bufs, int nr)
 {
 	int nb = trace_input_nr_buffers(in), ret = -1, nr_written = 1;
 	const char *clock = trace_input_clock(in);
-	int top_cpus = trace_input_buffer_cpus(in, 0);
+	const struct dat_buffer_out *top = NULL;
+	int top_cpus, **used, *none = NULL;
 	uint64_t *bufopt_at, opts_at;
 	struct trace_output *out;
-	int *none;
 
 	if (check_rewritable(in) < 0)
 		return -1;
+	/* Which buffers of @in give data: their page size is the file's. */
+	used = xcalloc(nb, sizeof(*used));
+	for (int i = 0; i < nr; i++) {
+		used[bufs[i].src] = bufs[i].fds;
+		if (!bufs[i].name)
+			top = &bufs[i];
+	}
+	top_cpus = trace_input_buffer_cpus(in, top ? top->src : 0);
 	out = trace_output_fdopen(f->fd, f->path, version);
-	if (!out)
+	if (!out) {
+		free(used);
 		return -1;
+	}
 	f->fd = -1;	/* the writer closes it */
-	bufopt_at = xcalloc(nb, sizeof(*bufopt_at));
-	none = xcalloc(top_cpus ? top_cpus : 1, sizeof(*none));
-	for (int cpu = 0; cpu < top_cpus; cpu++)
-		none[cpu] = -1;
+	bufopt_at = xcalloc(nr + 1, sizeof(*bufopt_at));
+	if (!top) {
+		none = xcalloc(top_cpus ? top_cpus : 1, sizeof(*none));
+		for (int cpu = 0; cpu < top_cpus; cpu++)
+			none[cpu] = -1;
+	}
 	if ((compression && trace_output_set_compression(out, compression) < 0) ||
-	    copy_metadata(out, in, cpu_fds) < 0 || copy_options(out, in) < 0 ||
-	    (version == 6 && add_v6_buffer_options(out, in, cpu_fds) < 0))
+	    copy_metadata(out, in, used) < 0 || copy_options(out, in) < 0 ||
+	    (version == 6 && add_v6_buffer_options(out, bufs, nr) < 0))
 		goto out;
 	opts_at = trace_output_offset(out);
-	ret = trace_output_write_data(out, top_cpus, cpu_fds[0] ? cpu_fds[0] : none, clock);
-	for (int b = 1; ret == 0 && b < nb; b++) {
-		int n = trace_input_buffer_cpus(in, b);
+	ret = trace_output_write_data(out, top_cpus, top ? top->fds : none, clock);
+	for (int i = 0; ret == 0 && i < nr; i++) {
+		int n = trace_input_buffer_cpus(in, bufs[i].src);
 
-		if (!cpu_fds[b])
+		if (!bufs[i].name)
 			continue;
 		bufopt_at[nr_written++] = trace_output_offset(out);
 		if (version == 6)
-			ret = write_v6_instance(out, n, cpu_fds[b], clock);
+			ret = write_v6_instance(out, n, bufs[i].fds, clock);
 		else
-			ret = trace_output_write_buffer(out, trace_input_buffer_name(in, b), n,
-							cpu_fds[b], clock);
+			ret = trace_output_write_buffer(out, bufs[i].name, n, bufs[i].fds, clock);
 	}
 	if (trace_output_close(out) < 0)
 		ret = -1;
@@ -408,6 +419,25 @@ out:
 		trace_output_close(out);
 	free(bufopt_at);
 	free(none);
+	free(used);
+	return ret;
+}
+
+int trace_dat_write(struct trace_input *in, struct outfile *f, int version,
+		    const char *compression, int *const *cpu_fds)
+{
+	int nb = trace_input_nr_buffers(in), nr = 0, ret;
+	struct dat_buffer_out *bufs = xcalloc(nb, sizeof(*bufs));
+
+	for (int b = 0; b < nb; b++) {
+		if (!cpu_fds[b])
+			continue;
+		bufs[nr].src = b;
+		bufs[nr].name = b ? trace_input_buffer_name(in, b) : NULL;
+		bufs[nr++].fds = cpu_fds[b];
+	}
+	ret = trace_dat_write_buffers(in, f, version, compression, bufs, nr);
+	free(bufs);
 	return ret;
 }
 

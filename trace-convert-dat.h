@@ -29,6 +29,22 @@ struct outfile;
 int trace_dat_write(struct trace_input *in, struct outfile *f, int version,
 		    const char *compression, int *const *cpu_fds);
 
+/* One buffer of a file trace_dat_write_buffers() writes. */
+struct dat_buffer_out {
+	int src;		/* the buffer of the input whose metadata it has */
+	const char *name;	/* its name in the output; NULL: the output's top buffer */
+	int *fds;		/* its CPUs' plain pages, as cpu_fds[b] above */
+};
+
+/*
+ * As trace_dat_write(), with the output's buffers given one by one, so a
+ * buffer may be renamed or become the top one (split -b, -t): instances in
+ * @bufs' order, the top buffer empty (with @in's top's CPUs) when none of
+ * @bufs has a NULL name.  At most one may.
+ */
+int trace_dat_write_buffers(struct trace_input *in, struct outfile *f, int version,
+			    const char *compression, const struct dat_buffer_out *bufs, int nr);
+
 struct trace_output;
 
 /*

@@ -4,6 +4,7 @@
  * systems, tracers, options, functions to filter on, clocks, instances, and
  * the trace file compressions this trace-cmd was built with.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <regex.h>
@@ -14,37 +15,49 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <event-parse.h>
+#include <trace-seq.h>
+
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-line.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_list;
 
 static const char list_usage[] =
-	"usage: trace-cmd list [-e [REGEX] [-F [--full]]] [-s] [-t] [-o] [-f [REGEX]] [-C] [-B] [-c]\n"
+	"usage: trace-cmd list [-e [REGEX] [-F [--full] | -R | -l]] [-s] [-t | -p] [-o [REGEX]]\n"
+	"                      [-f [REGEX]] [-C] [-B] [-c] [-P] [-O] [--proto FUNC]\n"
 	"  -e [REGEX]  list the events (\"system:event\"), those REGEX matches if given\n"
 	"  -F          with -e: print each event's format (fields)\n"
 	"  --full      with -F: print the \"print fmt\" line too\n"
+	"  -R          with -e: print each event's triggers (its trigger file) after it\n"
+	"  -l          with -e: print each event's filter (its filter file) after it\n"
 	"  -s          list the event systems\n"
-	"  -t          list the tracers\n"
-	"  -o          list the trace options (\"noNAME\" when off)\n"
+	"  -t, -p      list the tracers\n"
+	"  -o [REGEX]  list the trace options (\"noNAME\" when off), those whose NAME REGEX matches\n"
 	"  -f [REGEX]  list the functions the function tracer can filter on\n"
 	"  -C          list the trace clocks, the current one in brackets\n"
 	"  -B          list the buffer instances\n"
 	"  -c          list the trace file compression algorithms\n"
+	"  -P          list the plugin files libtraceevent loads (by path)\n"
+	"  -O          list the plugins' options (report -O sets them)\n"
+	"  --proto FUNC  refused: the prototype needs BTF, which this trace-cmd does not read\n"
 	"With no option, lists systems, events, tracers, options and compressions.\n";
 
-enum { LIST_FULL = 256 };
+enum { LIST_FULL = 256, LIST_PROTO };
 
 static const struct option list_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "full", no_argument, NULL, LIST_FULL },
+	{ "proto", required_argument, NULL, LIST_PROTO },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct list_opts {
 	bool events, formats, full, systems, tracers, options, funcs, clocks, instances, comps;
-	const char *event_re, *func_re;
+	bool triggers, filters, plugin_files, plugin_options;
+	const char *event_re, *func_re, *option_re;
 };
 
 /* -e and -f take an optional REGEX as their own argument or as the next word. */
@@ -63,7 +76,7 @@ static int parse(int argc, char **argv, struct list_opts *o)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he::Fstof::CBc", list_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he::FRlstpo::f::CBcPO", list_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_list);
@@ -80,12 +93,29 @@ static int parse(int argc, char **argv, struct list_opts *o)
 		case 's':
 			o->systems = true;
 			break;
-		case 't':
+		case 'R':
+			o->triggers = true;
+			break;
+		case 'l':
+			o->filters = true;
+			break;
+		case 't': case 'p':
 			o->tracers = true;
 			break;
 		case 'o':
 			o->options = true;
+			o->option_re = optional_arg(argc, argv);
 			break;
+		case 'P':
+			o->plugin_files = true;
+			break;
+		case 'O':
+			o->plugin_options = true;
+			break;
+		case LIST_PROTO:
+			/* 3.4 built without libbpf ignores it and lists everything. */
+			return usage_error(&cmd_list, "--proto '%s': a function's prototype comes from "
+					   "the kernel's BTF, which this trace-cmd does not read", optarg);
 		case 'f':
 			o->funcs = true;
 			o->func_re = optional_arg(argc, argv);
@@ -109,6 +139,11 @@ static int parse(int argc, char **argv, struct list_opts *o)
 		return usage_error(&cmd_list, "-F must be used with -e");
 	if (o->full && !o->formats)
 		return usage_error(&cmd_list, "--full must be used with -F");
+	if ((o->triggers || o->filters) && !o->events)
+		return usage_error(&cmd_list, "%s must be used with -e", o->triggers ? "-R" : "-l");
+	if ((o->triggers || o->filters) && o->formats)
+		return usage_error(&cmd_list, "%s prints after each event line: not with -F",
+				   o->triggers ? "-R" : "-l");
 	return -1;
 }
 
@@ -148,6 +183,35 @@ static int print_format(const char *line, bool full)
 	return 0;
 }
 
+/*
+ * An event's line; with -l its filter file, with -R its trigger file, then
+ * an empty line (as 3.4; it prints only the filter when given both).
+ */
+static int print_event(const char *line, const struct list_opts *o)
+{
+	const char *colon = strchr(line, ':');
+	const char *files[] = { o->filters ? "filter" : NULL, o->triggers ? "trigger" : NULL };
+
+	puts(line);
+	if (!o->filters && !o->triggers)
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char file[512], *text;
+
+		if (!files[i])
+			continue;
+		snprintf(file, sizeof(file), "events/%.*s/%s/%s", (int)(colon - line), line,
+			 colon + 1, files[i]);
+		text = read_top(file);
+		if (!text)
+			return EXIT_FAILED;
+		fputs(text, stdout);
+		free(text);
+	}
+	putchar('\n');
+	return 0;
+}
+
 static int list_events(const struct list_opts *o)
 {
 	char *all, *line, *save = NULL;
@@ -165,10 +229,10 @@ static int list_events(const struct list_opts *o)
 		if (!strchr(line, ':') || (o->event_re && regexec(&rx, line, 0, NULL, 0)))
 			continue;
 		found++;
-		if (!o->formats)
-			puts(line);
-		else if (print_format(line, o->full) < 0)
-			ret = EXIT_FAILED;
+		if (o->formats)
+			ret = print_format(line, o->full) < 0 ? EXIT_FAILED : 0;
+		else
+			ret = print_event(line, o);
 	}
 	if (!ret && !found && o->event_re)
 		ret = error("no event matches '%s'", o->event_re) ? EXIT_FAILED : 0;
@@ -204,6 +268,102 @@ static int list_file(const char *file, bool split)
 	for (w = split ? strtok_r(s, " \n", &save) : NULL; w; w = strtok_r(NULL, " \n", &save))
 		puts(w);
 	free(s);
+	return 0;
+}
+
+/*
+ * Every option of the options directory (those of every tracer, where
+ * trace_options has the current tracer's only), "noNAME" when off, in the
+ * directory's order, as 3.4; REGEX is matched against NAME.
+ */
+static int list_options(const char *re)
+{
+	char *dir_path = tfs_path(NULL, "options");
+	DIR *dir = opendir(dir_path);
+	struct dirent *d;
+	regex_t rx;
+	int ret = compile(&rx, "-o", re);
+
+	if (!ret && !dir)
+		ret = error("cannot read '%s': %s", dir_path, strerror(errno)) ? EXIT_FAILED : 0;
+	while (!ret && (d = readdir(dir))) {
+		char file[300], *val;
+
+		if (d->d_name[0] == '.' || (re && regexec(&rx, d->d_name, 0, NULL, 0)))
+			continue;
+		snprintf(file, sizeof(file), "options/%s", d->d_name);
+		val = read_top(file);
+		if (!val) {
+			ret = EXIT_FAILED;
+			break;
+		}
+		printf("%s%s\n", val[0] == '0' ? "no" : "", d->d_name);
+		free(val);
+	}
+	if (re)
+		regfree(&rx);
+	if (dir)
+		closedir(dir);
+	free(dir_path);
+	return ret;
+}
+
+struct plugin_paths {
+	char **paths;
+	size_t nr;
+};
+
+static void add_plugin_path(struct tep_handle *tep, const char *path, const char *name,
+			    void *data)
+{
+	struct plugin_paths *p = data;
+	size_t len = strlen(path) + strlen(name) + 2;
+
+	(void)tep;
+	p->paths = xrealloc(p->paths, (p->nr + 1) * sizeof(*p->paths));
+	p->paths[p->nr] = xmalloc(len);
+	snprintf(p->paths[p->nr++], len, "%s/%s", path, name);
+}
+
+/*
+ * -P: the plugin files libtraceevent finds (in its directories), the last
+ * found first, as the list of loaded plugins is kept (and 3.4 prints it).
+ */
+static int list_plugin_files(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct plugin_paths p = { 0 };
+
+	if (!tep)
+		return error("cannot allocate an event parser: %s", strerror(errno)) ? EXIT_FAILED : 0;
+	tep_load_plugins_hook(tep, ".so", add_plugin_path, &p);
+	while (p.nr--) {
+		printf("  %s\n", p.paths[p.nr]);
+		free(p.paths[p.nr]);
+	}
+	free(p.paths);
+	tep_free(tep);
+	return 0;
+}
+
+/* -O: each loaded plugin's options and report's own (fgraph), as libtraceevent prints them. */
+static int list_plugin_options(void)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_plugin_list *plugins;
+	struct trace_seq s;
+
+	if (!tep)
+		return error("cannot allocate an event parser: %s", strerror(errno)) ? EXIT_FAILED : 0;
+	trace_line_register_options();	/* first: listed last, as 3.4 */
+	plugins = tep_load_plugins(tep);
+	trace_seq_init(&s);
+	tep_plugin_print_options(&s);
+	trace_seq_terminate(&s);
+	fputs(s.buffer, stdout);
+	trace_seq_destroy(&s);
+	tep_unload_plugins(plugins, tep);
+	tep_free(tep);
 	return 0;
 }
 
@@ -274,10 +434,16 @@ static int run_list(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	/* Compressions are this program's, not the kernel's: no tracefs needed. */
-	if (o.comps && !(o.events || o.systems || o.tracers || o.options || o.funcs ||
-			 o.clocks || o.instances))
-		return list_compressions();
+	/* Compressions and plugins are this program's, not the kernel's: no tracefs needed. */
+	if ((o.comps || o.plugin_files || o.plugin_options) &&
+	    !(o.events || o.systems || o.tracers || o.options || o.funcs || o.clocks || o.instances)) {
+		ret = o.plugin_files ? list_plugin_files() : 0;
+		if (!ret && o.plugin_options)
+			ret = list_plugin_options();
+		if (!ret && o.comps)
+			ret = list_compressions();
+		return ret;
+	}
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	if (!(o.events || o.systems || o.tracers || o.options || o.funcs || o.clocks ||
@@ -291,7 +457,7 @@ static int run_list(int argc, char **argv)
 	if (!ret && o.tracers)
 		ret = list_file("available_tracers", false);
 	if (!ret && o.options)
-		ret = list_file("trace_options", true);
+		ret = list_options(o.option_re);
 	if (!ret && o.funcs)
 		ret = list_funcs(o.func_re);
 	if (!ret && o.clocks)
@@ -300,6 +466,10 @@ static int run_list(int argc, char **argv)
 		ret = list_instances();
 	if (!ret && o.comps)
 		ret = list_compressions();
+	if (!ret && o.plugin_files)
+		ret = list_plugin_files();
+	if (!ret && o.plugin_options)
+		ret = list_plugin_options();
 	return ret;
 }
 

@@ -4,6 +4,7 @@
  * (or trace_pipe, or the snapshot), whole or for one CPU, or one of the
  * settings files upstream's long options name.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,14 +38,30 @@ static const char show_help[] =
 	"  --ftrace_pid         set_ftrace_pid\n"
 	"  --graph_function     set_graph_function\n"
 	"  --graph_notrace      set_graph_notrace\n"
-	"  --cpumask            tracing_cpumask\n";
+	"  --cpumask            tracing_cpumask\n"
+	"  --buffer_subbuf_size buffer_subbuf_size_kb\n"
+	"  --buffer_percent     buffer_percent\n"
+	"  --max_latency        tracing_max_latency\n"
+	"  --hist EVENT         events/SYSTEM/EVENT/hist (EVENT: [SYSTEM:]EVENT)\n"
+	"  --trigger EVENT      events/SYSTEM/EVENT/trigger\n";
 
 /* Long options with a val of 256 + index name the file of files[index]. */
 static const char *const files[] = {
 	"tracing_on", "current_tracer", "buffer_size_kb", "buffer_total_size_kb", "set_event",
 	"set_ftrace_filter", "set_ftrace_notrace", "set_ftrace_pid", "set_graph_function",
-	"set_graph_notrace", "tracing_cpumask",
+	"set_graph_notrace", "tracing_cpumask", "buffer_subbuf_size_kb", "buffer_percent",
+	"tracing_max_latency",
 };
+
+/* What a file's absence means, for the files some kernels lack. */
+static const char *const missing[][2] = {
+	{ "buffer_subbuf_size_kb", "this kernel cannot size sub-buffers" },
+	{ "buffer_percent", "this kernel has no buffer_percent" },
+	{ "tracing_max_latency", "this kernel has no latency tracers" },
+	{ "hist", "this kernel has no hist triggers" },
+};
+
+enum { OPT_HIST = 512, OPT_TRIGGER };
 
 static const struct option show_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -59,6 +76,11 @@ static const struct option show_longopts[] = {
 	{ "graph_function", no_argument, NULL, 264 },
 	{ "graph_notrace", no_argument, NULL, 265 },
 	{ "cpumask", no_argument, NULL, 266 },
+	{ "buffer_subbuf_size", no_argument, NULL, 267 },
+	{ "buffer_percent", no_argument, NULL, 268 },
+	{ "max_latency", no_argument, NULL, 269 },
+	{ "hist", required_argument, NULL, OPT_HIST },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -66,7 +88,8 @@ struct show_opts {
 	const char *instance;
 	long cpu;		/* -1: all */
 	bool pipe, snapshot, path;
-	const char *want[ARRAY_SIZE(files)];
+	const char *want[ARRAY_SIZE(files) + 64];	/* files, or "hist"/"trigger" */
+	const char *event[ARRAY_SIZE(files) + 64];	/* the EVENT of --hist, --trigger */
 	int nr_want;
 };
 
@@ -99,7 +122,14 @@ static int parse(int argc, char **argv, struct show_opts *o)
 			o->path = true;
 			break;
 		case 256 ... 256 + ARRAY_SIZE(files) - 1:
-			o->want[o->nr_want++] = files[c - 256];
+		case OPT_HIST: case OPT_TRIGGER:
+			if (o->nr_want == ARRAY_SIZE(o->want))
+				return usage_error(&cmd_show, "too many file options");
+			if (c >= OPT_HIST && check_named(argv[optind - 1], optarg, "an event") < 0)
+				return usage_follows(&cmd_show);
+			o->event[o->nr_want] = c >= OPT_HIST ? optarg : NULL;
+			o->want[o->nr_want++] = c == OPT_HIST ? "hist" : c == OPT_TRIGGER ? "trigger" :
+						files[c - 256];
 			break;
 		default:
 			return option_error(&cmd_show, argv, c);
@@ -146,12 +176,55 @@ static int cat_file(struct tfs_instance *inst, const char *rel, bool path)
 	return 0;
 }
 
+/* "events/SYSTEM/EVENT/@file" of [SYSTEM:]EVENT (the first system having EVENT), in @rel. */
+static int event_file(struct tfs_instance *inst, const char *event, const char *file,
+		      char *rel, size_t size)
+{
+	const char *colon = strchr(event, ':');
+	char *dir_path;
+	struct dirent *d;
+	DIR *dir;
+
+	if (colon) {
+		snprintf(rel, size, "events/%.*s/%s", (int)(colon - event), event, colon + 1);
+		if (!tfs_exists(inst, rel))
+			return error("no event '%s' ('%s' does not exist)", event, rel);
+		snprintf(rel, size, "events/%.*s/%s/%s", (int)(colon - event), event, colon + 1, file);
+		return 0;
+	}
+	dir_path = tfs_path(inst, "events");
+	dir = opendir(dir_path);
+	free(dir_path);
+	while (dir && (d = readdir(dir))) {
+		snprintf(rel, size, "events/%s/%s", d->d_name, event);
+		if (d->d_name[0] != '.' && tfs_exists(inst, rel)) {
+			snprintf(rel, size, "events/%s/%s/%s", d->d_name, event, file);
+			closedir(dir);	/* d lives in it */
+			return 0;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return error("no event '%s' in any system", event);
+}
+
+/* A file some kernels lack: say what is missing rather than "cannot open". */
+static int check_missing(struct tfs_instance *inst, const char *rel)
+{
+	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+
+	for (size_t i = 0; i < ARRAY_SIZE(missing); i++)
+		if (!strcmp(base, missing[i][0]) && !tfs_exists(inst, rel))
+			return error("%s ('%s' does not exist)", missing[i][1], rel);
+	return 0;
+}
+
 static int show(struct show_opts *o)
 {
 	struct buffers *b = buffers_new();
 	struct tfs_instance *inst;
 	const char *what = o->pipe ? "trace_pipe" : o->snapshot ? "snapshot" : "trace";
-	char rel[128];
+	char rel[512];
 	int ret = 0;
 
 	if (o->instance && buffers_select_name(b, o->instance) < 0) {
@@ -166,12 +239,19 @@ static int show(struct show_opts *o)
 	else if (o->cpu >= 0 && !tfs_exists(inst, rel))
 		ret = error("no CPU %ld ('%s' does not exist)", o->cpu, rel);
 	for (int i = 0; !ret && i < o->nr_want; i++) {
-		if (o->cpu >= 0 && !strcmp(o->want[i], "buffer_size_kb")) {
+		if (o->event[i])
+			ret = event_file(inst, o->event[i], o->want[i], rel, sizeof(rel));
+		else if (o->cpu >= 0 && !strcmp(o->want[i], "buffer_size_kb"))
 			snprintf(rel, sizeof(rel), "per_cpu/cpu%ld/buffer_size_kb", o->cpu);
+		else
+			snprintf(rel, sizeof(rel), "%s", o->want[i]);
+		if (!ret)
+			ret = check_missing(inst, rel);
+		if (!ret)
 			ret = cat_file(inst, rel, o->path);
-		} else {
-			ret = cat_file(inst, o->want[i], o->path);
-		}
+		/* An empty line after an event's file, as 3.4 (and list -R, -l) print. */
+		if (!ret && o->event[i])
+			putchar('\n');
 	}
 	if (!ret && !o->nr_want) {
 		if (o->cpu >= 0)

@@ -26,10 +26,10 @@
 extern const struct command cmd_split;
 
 static const char split_usage[] =
-	"usage: trace-cmd split [-i FILE] [-o BASE] [-s N | -m N | -u N | -e N | -p N] [-r] [-c]\n"
-	"                       [-C CPU] [-B NAME]... [--top] [START [END]]\n"
+	"usage: trace-cmd split [-i FILE] [-o OUT] [-s N | -m N | -u N | -e N | -p N] [-r] [-c]\n"
+	"                       [-C CPU] [-B NAME [-t]]... [--top[=NEW] [-b NEW]] [START [END]]\n"
 	"  -i FILE   read FILE instead of trace.dat\n"
-	"  -o BASE   write BASE.1 (with -r: BASE.0001, BASE.0002, ...); default: FILE\n"
+	"  -o OUT    write OUT (with -r: OUT.0001, OUT.0002, ...); default: FILE.1\n"
 	"  -s N      end a piece N seconds after its first event\n"
 	"  -m N      end a piece N milliseconds after its first event\n"
 	"  -u N      end a piece N microseconds after its first event\n"
@@ -39,30 +39,37 @@ static const char split_usage[] =
 	"  -c        per CPU: each piece holds N events (or N units of time) of every CPU\n"
 	"  -C CPU    keep only the events of CPU\n"
 	"  -B NAME   keep the buffer (instance) NAME (repeatable); the top one only with --top\n"
+	"  -t        (after -B NAME) make NAME the output's top buffer\n"
 	"  --top     keep the top buffer too (the default without -B)\n"
-	"  START     the first time kept, in seconds as report prints it (default: the start)\n"
-	"  END       the last time kept (default: the end)\n"
+	"  -b NEW    (after --top) keep the top buffer as the instance NEW; --top=NEW is the same\n"
+	"  START     the first time kept, in seconds (ns exact), default: the start\n"
+	"  END       the last time kept, default: the end\n"
 	"  -h        show this help\n";
 
 enum { OPT_TOP = 256 };
 
 static const struct option split_options[] = {
-	{ "top",  no_argument, NULL, OPT_TOP },
+	{ "top",  optional_argument, NULL, OPT_TOP },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
 
 enum split_by { BY_NONE, BY_TIME, BY_EVENTS, BY_PAGES };
 
+/* A buffer -B or --top keeps: its name in the input and in the output. */
+struct kept_buffer {
+	const char *name;	/* NULL: the input's top buffer (--top) */
+	const char *out_name;	/* NULL: the output's top buffer (--top, or -B NAME -t) */
+};
+
 struct split_opts {
 	const char *input, *output;
 	enum split_by by;
 	uint64_t limit;		/* ns, events or pages */
-	bool repeat, per_cpu, top;
+	bool repeat, per_cpu;
 	long cpu;		/* -C, or -1 */
 	uint64_t start, end;	/* ns */
-	uint64_t start_unit, end_unit;	/* ns in the last decimal given: 1000 for usecs */
-	char **buffers;		/* -B */
+	struct kept_buffer *buffers;	/* -B and --top in order; none: all, as they are */
 	int nr_buffers;
 };
 
@@ -91,6 +98,7 @@ struct split {
 	struct trace_input *in;
 	int nr_buffers;
 	bool *keep_buffer;
+	const char **out_name;		/* [buffer]: its name in the output, NULL: the top */
 	struct lane **lanes;		/* [buffer][cpu], NULL when not kept */
 	unsigned int hdr, long_size, page_size;
 	/* The current piece, when pieces are cut for all CPUs at once. */
@@ -123,11 +131,8 @@ static void put_long(unsigned char *p, unsigned int size, uint64_t v)
 		memcpy(p, &v, 8);
 }
 
-/*
- * Seconds with up to nine decimals, as report prints times, into ns; *unit
- * is the ns of the last decimal given, the precision records are compared at.
- */
-static int parse_seconds(const char *what, const char *arg, uint64_t *ns, uint64_t *unit)
+/* Seconds with up to nine decimals, as report prints times, into exact ns. */
+static int parse_seconds(const char *what, const char *arg, uint64_t *ns)
 {
 	const char *p = arg;
 	uint64_t sec = 0, frac = 0;
@@ -149,10 +154,8 @@ static int parse_seconds(const char *what, const char *arg, uint64_t *ns, uint64
 	}
 	if (*p)
 		goto bad;
-	for (*unit = 1; digits < 9; digits++) {
+	for (; digits < 9; digits++)
 		frac *= 10;
-		*unit *= 10;
-	}
 	*ns = sec * 1000000000ULL + frac;
 	return 0;
 bad:
@@ -180,15 +183,70 @@ static int set_limit(struct split_opts *o, int c, const char *arg)
 	return -1;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(struct split_opts *o, int argc, char **argv)
+static struct kept_buffer *keep(struct split_opts *o, const char *name, const char *out_name)
+{
+	struct kept_buffer *k;
+
+	o->buffers = xrealloc(o->buffers, (o->nr_buffers + 1) * sizeof(*o->buffers));
+	k = &o->buffers[o->nr_buffers++];
+	k->name = name;
+	k->out_name = out_name;
+	return k;
+}
+
+/*
+ * -t after -B NAME makes it the output's top buffer; -b NEW after --top (or
+ * --top=NEW) keeps the input's top buffer as the instance NEW.  @prev is the
+ * option before, 'B' or OPT_TOP (without =NEW), else 0.
+ */
+static int rename_kept(struct split_opts *o, int c, int prev, const char *arg)
+{
+	struct kept_buffer *k = o->nr_buffers ? &o->buffers[o->nr_buffers - 1] : NULL;
+
+	if (c == 't') {
+		if (prev != 'B')
+			return usage_error(&cmd_split, "-t must follow a -B NAME");
+		k->out_name = NULL;
+		return PARSE_RUN;
+	}
+	if (prev != OPT_TOP)
+		return usage_error(&cmd_split, "-b must follow --top");
+	if (check_named("-b", arg, "a buffer name") < 0)
+		return usage_follows(&cmd_split);
+	k->out_name = arg;
+	return PARSE_RUN;
+}
+
+/* One top buffer at most in the output, and no name twice. */
+static int check_kept(const struct split_opts *o)
+{
+	int tops = 0;
+
+	for (int i = 0; i < o->nr_buffers; i++) {
+		const struct kept_buffer *k = &o->buffers[i];
+
+		tops += !k->out_name;
+		if (tops > 1)
+			return usage_error(&cmd_split, "only one buffer may be the output's top one "
+					   "(--top, or -B NAME -t)");
+		for (int j = 0; j < i && k->out_name; j++)
+			if (o->buffers[j].out_name && !strcmp(o->buffers[j].out_name, k->out_name))
+				return usage_error(&cmd_split, "the output would have two buffers "
+						   "named '%s'", k->out_name);
+	}
+	return PARSE_RUN;
+}
+
+static int parse_options(struct split_opts *o, int argc, char **argv)
 {
 	unsigned long cpu;
-	int c, ret;
+	int c, ret, prev = 0;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hi:o:s:m:u:e:p:rcC:B:", split_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hi:o:s:m:u:e:p:rcC:B:tb:", split_options, NULL)) != -1) {
+		int this = 0;
+
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_split);
@@ -212,40 +270,55 @@ static int parse_args(struct split_opts *o, int argc, char **argv)
 			o->per_cpu = true;
 			break;
 		case 'C':
-			if (parse_ulong("-C", optarg, 0, 1 << 20, &cpu) < 0) {
-				fputs(split_usage, stderr);
-				return EXIT_USAGE;
-			}
+			if (parse_ulong("-C", optarg, 0, 1 << 20, &cpu) < 0)
+				return usage_follows(&cmd_split);
 			o->cpu = cpu;
 			break;
 		case 'B':
-			o->buffers = xrealloc(o->buffers, (o->nr_buffers + 1) * sizeof(*o->buffers));
-			o->buffers[o->nr_buffers++] = optarg;
+			if (check_named("-B", optarg, "a buffer name") < 0)
+				return usage_follows(&cmd_split);
+			keep(o, optarg, optarg);
+			this = 'B';
 			break;
 		case OPT_TOP:
-			o->top = true;
+			if (optarg && check_named("--top", optarg, "a buffer name") < 0)
+				return usage_follows(&cmd_split);
+			keep(o, NULL, optarg);
+			this = optarg ? 0 : OPT_TOP;
+			break;
+		case 't': case 'b':
+			ret = rename_kept(o, c, prev, optarg);
+			if (ret != PARSE_RUN)
+				return ret;
 			break;
 		case ':':
 			return usage_error(&cmd_split, "option '%s' needs a value", argv[optind - 1]);
 		default:
 			return usage_error(&cmd_split, "unknown option '%s'", argv[optind - 1]);
 		}
+		prev = this;
 	}
-	if (optind < argc && parse_seconds("start time", argv[optind++], &o->start,
-					    &o->start_unit) != 0)
+	return check_kept(o);
+}
+
+/* Returns PARSE_RUN to go on, else the exit status. */
+static int parse_args(struct split_opts *o, int argc, char **argv)
+{
+	int ret = parse_options(o, argc, argv);
+
+	if (ret != PARSE_RUN)
+		return ret;
+	if (optind < argc && parse_seconds("start time", argv[optind++], &o->start) != 0)
 		return EXIT_USAGE;
-	if (optind < argc && parse_seconds("end time", argv[optind++], &o->end, &o->end_unit) != 0)
+	if (optind < argc && parse_seconds("end time", argv[optind++], &o->end) != 0)
 		return EXIT_USAGE;
 	if (optind < argc)
 		return usage_error(&cmd_split, "unexpected argument '%s'", argv[optind]);
-	if (o->end < o->start)
+	/* An END of 0 (or none) is no end: START alone is a start. */
+	if (o->end && o->end < o->start)
 		return usage_error(&cmd_split, "the end time %s is before the start time %s",
 				   argv[optind - 1], argv[optind - 2]);
-	if (!o->nr_buffers)
-		o->top = true;
-	if (!o->output)
-		o->output = o->input;
-	return -1;
+	return PARSE_RUN;
 }
 
 /* Which buffers and CPUs are kept; a lane with a temporary file for each. */
@@ -263,20 +336,25 @@ static int setup(struct split *sp)
 		return error("'%s' has no CPU %ld (%d CPUs)", o->input, o->cpu, trace_input_cpus(in));
 	sp->nr_buffers = trace_input_nr_buffers(in);
 	sp->keep_buffer = xcalloc(sp->nr_buffers, sizeof(bool));
-	sp->keep_buffer[0] = o->top;
+	sp->out_name = xcalloc(sp->nr_buffers, sizeof(*sp->out_name));
 	for (int i = 0; i < o->nr_buffers; i++) {
-		int b;
+		const struct kept_buffer *k = &o->buffers[i];
+		int b = 0;
 
-		for (b = 1; b < sp->nr_buffers; b++)
-			if (!strcmp(trace_input_buffer_name(in, b), o->buffers[i]))
-				break;
-		if (b == sp->nr_buffers)
-			return error("'%s' has no buffer '%s'", o->input, o->buffers[i]);
+		if (k->name) {
+			for (b = 1; b < sp->nr_buffers; b++)
+				if (!strcmp(trace_input_buffer_name(in, b), k->name))
+					break;
+			if (b == sp->nr_buffers)
+				return error("'%s' has no buffer '%s'", o->input, k->name);
+		}
 		sp->keep_buffer[b] = true;
+		sp->out_name[b] = k->out_name;
 	}
-	if (!o->nr_buffers)
-		for (int b = 1; b < sp->nr_buffers; b++)
-			sp->keep_buffer[b] = true;
+	for (int b = 0; !o->nr_buffers && b < sp->nr_buffers; b++) {
+		sp->keep_buffer[b] = true;
+		sp->out_name[b] = b ? trace_input_buffer_name(in, b) : NULL;
+	}
 	sp->long_size = trace_input_kernel_long_size(in);
 	sp->hdr = 8 + sp->long_size;
 	sp->lanes = xcalloc(sp->nr_buffers, sizeof(*sp->lanes));
@@ -425,19 +503,15 @@ static int piece_full(struct split *sp, uint64_t ts)
 	return 1;
 }
 
-/*
- * A record is in the range when its time, rounded as report prints it to
- * the decimals START and END were given with, lies between them: the times
- * copied from report keep the events printed with them.
- */
+/* A record is in the range when its exact time lies from START to END, as upstream keeps. */
 static bool before_start(const struct split_opts *o, uint64_t ts)
 {
-	return o->start && (ts + o->start_unit / 2) / o->start_unit < o->start / o->start_unit;
+	return ts < o->start;
 }
 
 static bool after_end(const struct split_opts *o, uint64_t ts)
 {
-	return o->end && (ts + o->end_unit / 2) / o->end_unit > o->end / o->end_unit;
+	return o->end && ts > o->end;
 }
 
 /* One record of the merged stream: 0 to go on, 1 when no more are wanted, -1 on error. */
@@ -531,15 +605,21 @@ static int write_piece_file(struct split *sp, const char *name, const char *comp
 			    int *const *fds)
 {
 	const char *inputs[] = { sp->o->input, NULL };
+	struct dat_buffer_out *bufs = xcalloc(sp->nr_buffers, sizeof(*bufs));
+	int nr = 0, ret;
 	struct outfile f;
 
-	if (outfile_open(&f, name, inputs) < 0)
-		return -1;
-	if (trace_dat_write(sp->in, &f, trace_input_version(sp->in) >= 7 ? 7 : 6, comp, fds) < 0) {
+	for (int b = 0; b < sp->nr_buffers; b++)
+		if (fds[b])
+			bufs[nr++] = (struct dat_buffer_out){ b, sp->out_name[b], fds[b] };
+	ret = outfile_open(&f, name, inputs);
+	if (ret == 0 && trace_dat_write_buffers(sp->in, &f, trace_input_version(sp->in) >= 7 ? 7 : 6,
+						comp, bufs, nr) < 0) {
 		outfile_abort(&f);
-		return -1;
+		ret = -1;
 	}
-	return outfile_commit(&f);
+	free(bufs);
+	return ret < 0 ? -1 : outfile_commit(&f);
 }
 
 static int write_piece(struct split *sp, size_t k, const char *name)
@@ -577,19 +657,26 @@ static int write_piece(struct split *sp, size_t k, const char *name)
 	return ret;
 }
 
+/*
+ * The pieces of -r are OUT.0001, OUT.0002, ...; the one piece without it
+ * is OUT itself, or FILE.1 when OUT is the input's name or not given (as 3.4).
+ */
 static int write_pieces(struct split *sp)
 {
+	const char *out = sp->o->output ? sp->o->output : sp->o->input;
 	size_t n = sp->o->repeat ? nr_pieces(sp) : 1;
 
 	for (size_t k = 0; k < n; k++) {
-		size_t len = strlen(sp->o->output) + 32;
+		size_t len = strlen(out) + 32;
 		char *name = xmalloc(len);
 		int ret;
 
 		if (sp->o->repeat)
-			snprintf(name, len, "%s.%04zu", sp->o->output, k + 1);
+			snprintf(name, len, "%s.%04zu", out, k + 1);
+		else if (!strcmp(out, sp->o->input))
+			snprintf(name, len, "%s.1", out);
 		else
-			snprintf(name, len, "%s.1", sp->o->output);
+			snprintf(name, len, "%s", out);
 		ret = write_piece(sp, k, name);
 		free(name);
 		if (ret < 0)
@@ -626,6 +713,7 @@ static void free_split(struct split *sp)
 	}
 	free(sp->lanes);
 	free(sp->keep_buffer);
+	free(sp->out_name);
 	trace_input_close(sp->in);
 }
 
@@ -654,7 +742,7 @@ static int run_split(int argc, char **argv)
 	struct split_opts o = { .input = "trace.dat", .cpu = -1 };
 	int ret = parse_args(&o, argc, argv);
 
-	if (ret < 0)
+	if (ret == PARSE_RUN)
 		ret = split(&o) < 0 ? EXIT_FAILED : EXIT_OK;
 	free(o.buffers);
 	return ret;

@@ -131,4 +131,52 @@ test_expect_success TRACEFS 'clear empties the buffer and changes no setting; -B
 '
 cleanup
 
+# 3.4's show only reads tracefs: it runs without the shim.
+test_expect_success TRACEFS,UPSTREAM34 'show --trigger, --buffer_percent, --buffer_subbuf_size print what 3.4 prints' '
+	for args in "--trigger sched:sched_switch" "--trigger sched_wakeup" "--buffer_percent"; do
+		"$TRACE_CMD" show $args >ours && "$UPSTREAM34" show $args >theirs &&
+		test_cmp theirs ours && test -s ours || { echo "show $args"; return 1; }
+	done &&
+	if test -e "$T/buffer_subbuf_size_kb"; then
+		"$TRACE_CMD" show --buffer_subbuf_size >ours && test_cmp "$T/buffer_subbuf_size_kb" ours
+	fi
+'
+
+test_expect_success TRACEFS 'show --hist, --max_latency where the kernel lacks the file: say what is missing' '
+	for f in events/sched/sched_switch/hist tracing_max_latency; do
+		test -e "$T/$f" && continue
+		case $f in
+		*hist) args="--hist sched_switch" why="this kernel has no hist triggers" ;;
+		*) args=--max_latency why="this kernel has no latency tracers" ;;
+		esac
+		test_expect_code 1 "$TRACE_CMD" show $args 2>err &&
+		echo "trace-cmd show: $why ('"'"'$f'"'"' does not exist)" >want && test_cmp want err || return 1
+	done
+'
+
+test_expect_success 'show --hist, --trigger, --max_latency, --buffer_subbuf_size, --buffer_percent (fake tracing directory)' '
+	rm -rf fk && cp -r "$FIXTURES/fake-tracing" fk &&
+	printf "# event histogram\n{ pid: 1 } hitcount: 3\n" >fk/events/sched/sched_switch/hist &&
+	echo "hist:keys=pid" >fk/events/sched/sched_switch/trigger &&
+	echo 1234 >fk/tracing_max_latency && echo 8 >fk/buffer_subbuf_size_kb && echo 25 >fk/buffer_percent &&
+	export TRACE_CMD_TRACING_DIR=$PWD/fk &&
+	"$TRACE_CMD" show --hist sched_switch >got &&
+	{ cat fk/events/sched/sched_switch/hist; echo; } >want && test_cmp want got &&
+	"$TRACE_CMD" show --trigger sched:sched_switch >got &&
+	{ cat fk/events/sched/sched_switch/trigger; echo; } >want && test_cmp want got &&
+	"$TRACE_CMD" show --max_latency --buffer_subbuf_size --buffer_percent >got &&
+	printf "1234\n8\n25\n" >want && test_cmp want got &&
+	"$TRACE_CMD" show -f --hist sched:sched_switch >got &&
+	{ echo "$PWD/fk/events/sched/sched_switch/hist"; cat fk/events/sched/sched_switch/hist; echo; } >want &&
+	test_cmp want got &&
+	test_expect_code 1 "$TRACE_CMD" show --hist nosuch 2>err &&
+	echo "trace-cmd show: no event '"'"'nosuch'"'"' in any system" >want && test_cmp want err &&
+	test_expect_code 1 "$TRACE_CMD" show --trigger sched:nosuch 2>err &&
+	echo "trace-cmd show: no event '"'"'sched:nosuch'"'"' ('"'"'events/sched/nosuch'"'"' does not exist)" >want &&
+	test_cmp want err &&
+	test_expect_code 2 "$TRACE_CMD" show --hist 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd show: option '"'"'--hist'"'"' needs a value" &&
+	unset TRACE_CMD_TRACING_DIR
+'
+
 test_done

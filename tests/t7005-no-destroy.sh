@@ -47,9 +47,9 @@ for out in in.dat link.dat hard.dat dir/../in.dat; do
 	'
 done
 
-test_expect_success 'split refuses a piece that is its input (BASE.1 a link to it)' '
-	ln in.dat piece.1 &&
-	fails_with "trace-cmd split: '"'piece.1' is the same file as the input 'in.dat'"': write to another file" \
+test_expect_success 'split refuses a piece that is its input (OUT a link to it)' '
+	ln in.dat piece &&
+	fails_with "trace-cmd split: '"'piece' is the same file as the input 'in.dat'"': write to another file" \
 		"$TRACE_CMD" split -i in.dat -o piece &&
 	same_input
 '
@@ -152,10 +152,10 @@ test_expect_success 'a write that fails half way keeps the file that was there' 
 '
 
 test_expect_success 'a split piece that fails half way keeps the file that was there' '
-	echo "what was there" >piece.1 &&
-	small_files fails_with "trace-cmd split: cannot write '"'piece.1'"': File too large" \
+	echo "what was there" >piece &&
+	small_files fails_with "trace-cmd split: cannot write '"'piece'"': File too large" \
 		"$TRACE_CMD" split -i upstream-v6-sched.dat -o piece &&
-	echo "what was there" >want && test_cmp want piece.1
+	echo "what was there" >want && test_cmp want piece
 '
 
 test_done
