@@ -40,7 +40,7 @@ in_range() {
 	{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
 		t = substr($i, 1, length($i) - 1); if (cmp(t, s) >= 0 && cmp(t, e) <= 0) print; next } }' "$1"
 }
-evt() { "$TRACE_CMD" report -t -i "$1" | sed '0,/^cpus=/d' | grep -av "^CPU [0-9]* is empty"; }
+evt() { "$TRACE_CMD" report --line-3.1 -t -i "$1" | sed '0,/^cpus=/d' | grep -av "^CPU [0-9]* is empty"; }
 
 # split_all IN: -r -e 1 cuts between every two events; the pieces together
 # are the input, each piece has one event, each keeps version and compression.
@@ -132,7 +132,7 @@ test_expect_success UPSTREAM34 '-B NAME -t, --top -b NEW: buffers promoted and r
 '
 
 test_expect_success '-B NAME -t: that buffer becomes the top one, the others are left out' '
-	"$TRACE_CMD" report -i "$F/synth-instances-v6.dat" | sed "0,/^cpus=/d" >in.rep &&
+	ev "$F/synth-instances-v6.dat" >in.rep &&
 	rm -f p && "$TRACE_CMD" split -i "$F/synth-instances-v6.dat" -o p -B foo -t &&
 	grep "^foo: " in.rep | sed "s/^foo: //" >want && ev p >got && test_cmp want got
 '
