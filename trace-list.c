@@ -109,7 +109,7 @@ static int parse(int argc, char **argv, struct list_opts *o)
 		return usage_error(&cmd_list, "-F must be used with -e");
 	if (o->full && !o->formats)
 		return usage_error(&cmd_list, "--full must be used with -F");
-	return -1;
+	return PARSE_RUN;
 }
 
 /* Compiles @re (NULL matches everything); a bad one is a usage error. */
@@ -270,9 +270,9 @@ static int list_all(void)
 static int run_list(int argc, char **argv)
 {
 	struct list_opts o = { 0 };
-	int ret = parse(argc, argv, &o);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, &o)) != PARSE_RUN)
 		return ret;
 	/* Compressions are this program's, not the kernel's: no tracefs needed. */
 	if (o.comps && !(o.events || o.systems || o.tracers || o.options || o.funcs ||

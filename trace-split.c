@@ -177,10 +177,10 @@ static int set_limit(struct split_opts *o, int c, const char *arg)
 	o->by = c == 'e' ? BY_EVENTS : c == 'p' ? BY_PAGES : BY_TIME;
 	if (c == 'p')
 		o->per_cpu = true;
-	return -1;
+	return PARSE_RUN;
 }
 
-/* Returns -1 to go on, else the exit status. */
+/* Returns PARSE_RUN to go on, else the exit status. */
 static int parse_args(struct split_opts *o, int argc, char **argv)
 {
 	unsigned long cpu;
@@ -202,7 +202,7 @@ static int parse_args(struct split_opts *o, int argc, char **argv)
 			break;
 		case 's': case 'm': case 'u': case 'e': case 'p':
 			ret = set_limit(o, c, optarg);
-			if (ret >= 0)
+			if (ret != PARSE_RUN)
 				return ret;
 			break;
 		case 'r':
@@ -245,7 +245,7 @@ static int parse_args(struct split_opts *o, int argc, char **argv)
 		o->top = true;
 	if (!o->output)
 		o->output = o->input;
-	return -1;
+	return PARSE_RUN;
 }
 
 /* Which buffers and CPUs are kept; a lane with a temporary file for each. */
@@ -652,9 +652,9 @@ static int split(struct split_opts *o)
 static int run_split(int argc, char **argv)
 {
 	struct split_opts o = { .input = "trace.dat", .cpu = -1 };
-	int ret = parse_args(&o, argc, argv);
+	int ret;
 
-	if (ret < 0)
+	if ((ret = parse_args(&o, argc, argv)) == PARSE_RUN)
 		ret = split(&o) < 0 ? EXIT_FAILED : EXIT_OK;
 	free(o.buffers);
 	return ret;

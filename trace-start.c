@@ -118,11 +118,13 @@ static struct buffer_plan *cur(struct start_plan *p)
 
 static int bad_value(struct start_plan *p)
 {
-	fputs(p->cmd->usage, stderr);
-	return EXIT_USAGE;
+	return usage_follows(p->cmd);
 }
 
-/* Reads the options into the plan; names are checked against tracefs later. */
+/*
+ * Reads the options into the plan; names are checked against tracefs later.
+ * PARSE_RUN, or the exit status (trace-cmd.h).
+ */
 static int parse(struct start_plan *p, int argc, char **argv)
 {
 	struct buffer_plan *b;
@@ -244,7 +246,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
 	if (!any)
 		return usage_error(p->cmd, "nothing to do: give -e, -p, -b, -C, -O or -B");
-	return -1;
+	return PARSE_RUN;
 }
 
 /* Is @word one of the space separated words of tracefs file @rel ("[x]" counts as x)? */
@@ -541,9 +543,7 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 	int ret;
 
 	ftrace_setup_init(&p.ftrace, argc);
-	ret = parse(&p, argc, argv);
-
-	if (ret >= 0) {
+	if ((ret = parse(&p, argc, argv)) != PARSE_RUN) {
 		free_plan(&p);
 		return ret;
 	}
