@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tracer plugins and filters for record: checks -p and the function globs
- * against the tracing directory before anything changes, then writes the
- * filters, the tracer and its options, saving each file so that the run's
- * cleanup puts tracefs back as it was.
+ * The buffer plan of record and start/set: checks -p, -C, -O and the
+ * function globs against the tracing directory before anything changes,
+ * then writes the filters, triggers, tracer and options of one buffer,
+ * saving each file so that the run's cleanup (or start's undo) puts
+ * tracefs back as it was.
  */
 #include <errno.h>
 #include <dirent.h>

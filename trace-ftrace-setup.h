@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tracer and filter part of record's plan: -p PLUGIN, the function
- * filters (-l, -n, -g, --module), --max-graph-depth, --func-stack, the
- * event filters and triggers (-f, -R after an -e), and the other tracefs
- * settings a recording asks for (-C, -O, -M, -T, -P, -F, -c, --cmdlines-size).  Checked before tracefs
- * is touched, applied through tfs_set(), put back by ftrace_setup_restore().
+ * The buffer plan shared by record (and stream, and each record -B
+ * instance) and by start/set: -p PLUGIN, the function filters (-l, -n, -g,
+ * --module), --max-graph-depth, --func-stack, the -e selection with -v and
+ * -i, the event filters and triggers (-f, -R after an -e), and the other
+ * tracefs settings (-C, -O, -M, -T, -P, -F, -c, --cmdlines-size).  Checked
+ * before tracefs is touched, applied through tfs_set(), put back by
+ * tfs_restore() and ftrace_setup_restore().  Where start words or does a
+ * thing otherwise, a field says so (list_hint) or start calls the parts.
  */
 #ifndef TRACE_FTRACE_SETUP_H
 #define TRACE_FTRACE_SETUP_H
