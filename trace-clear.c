@@ -24,7 +24,7 @@ static const struct option clear_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* First pass (@b NULL) only checks; returns -1 to go on, else the exit status. */
+/* First pass (@b NULL) only checks; returns PARSE_RUN or the exit status. */
 static int parse(int argc, char **argv, struct buffers *b)
 {
 	int c;
@@ -52,33 +52,39 @@ static int parse(int argc, char **argv, struct buffers *b)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_clear, "unexpected argument '%s'", argv[optind]);
-	return -1;
+	return PARSE_RUN;
 }
 
-static int run_clear(int argc, char **argv)
+static int clear(struct buffers *b)
 {
-	struct buffers *b;
-	int ret = parse(argc, argv, NULL);
-
-	if (ret >= 0)
-		return ret;
-	if (!tfs_dir())
-		return EXIT_FAILED;
-	b = buffers_new();
-	ret = parse(argc, argv, b);
 	buffers_default_top(b);
-	for (int i = 0; ret < 0 && i < buffers_count(b); i++) {
+	for (int i = 0; i < buffers_count(b); i++) {
 		if (tfs_write_quiet(buffers_instance(b, i), "trace", "") < 0) {
 			if (buffers_is_top(b, i))
 				error("cannot clear the top buffer: %s", strerror(errno));
 			else
 				error("cannot clear instance '%s': %s", buffers_name(b, i),
 				      strerror(errno));
-			ret = EXIT_FAILED;
+			return EXIT_FAILED;
 		}
 	}
+	return EXIT_OK;
+}
+
+static int run_clear(int argc, char **argv)
+{
+	struct buffers *b;
+	int ret;
+
+	if ((ret = parse(argc, argv, NULL)) != PARSE_RUN)
+		return ret;
+	if (!tfs_dir())
+		return EXIT_FAILED;
+	b = buffers_new();
+	if ((ret = parse(argc, argv, b)) == PARSE_RUN)
+		ret = clear(b);
 	buffers_free(b);
-	return ret < 0 ? EXIT_OK : ret;
+	return ret;
 }
 
 const struct command cmd_clear = {

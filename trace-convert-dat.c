@@ -543,27 +543,25 @@ int trace_dat_parse_format(const struct command *cmd, int opt, const char *arg, 
 	unsigned long val;
 
 	if (opt == 'V') {
-		if (parse_ulong("--file-version", arg, 1, 1000, &val) < 0) {
-			fputs(cmd->usage, stderr);
-			return EXIT_USAGE;
-		}
+		if (parse_ulong("--file-version", arg, 1, 1000, &val) < 0)
+			return usage_follows(cmd);
 		if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
 			return usage_error(cmd, "file version %lu is not supported: use %d or %d",
 					   val, TRACE_OUTPUT_MIN_VERSION, TRACE_OUTPUT_MAX_VERSION);
 		*version = val;
-		return -1;
+		return PARSE_RUN;
 	}
 	if (strcmp(arg, "none") && strcmp(arg, "zlib") && strcmp(arg, "zstd") && strcmp(arg, "any"))
 		return usage_error(cmd, "unknown compression '%s': use none, zlib, zstd or any", arg);
 	*compression = arg;
-	return -1;
+	return PARSE_RUN;
 }
 
 int trace_dat_check_format(const struct command *cmd, int version, const char *compression)
 {
 	if (version == 6 && compression && strcmp(compression, "none"))
 		return usage_error(cmd, "--compression %s needs --file-version 7", compression);
-	return -1;
+	return PARSE_RUN;
 }
 
 int trace_dat_write_via_v6(struct outfile *f, int version, const char *compression,

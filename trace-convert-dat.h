@@ -57,11 +57,11 @@ struct command;
 
 /*
  * --file-version (@opt 'V') or --compression: checks @arg as record does
- * and stores it.  Returns -1 when accepted, else the exit status (usage printed).
+ * and stores it.  Returns PARSE_RUN when accepted, else the exit status (usage printed).
  */
 int trace_dat_parse_format(const struct command *cmd, int opt, const char *arg, int *version,
 			   const char **compression);
-/* After parsing: a compression needs version 7.  -1 when fine, else the exit status. */
+/* After parsing: a compression needs version 7.  PARSE_RUN when fine, else the exit status. */
 int trace_dat_check_format(const struct command *cmd, int version, const char *compression);
 
 /*

@@ -47,7 +47,7 @@ struct convert {
 	const char	*compression;
 };
 
-/* Returns -1 to go on, else the exit status. */
+/* Returns PARSE_RUN to go on, else the exit status. */
 static int parse_args(struct convert *cv, int argc, char **argv)
 {
 	int c;
@@ -114,7 +114,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			return usage_error(&cmd_convert, "a trace.dat is written to a file, not '-'");
 		if (!cv->input)
 			cv->input = "trace.dat";
-		return -1;
+		return PARSE_RUN;
 	}
 	if (strcmp(cv->to, "chrome-json"))
 		return usage_error(&cmd_convert, "invalid --to value '%s': only chrome-json is supported",
@@ -123,7 +123,7 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 		return usage_error(&cmd_convert, "no -o given: say where to write");
 	if (!cv->input)
 		cv->input = "trace.dat";
-	return -1;
+	return PARSE_RUN;
 }
 
 /* --to chrome-json: independent of any rewriting of versions or compression. */
@@ -142,9 +142,9 @@ static int convert_dat(struct convert *cv)
 static int run_convert(int argc, char **argv)
 {
 	struct convert cv = { 0 };
-	int ret = parse_args(&cv, argc, argv);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse_args(&cv, argc, argv)) != PARSE_RUN)
 		return ret;
 	if (cv.version)
 		return convert_dat(&cv);

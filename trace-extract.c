@@ -92,7 +92,7 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 			int ret = trace_dat_parse_format(&cmd_extract, c == OPT_FILE_VERSION ? 'V' : 'C',
 							 optarg, &x->version, &x->compression);
 
-			if (ret >= 0)
+			if (ret != PARSE_RUN)
 				return ret;
 			break;
 		}
@@ -312,15 +312,14 @@ static int run_extract(int argc, char **argv)
 {
 	struct extract x = { .output = "trace.dat", .version = 7 };
 	struct buffers *b;
-	int ret = parse(argc, argv, &x, NULL);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, &x, NULL)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
-	ret = parse(argc, argv, &x, b);
-	if (ret < 0) {
+	if ((ret = parse(argc, argv, &x, b)) == PARSE_RUN) {
 		buffers_default_top(b);
 		ret = extract(&x, b) < 0 ? EXIT_FAILED : EXIT_OK;
 	}

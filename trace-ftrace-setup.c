@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tracer plugins and filters for record: checks -p and the function globs
- * against the tracing directory before anything changes, then writes the
- * filters, the tracer and its options, saving each file so that the run's
- * cleanup puts tracefs back as it was.
+ * The buffer plan of record and start/set: checks -p, -C, -O and the
+ * function globs against the tracing directory before anything changes,
+ * then writes the filters, triggers, tracer and options of one buffer,
+ * saving each file so that the run's cleanup (or start's undo) puts
+ * tracefs back as it was.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -306,49 +307,65 @@ static int check_clock(struct tfs_instance *inst, const char *clock)
 	return ret;
 }
 
-/* "noNAME" turns NAME off; the name must be one of options/. */
-static const char *option_name(struct tfs_instance *inst, const char *opt, int *on)
+/* Does options/@name exist in @inst?  (A name with a '/' is no option.) */
+static int option_exists(struct tfs_instance *inst, const char *name)
 {
 	char rel[300];
 
-	*on = 1;
-	snprintf(rel, sizeof(rel), "options/%s", opt);
-	if (!strncmp(opt, "no", 2) && !tfs_exists(inst, rel)) {
-		*on = 0;
-		return opt + 2;
-	}
-	return opt;
+	if (!*name || strchr(name, '/'))
+		return 0;
+	snprintf(rel, sizeof(rel), "options/%s", name);
+	return tfs_exists(inst, rel);
 }
 
-static int check_options(const struct ftrace_setup *fs, struct tfs_instance *inst)
+/* "noNAME" turns NAME off, unless noNAME is an option of its own. */
+static const char *option_name(struct tfs_instance *inst, const char *opt, int *on)
 {
-	char rel[300];
+	*on = strncmp(opt, "no", 2) || option_exists(inst, opt);
+	return *on ? opt : opt + 2;
+}
+
+/* The error for -O @opt (option @name) missing, in the words fs->list_hint asks for. */
+static int missing_option(const struct ftrace_setup *fs, const char *opt, const char *name)
+{
+	const char *what = fs->list_hint ? name : opt;
+	const char *hint = fs->list_hint ? "trace-cmd list -o" : "the options directory";
+
+	if (fs->plugin)
+		return error("no trace option '%s' with tracer '%s' (see %s)", what, fs->plugin,
+			     hint);
+	return error("no trace option '%s' (see %s)", what, hint);
+}
+
+int ftrace_setup_check_options(const struct ftrace_setup *fs, struct tfs_instance *inst)
+{
+	const char *name;
 	int on;
 
 	/* A tracer's own options may appear only once it is set: checked then. */
 	if (fs->plugin)
 		return 0;
 	for (int i = 0; i < fs->nr_options; i++) {
-		snprintf(rel, sizeof(rel), "options/%s", option_name(inst, fs->options[i], &on));
-		if (!tfs_exists(inst, rel))
-			return error("no trace option '%s' (see the options directory)",
-				     fs->options[i]);
+		name = option_name(inst, fs->options[i], &on);
+		if (!option_exists(inst, name))
+			return missing_option(fs, fs->options[i], name);
 	}
 	return 0;
 }
 
-/* -O: after the tracer when there is one, as its options may come with it. */
-static int apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
-			 struct tfs_saved *saved)
+int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
+			       struct tfs_saved *saved)
 {
+	const char *name;
 	char rel[300];
 	int on;
 
 	for (int i = 0; i < fs->nr_options; i++) {
-		snprintf(rel, sizeof(rel), "options/%s", option_name(inst, fs->options[i], &on));
-		if (fs->plugin && !tfs_exists(inst, rel))
-			return error("no trace option '%s' with tracer '%s' (see the options directory)",
-				     fs->options[i], fs->plugin);
+		name = option_name(inst, fs->options[i], &on);
+		/* After the tracer: its own options exist now, if it has them. */
+		if (!option_exists(inst, name))
+			return missing_option(fs, fs->options[i], name);
+		snprintf(rel, sizeof(rel), "options/%s", name);
 		if (tfs_set(saved, inst, rel, on ? "1" : "0") < 0)
 			return -1;
 	}
@@ -361,7 +378,7 @@ int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst)
 		return -1;
 	if (fs->clock && check_clock(inst, fs->clock) < 0)
 		return -1;
-	if (check_options(fs, inst) < 0)
+	if (ftrace_setup_check_options(fs, inst) < 0)
 		return -1;
 	return check_functions(fs, inst);
 }
@@ -628,10 +645,20 @@ struct tfs_events *ftrace_select_events(const struct ftrace_setup *fs, struct tf
 	return ev;
 }
 
-/* The -f and -R of one -e spec, on every event the spec matches. */
+/* Is event @i of @ev one of @only? */
+static int event_in(const struct tfs_events *ev, size_t i, const struct tfs_events *only)
+{
+	for (size_t j = 0; j < tfs_events_count(only); j++)
+		if (!strcmp(tfs_events_system(ev, i), tfs_events_system(only, j)) &&
+		    !strcmp(tfs_events_name(ev, i), tfs_events_name(only, j)))
+			return 1;
+	return 0;
+}
+
+/* The -f and -R of one -e spec, on every event the spec matches (of @only, if given). */
 static int apply_rule(struct ftrace_setup *fs, struct tfs_instance *inst,
 		      const struct ftrace_event_rule *r,
-		      struct tfs_saved *saved)
+		      struct tfs_saved *saved, const struct tfs_events *only)
 {
 	struct tfs_events *ev;
 	int ret;
@@ -642,9 +669,11 @@ static int apply_rule(struct ftrace_setup *fs, struct tfs_instance *inst,
 	ret = tfs_events_add(ev, inst, r->spec) > 0 ? 0 : -1;
 
 	for (size_t i = 0; ret == 0 && i < tfs_events_count(ev); i++) {
-		char *rel = xmalloc(strlen(tfs_events_system(ev, i)) +
-				    strlen(tfs_events_name(ev, i)) + 32);
+		char *rel;
 
+		if (only && !event_in(ev, i, only))
+			continue;
+		rel = xmalloc(strlen(tfs_events_system(ev, i)) + strlen(tfs_events_name(ev, i)) + 32);
 		sprintf(rel, "events/%s/%s/%s", tfs_events_system(ev, i),
 			tfs_events_name(ev, i), r->trigger ? "trigger" : "filter");
 		if (!r->trigger) {
@@ -672,7 +701,7 @@ static int apply_tracer(struct ftrace_setup *fs, struct tfs_instance *inst,
 	/* The tracer's own options appear once it is the current tracer. */
 	if (fs->func_stack && tfs_set(saved, inst, "options/func_stack_trace", "1") < 0)
 		return -1;
-	return fs->plugin ? apply_options(fs, inst, saved) : 0;
+	return fs->plugin ? ftrace_setup_apply_options(fs, inst, saved) : 0;
 }
 
 /* -P and -F: the event pid filter, and the function one for function tracers. */
@@ -825,9 +854,18 @@ static int apply_settings(struct ftrace_setup *fs, struct tfs_instance *inst,
 		return -1;
 	if (apply_no_function_trace(fs, inst, saved) < 0)
 		return -1;
-	if (!fs->plugin && apply_options(fs, inst, saved) < 0)
+	if (!fs->plugin && ftrace_setup_apply_options(fs, inst, saved) < 0)
 		return -1;
 	return apply_pids(fs, inst, saved);
+}
+
+int ftrace_setup_apply_rules(struct ftrace_setup *fs, struct tfs_instance *inst,
+			     struct tfs_saved *saved, const struct tfs_events *only)
+{
+	for (int i = 0; i < fs->nr_rules; i++)
+		if (apply_rule(fs, inst, &fs->rules[i], saved, only) < 0)
+			return -1;
+	return 0;
 }
 
 int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
@@ -835,9 +873,8 @@ int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
 {
 	if (apply_settings(fs, inst, saved) < 0)
 		return -1;
-	for (int i = 0; i < fs->nr_rules; i++)
-		if (apply_rule(fs, inst, &fs->rules[i], saved) < 0)
-			return -1;
+	if (ftrace_setup_apply_rules(fs, inst, saved, NULL) < 0)
+		return -1;
 	if (set_function_list(fs, inst, "set_ftrace_filter", fs->filters, fs->nr_filters,
 			      fs->module) < 0 ||
 	    set_function_list(fs, inst, "set_ftrace_notrace", fs->notrace, fs->nr_notrace, NULL) < 0 ||

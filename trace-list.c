@@ -144,7 +144,7 @@ static int parse(int argc, char **argv, struct list_opts *o)
 	if ((o->triggers || o->filters) && o->formats)
 		return usage_error(&cmd_list, "%s prints after each event line: not with -F",
 				   o->triggers ? "-R" : "-l");
-	return -1;
+	return PARSE_RUN;
 }
 
 /* Compiles @re (NULL matches everything); a bad one is a usage error. */
@@ -430,9 +430,9 @@ static int list_all(void)
 static int run_list(int argc, char **argv)
 {
 	struct list_opts o = { 0 };
-	int ret = parse(argc, argv, &o);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, &o)) != PARSE_RUN)
 		return ret;
 	/* Compressions and plugins are this program's, not the kernel's: no tracefs needed. */
 	if ((o.comps || o.plugin_files || o.plugin_options) &&

@@ -463,7 +463,7 @@ static int parse_args(int argc, char **argv, struct listen_cfg *cfg)
 	while ((c = getopt_long(argc, argv, "+:hp:Dd:l:o:", listen_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			return show_usage(&cmd_listen) + 100;
+			return show_usage(&cmd_listen);
 		case 'p':
 			if (parse_ulong("-p", optarg, 1, 65535, &v) < 0)
 				return bad_number();
@@ -511,7 +511,7 @@ static int parse_args(int argc, char **argv, struct listen_cfg *cfg)
 		return usage_error(&cmd_listen, "unexpected argument '%s'", argv[optind]);
 	if (!cfg->port)
 		return usage_error(&cmd_listen, "-p PORT is required");
-	return EXIT_OK;
+	return PARSE_RUN;
 }
 
 static int run_listen(int argc, char **argv)
@@ -520,11 +520,10 @@ static int run_listen(int argc, char **argv)
 		.max_clients = DEFAULT_MAX_CLIENTS,
 		.opts = { .prefix = "trace", .allow_v3 = 1, .timeout_ms = NET_TIMEOUT_MS },
 	};
-	int ret = parse_args(argc, argv, &cfg);
-	int lfd;
+	int ret, lfd;
 
-	if (ret)
-		return ret >= 100 ? ret - 100 : ret;
+	if ((ret = parse_args(argc, argv, &cfg)) != PARSE_RUN)
+		return ret;
 	if (setup(&cfg) < 0)
 		return EXIT_FAILED;
 	lfd = open_listener(&cfg);

@@ -193,9 +193,157 @@ static const char *file_option_name(int c)
 	return NULL;
 }
 
-static int parse_options(int argc, char **argv, struct record_plan *plan)
+/* -b, -s, -m, -r and --file-version: PARSE_RUN, or EXIT_USAGE (printed). */
+static int number_option(struct record_plan *plan, int c, const char *arg)
 {
 	unsigned long val;
+
+	switch (c) {
+	case 'b':
+		if (parse_ulong("-b", arg, 1, 1UL << 30, &plan->buffer_kb) < 0)
+			return usage_follows(plan->cmd);
+		break;
+	case 's':
+		if (parse_ulong("-s", arg, 0, 10000000, &plan->recorder.sleep_usecs) < 0)
+			return usage_follows(plan->cmd);
+		break;
+	case 'm':
+		if (parse_ulong("-m", arg, 1, 1UL << 30, &val) < 0)
+			return usage_follows(plan->cmd);
+		plan->recorder.max_bytes = val * 1024ULL;
+		break;
+	case 'r':
+		if (parse_ulong("-r", arg, 1, 99, &val) < 0)
+			return usage_follows(plan->cmd);
+		plan->rt_prio = val;
+		break;
+	case OPT_FILE_VERSION:
+		if (parse_ulong("--file-version", arg, 1, 1000, &val) < 0)
+			return usage_follows(plan->cmd);
+		if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
+			return usage_error(plan->cmd,
+				"file version %lu is not supported: record writes versions %d and %d",
+				val, TRACE_OUTPUT_MIN_VERSION, TRACE_OUTPUT_MAX_VERSION);
+		plan->version = val;
+		break;
+	}
+	return PARSE_RUN;
+}
+
+/* One option of record's own (the buffer plan's are taken before): PARSE_RUN or the exit status. */
+static int record_option(struct record_plan *plan, int c, char **argv)
+{
+	int ret;
+
+	switch (c) {
+	case 'h':
+		return show_usage(plan->cmd);
+	case 'q':
+		plan->quiet = 1;
+		break;
+	case 'k':
+		plan->keep = 1;
+		break;
+	case OPT_TEMP:
+		plan->temp_dir = optarg;
+		break;
+	case OPT_DATE:
+		plan->date = 1;
+		break;
+	case 'a':
+		plan->all_formats = 1;
+		break;
+	case OPT_PROC_MAP:
+		plan->proc_map = 1;
+		break;
+	case 'e':
+		if (check_named("-e", optarg, "an event name") < 0)
+			return usage_follows(plan->cmd);
+		ftrace_setup_event(&plan->ftrace, plan->nr_events);
+		plan->events[plan->nr_events++] = optarg;
+		break;
+	case 'o':
+		plan->output = optarg;
+		break;
+	case OPT_PIN:
+		plan->pin = 1;
+		break;
+	case 'N':
+		plan->net.target = optarg;
+		break;
+	case 't':
+		plan->net.tcp = 1;
+		break;
+	case OPT_NET_V1:
+		plan->net.v1 = 1;
+		break;
+	case OPT_POLL:
+		plan->recorder.busy_poll = 1;
+		break;
+	case 'b': case 's': case 'm': case 'r': case OPT_FILE_VERSION:
+		return number_option(plan, c, optarg);
+	case OPT_COMPRESSION:
+		if (strcmp(optarg, "none") && strcmp(optarg, "zlib") &&
+		    strcmp(optarg, "zstd") && strcmp(optarg, "any"))
+			return usage_error(plan->cmd,
+				"unknown compression '%s': use none, zlib, zstd or any", optarg);
+		plan->compression = optarg;
+		break;
+	case ':':
+		return usage_error(plan->cmd, "option '%s' needs a value", argv[optind - 1]);
+	default:
+		ret = ftrace_setup_option(&plan->ftrace, c, optarg, plan->nr_events ?
+					  plan->events[plan->nr_events - 1] : NULL);
+		if (ret < 0)
+			return usage_follows(plan->cmd);
+		if (!ret)
+			return usage_error(plan->cmd, "unknown option '%s'", argv[optind - 1]);
+	}
+	return PARSE_RUN;
+}
+
+/* What the options say together, once all are read: PARSE_RUN or EXIT_USAGE. */
+static int check_options(struct record_plan *plan)
+{
+	const struct command *cmd = plan->cmd;
+
+	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
+		return usage_error(cmd, "no events to record: give -e EVENT");
+	if (ftrace_setup_check_usage(&plan->ftrace) < 0 ||
+	    rec_instances_check_usage(plan->instances) < 0 ||
+	    record_net_check_opts(&plan->net) < 0)
+		return usage_follows(cmd);
+	if (plan->live && plan->net.target)
+		return usage_error(cmd, "-N does not apply: %s prints the events here", cmd->name);
+	/* The protocol carries one buffer: the listener writes the top one only. */
+	if (plan->net.target && rec_instances_count(plan->instances))
+		return usage_error(cmd, "-B cannot be used with -N: the listener receives the top buffer only");
+	if (plan->net.target && plan->recorder.max_bytes)
+		return usage_error(cmd, "-m cannot be used with -N: the listener writes the file, so it keeps all of it");
+	if (plan->live && plan->recorder.busy_poll)
+		return usage_error(cmd, "--poll does not apply: %s never waits on the kernel, it reads the buffers every -s interval",
+				   cmd->name);
+	if (plan->net.target && (plan->output || plan->temp_dir))
+		return usage_error(cmd, "%s cannot be used with -N: the trace goes to the listener",
+				   plan->output ? "-o" : "--temp");
+	if (!plan->output)
+		plan->output = "trace.dat";
+	if (!*plan->output)
+		return usage_error(cmd, "-o needs a file name");
+	if (plan->version == 6 && plan->compression && strcmp(plan->compression, "none"))
+		return usage_error(cmd, "--compression %s needs --file-version 7", plan->compression);
+	if (plan->ftrace.follow_command && !plan->argv)
+		return usage_error(cmd, "-F needs a COMMAND to trace");
+	if (plan->ftrace.user && !plan->argv)
+		return usage_error(cmd, "--user needs a COMMAND to run");
+	if (plan->proc_map && !plan->argv && !plan->ftrace.nr_pids)
+		return usage_error(cmd, "--proc-map needs a COMMAND or -P PID");
+	return PARSE_RUN;
+}
+
+/* Reads the options into @plan: PARSE_RUN, or the exit status (trace-cmd.h). */
+static int parse_options(int argc, char **argv, struct record_plan *plan)
+{
 	int c, ret;
 
 	plan->version = 7;
@@ -207,163 +355,18 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
 		/* After -B NAME, its events and their options go to that instance. */
 		ret = rec_instances_option(plan->instances, c, optarg);
-		if (ret < 0) {
-			fputs(plan->cmd->usage, stderr);
-			return -1;
-		}
+		if (ret < 0)
+			return usage_follows(plan->cmd);
 		if (ret)
 			continue;
 		if (plan->live && file_option_name(c))
 			return usage_error(plan->cmd, "%s does not apply: %s writes no file",
-					   file_option_name(c), plan->cmd->name), -1;
-		switch (c) {
-		case 'h':
-			return -2;
-		case 'q':
-			plan->quiet = 1;
-			break;
-		case 'k':
-			plan->keep = 1;
-			break;
-		case OPT_TEMP:
-			plan->temp_dir = optarg;
-			break;
-		case OPT_DATE:
-			plan->date = 1;
-			break;
-		case 'a':
-			plan->all_formats = 1;
-			break;
-		case OPT_PROC_MAP:
-			plan->proc_map = 1;
-			break;
-		case 'e':
-			if (check_named("-e", optarg, "an event name") < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			ftrace_setup_event(&plan->ftrace, plan->nr_events);
-			plan->events[plan->nr_events++] = optarg;
-			break;
-		case 'o':
-			plan->output = optarg;
-			break;
-		case 'b':
-			if (parse_ulong("-b", optarg, 1, 1UL << 30, &plan->buffer_kb) < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			break;
-		case OPT_PIN:
-			plan->pin = 1;
-			break;
-		case 'N':
-			plan->net.target = optarg;
-			break;
-		case 't':
-			plan->net.tcp = 1;
-			break;
-		case OPT_NET_V1:
-			plan->net.v1 = 1;
-			break;
-		case 's':
-			if (parse_ulong("-s", optarg, 0, 10000000, &plan->recorder.sleep_usecs) < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			break;
-		case OPT_POLL:
-			plan->recorder.busy_poll = 1;
-			break;
-		case 'm':
-			if (parse_ulong("-m", optarg, 1, 1UL << 30, &val) < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			plan->recorder.max_bytes = val * 1024ULL;
-			break;
-		case 'r':
-			if (parse_ulong("-r", optarg, 1, 99, &val) < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			plan->rt_prio = val;
-			break;
-		case OPT_FILE_VERSION:
-			if (parse_ulong("--file-version", optarg, 1, 1000, &val) < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			if (val < TRACE_OUTPUT_MIN_VERSION || val > TRACE_OUTPUT_MAX_VERSION)
-				return usage_error(plan->cmd,
-					"file version %lu is not supported: record writes versions %d and %d",
-					val, TRACE_OUTPUT_MIN_VERSION, TRACE_OUTPUT_MAX_VERSION), -1;
-			plan->version = val;
-			break;
-		case OPT_COMPRESSION:
-			if (strcmp(optarg, "none") && strcmp(optarg, "zlib") &&
-			    strcmp(optarg, "zstd") && strcmp(optarg, "any"))
-				return usage_error(plan->cmd,
-					"unknown compression '%s': use none, zlib, zstd or any",
-					optarg), -1;
-			plan->compression = optarg;
-			break;
-		case ':':
-			return usage_error(plan->cmd, "option '%s' needs a value",
-					   argv[optind - 1]), -1;
-		default:
-			ret = ftrace_setup_option(&plan->ftrace, c, optarg, plan->nr_events ?
-						  plan->events[plan->nr_events - 1] : NULL);
-			if (ret < 0) {
-				fputs(plan->cmd->usage, stderr);
-				return -1;
-			}
-			if (ret)
-				break;
-			return usage_error(plan->cmd, "unknown option '%s'",
-					   argv[optind - 1]), -1;
-		}
+					   file_option_name(c), plan->cmd->name);
+		if ((ret = record_option(plan, c, argv)) != PARSE_RUN)
+			return ret;
 	}
-	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
-		return usage_error(plan->cmd, "no events to record: give -e EVENT"), -1;
-	if (ftrace_setup_check_usage(&plan->ftrace) < 0 ||
-	    rec_instances_check_usage(plan->instances) < 0) {
-		fputs(plan->cmd->usage, stderr);
-		return -1;
-	}
-	if (record_net_check_opts(&plan->net) < 0) {
-		fputs(plan->cmd->usage, stderr);
-		return -1;
-	}
-	if (plan->live && plan->net.target)
-		return usage_error(plan->cmd, "-N does not apply: %s prints the events here",
-				   plan->cmd->name), -1;
-	/* The protocol carries one buffer: the listener writes the top one only. */
-	if (plan->net.target && rec_instances_count(plan->instances))
-		return usage_error(plan->cmd, "-B cannot be used with -N: the listener receives the top buffer only"), -1;
-	if (plan->net.target && plan->recorder.max_bytes)
-		return usage_error(plan->cmd, "-m cannot be used with -N: the listener writes the file, so it keeps all of it"), -1;
-	if (plan->live && plan->recorder.busy_poll)
-		return usage_error(plan->cmd, "--poll does not apply: %s never waits on the kernel, it reads the buffers every -s interval",
-				   plan->cmd->name), -1;
-	if (plan->net.target && (plan->output || plan->temp_dir))
-		return usage_error(plan->cmd, "%s cannot be used with -N: the trace goes to the listener",
-				   plan->output ? "-o" : "--temp"), -1;
-	if (!plan->output)
-		plan->output = "trace.dat";
-	if (!*plan->output)
-		return usage_error(plan->cmd, "-o needs a file name"), -1;
-	if (plan->version == 6 && plan->compression && strcmp(plan->compression, "none"))
-		return usage_error(plan->cmd,
-			"--compression %s needs --file-version 7", plan->compression), -1;
 	plan->argv = optind < argc ? argv + optind : NULL;
-	if (plan->ftrace.follow_command && !plan->argv)
-		return usage_error(plan->cmd, "-F needs a COMMAND to trace"), -1;
-	if (plan->ftrace.user && !plan->argv)
-		return usage_error(plan->cmd, "--user needs a COMMAND to run"), -1;
-	if (plan->proc_map && !plan->argv && !plan->ftrace.nr_pids)
-		return usage_error(plan->cmd, "--proc-map needs a COMMAND or -P PID"), -1;
-	return 0;
+	return check_options(plan);
 }
 
 /* PATH lookup, so a missing command is found out before tracefs is touched. */
@@ -1292,20 +1295,12 @@ int record_main(const struct command *cmd, int argc, char **argv,
 		const struct record_live *live)
 {
 	struct record_plan plan = { .cmd = cmd, .live = live };
-	int ret = parse_options(argc, argv, &plan);
-	int status;
+	int ret;
 
-	if (ret == -2) {
-		plan_free(&plan);
-		return show_usage(cmd);
-	}
-	if (ret < 0) {
-		plan_free(&plan);
-		return EXIT_USAGE;
-	}
-	status = record(&plan);
+	if ((ret = parse_options(argc, argv, &plan)) == PARSE_RUN)
+		ret = record(&plan);
 	plan_free(&plan);
-	return status;
+	return ret;
 }
 
 static int run_record(int argc, char **argv)

@@ -1013,7 +1013,7 @@ static int parse_print_opt(struct report *r, int c)
 	}
 }
 
-/* Each option in turn: 0, -1 after -h, or EXIT_USAGE. */
+/* Each option in turn: PARSE_RUN, or the exit status (after -h or a usage error). */
 static int parse_opts(struct report *r, int argc, char **argv)
 {
 	int c, ret;
@@ -1024,8 +1024,7 @@ static int parse_opts(struct report *r, int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			show_usage(&cmd_report);
-			return -1;
+			return show_usage(&cmd_report);
 		case 'i':
 			add_file(r, optarg);
 			continue;
@@ -1045,14 +1044,14 @@ static int parse_opts(struct report *r, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return PARSE_RUN;
 }
 
 static int parse_args(struct report *r, int argc, char **argv)
 {
 	int ret = parse_opts(r, argc, argv);
 
-	if (ret)
+	if (ret != PARSE_RUN)
 		return ret;
 	/* Files given last are as many -i (not after an -i, as upstream). */
 	if (optind < argc && r->nr_files)
@@ -1066,7 +1065,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
 		return usage_error(&cmd_report, "listing options read one file, not %d",
 				   r->nr_files);
-	return 0;
+	return PARSE_RUN;
 }
 
 /* --kallsyms: every file's text, one after the other, for every input file. */
@@ -1096,12 +1095,9 @@ static int run_report(int argc, char **argv)
 	struct report r = { 0 };
 	int ret;
 
-	ret = parse_args(&r, argc, argv);
-	if (ret) {
-		/* What the options allocated is freed on a usage error too. */
-		ret = ret < 0 ? EXIT_OK : ret;
+	/* What the options allocated is freed after -h or a usage error too. */
+	if ((ret = parse_args(&r, argc, argv)) != PARSE_RUN)
 		goto out;
-	}
 	if (r.quiet)
 		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));

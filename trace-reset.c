@@ -342,7 +342,7 @@ static int parse(int argc, char **argv, struct buffers *b)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_reset, "unexpected argument '%s'", argv[optind]);
-	return -1;
+	return PARSE_RUN;
 }
 
 static int run_reset(int argc, char **argv)
@@ -350,14 +350,12 @@ static int run_reset(int argc, char **argv)
 	struct buffers *b;
 	int ret;
 
-	ret = parse(argc, argv, NULL);
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, NULL)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
-	ret = parse(argc, argv, b);
-	if (ret >= 0) {
+	if ((ret = parse(argc, argv, b)) != PARSE_RUN) {
 		buffers_free(b);
 		return ret;
 	}

@@ -91,7 +91,7 @@ static int parse(int argc, char **argv, struct restore_opts *o)
 			int ret = trace_dat_parse_format(&cmd_restore, c == OPT_FILE_VERSION ? 'V' : 'C',
 							 optarg, &o->version, &o->compression);
 
-			if (ret >= 0)
+			if (ret != PARSE_RUN)
 				return ret;
 			o->format_given = true;
 			break;
@@ -284,9 +284,9 @@ static int restore(const struct restore_opts *o)
 static int run_restore(int argc, char **argv)
 {
 	struct restore_opts o = { .version = 7 };
-	int ret = parse(argc, argv, &o);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, &o)) != PARSE_RUN)
 		return ret;
 	return restore(&o) < 0 ? EXIT_FAILED : EXIT_OK;
 }

@@ -139,7 +139,7 @@ static int parse(int argc, char **argv, struct show_opts *o)
 		return usage_error(&cmd_show, "unexpected argument '%s'", argv[optind]);
 	if (o->pipe && o->snapshot)
 		return usage_error(&cmd_show, "-p and -s cannot be used together");
-	return -1;
+	return PARSE_RUN;
 }
 
 /* Copies the file to stdout; trace_pipe blocks, which is what the user asked for. */
@@ -267,9 +267,9 @@ static int show(struct show_opts *o)
 static int run_show(int argc, char **argv)
 {
 	struct show_opts o = { .cpu = -1 };
-	int ret = parse(argc, argv, &o);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, &o)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;

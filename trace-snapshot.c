@@ -73,7 +73,7 @@ static int parse(int argc, char **argv, struct snap_opts *o)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_snapshot, "unexpected argument '%s'", argv[optind]);
-	return -1;
+	return PARSE_RUN;
 }
 
 static int print_file(struct tfs_instance *inst, const char *rel)
@@ -124,9 +124,9 @@ out:
 static int run_snapshot(int argc, char **argv)
 {
 	struct snap_opts o = { .cpu = -1 };
-	int ret = parse(argc, argv, &o);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, &o)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;

@@ -180,7 +180,7 @@ static int set_limit(struct split_opts *o, int c, const char *arg)
 	o->by = c == 'e' ? BY_EVENTS : c == 'p' ? BY_PAGES : BY_TIME;
 	if (c == 'p')
 		o->per_cpu = true;
-	return -1;
+	return PARSE_RUN;
 }
 
 static struct kept_buffer *keep(struct split_opts *o, const char *name, const char *out_name)
@@ -260,7 +260,7 @@ static int parse_options(struct split_opts *o, int argc, char **argv)
 			break;
 		case 's': case 'm': case 'u': case 'e': case 'p':
 			ret = set_limit(o, c, optarg);
-			if (ret >= 0)
+			if (ret != PARSE_RUN)
 				return ret;
 			break;
 		case 'r':
@@ -740,9 +740,9 @@ static int split(struct split_opts *o)
 static int run_split(int argc, char **argv)
 {
 	struct split_opts o = { .input = "trace.dat", .cpu = -1 };
-	int ret = parse_args(&o, argc, argv);
+	int ret;
 
-	if (ret == PARSE_RUN)
+	if ((ret = parse_args(&o, argc, argv)) == PARSE_RUN)
 		ret = split(&o) < 0 ? EXIT_FAILED : EXIT_OK;
 	free(o.buffers);
 	return ret;

@@ -64,70 +64,132 @@ static const struct option start_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct event_group {
-	const char *spec;
-	struct tfs_events *events;
-	const char *filter;
-	const char *trigger;	/* -R */
-	bool negated;		/* -v before its -e: its events are left out */
-};
-
 /* What one buffer (the top one, or an instance) is to get. */
 struct buffer_plan {
 	const char *instance;	/* NULL: top */
 	struct tfs_instance *buf;	/* the instance's, NULL for the top buffer */
 	bool used;		/* an option names it (the top buffer may be unused) */
 	bool created;
-	struct event_group *groups;
-	int nr_groups;
+	const char **specs;	/* -e, in order */
+	int nr_specs;
+	struct ftrace_setup events;	/* its -v, -f, -R and -O, as record's */
+	struct tfs_events *selected;	/* what its -e and -v select */
 	const char *tracer, *clock;
 	unsigned long size_kb;
-	const char **options;
-	int nr_options;
-	bool negate_next;	/* a -v waiting for its -e */
-};
-
-/* A file written outside the saved state, and what undo() writes back. */
-struct start_undo {
-	struct tfs_instance *buf;
-	char *rel;
-	char *val;
 };
 
 struct start_plan {
 	const struct command *cmd;
 	bool start;
+	int argc;		/* each buffer's lists have room for every option */
 	struct buffer_plan *bufs;
 	int nr_bufs;
 	struct tfs_saved *saved;
-	struct start_undo *cleared;	/* filters to clear ("0") on undo */
-	int nr_cleared;
-	struct start_undo *triggered;	/* trigger files written, and each one's undo */
-	int nr_triggered;
 	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
 };
 
+static int bad_value(struct start_plan *p)
+{
+	return usage_follows(p->cmd);
+}
+
+static void add_buffer(struct start_plan *p, const char *instance)
+{
+	struct buffer_plan *b;
+
+	p->bufs = xrealloc(p->bufs, (p->nr_bufs + 1) * sizeof(*p->bufs));
+	b = &p->bufs[p->nr_bufs++];
+	*b = (struct buffer_plan){ .instance = instance, .used = instance != NULL };
+	b->specs = xcalloc(p->argc, sizeof(*b->specs));
+	ftrace_setup_init(&b->events, p->argc);
+}
+
 static struct buffer_plan *cur(struct start_plan *p)
 {
-	if (!p->nr_bufs) {
-		p->bufs = xcalloc(1, sizeof(*p->bufs));
-		p->nr_bufs = 1;
-	}
+	if (!p->nr_bufs)
+		add_buffer(p, NULL);
 	return &p->bufs[p->nr_bufs - 1];
 }
 
-static int bad_value(struct start_plan *p)
+/* Has the latest -e of @b a -f (or with @trigger a -R) already? */
+static bool has_rule(const struct buffer_plan *b, bool trigger)
 {
-	fputs(p->cmd->usage, stderr);
-	return EXIT_USAGE;
+	const struct ftrace_setup *ev = &b->events;
+
+	for (int i = 0; i < ev->nr_rules; i++)
+		if (ev->rules[i].spec == b->specs[b->nr_specs - 1] &&
+		    !ev->rules[i].trigger == !trigger)
+			return true;
+	return false;
 }
 
-/* Reads the options into the plan; names are checked against tracefs later. */
+/* -f or -R: after an -e that enables events, once each. */
+static int event_rule(struct start_plan *p, struct buffer_plan *b, int c, const char *arg)
+{
+	if (!b->nr_specs || has_rule(b, c == 'R'))
+		return usage_error(p->cmd, "-%c must follow an -e", c);
+	if (b->events.negated[b->nr_specs - 1])
+		return usage_error(p->cmd, "-%c cannot follow a -v -e: its events are not enabled", c);
+	if (ftrace_setup_option(&b->events, c, arg, b->specs[b->nr_specs - 1]) < 0)
+		return bad_value(p);
+	return PARSE_RUN;
+}
+
+/* The options of the top buffer (the function filters, -P ...) and -i. */
+static int top_option(struct start_plan *p, struct buffer_plan *b, int c, const char *arg)
+{
+	/* For every buffer, wherever it is given, as record's -i. */
+	if (c == 'i') {
+		ftrace_setup_option(&p->ftrace, c, arg, NULL);
+		return PARSE_RUN;
+	}
+	/* The function filter files exist in the top buffer only. */
+	if (b->instance && (c == 'l' || c == 'n' || c == 'g' || c == FTRACE_OPT_MODULE ||
+			    c == FTRACE_OPT_MAX_GRAPH_DEPTH || c == FTRACE_OPT_FUNC_STACK))
+		return usage_error(p->cmd, "function filters apply to the top buffer, not -B %s",
+				   b->instance);
+	/* The others are set once, in the top buffer, as for the function filters. */
+	if (b->instance && c == FTRACE_OPT_CMDLINES_SIZE)
+		return usage_error(p->cmd, "--cmdlines-size applies to the whole kernel, not -B %s",
+				   b->instance);
+	if (b->instance)
+		return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s", c, b->instance);
+	if (ftrace_setup_option(&p->ftrace, c, arg, NULL) < 0)
+		return bad_value(p);
+	b->used = true;
+	return PARSE_RUN;
+}
+
+/* What the options say together, once all are read. */
+static int check_parsed(struct start_plan *p, int argc, char **argv)
+{
+	bool any = false;
+
+	for (int i = 0; i < p->nr_bufs; i++)
+		if (p->bufs[i].events.negate_next)
+			return usage_error(p->cmd, "-v must come before an -e");
+	if (p->nr_bufs && !p->bufs[0].instance)
+		p->ftrace.plugin = p->bufs[0].tracer;
+	if (ftrace_setup_check_usage(&p->ftrace) < 0)
+		return bad_value(p);
+	if (optind < argc)
+		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
+	/* Every option but -v, -f, -R and -i puts its buffer to use. */
+	for (int i = 0; i < p->nr_bufs; i++)
+		any = any || p->bufs[i].used;
+	if (!any)
+		return usage_error(p->cmd, "nothing to do: give -e, -p, -b, -C, -O or -B");
+	return PARSE_RUN;
+}
+
+/*
+ * Reads the options into the plan; names are checked against tracefs later.
+ * PARSE_RUN, or the exit status (trace-cmd.h).
+ */
 static int parse(struct start_plan *p, int argc, char **argv)
 {
 	struct buffer_plan *b;
-	bool any = false;
-	int c;
+	int c, ret;
 
 	optind = 0;
 	opterr = 0;
@@ -139,112 +201,58 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		case 'e':
 			if (check_named("-e", optarg, "an event name") < 0)
 				return bad_value(p);
-			b->groups = xrealloc(b->groups, (b->nr_groups + 1) * sizeof(*b->groups));
-			b->groups[b->nr_groups++] = (struct event_group){
-				.spec = optarg, .negated = b->negate_next };
-			b->negate_next = false;
-			b->used = any = true;
+			ftrace_setup_event(&b->events, b->nr_specs);
+			b->specs[b->nr_specs++] = optarg;
+			b->used = true;
 			break;
 		case 'v':
-			b->negate_next = true;
+			b->events.negate_next = 1;
 			break;
 		case 'f':
-			if (!b->nr_groups || b->groups[b->nr_groups - 1].filter)
-				return usage_error(p->cmd, "-f must follow an -e");
-			if (b->groups[b->nr_groups - 1].negated)
-				return usage_error(p->cmd, "-f cannot follow a -v -e: its events are not enabled");
-			if (check_named("-f", optarg, "a filter") < 0)
-				return bad_value(p);
-			b->groups[b->nr_groups - 1].filter = optarg;
-			break;
 		case 'R':
-			if (!b->nr_groups || b->groups[b->nr_groups - 1].trigger)
-				return usage_error(p->cmd, "-R must follow an -e");
-			if (b->groups[b->nr_groups - 1].negated)
-				return usage_error(p->cmd, "-R cannot follow a -v -e: its events are not enabled");
-			if (check_named("-R", optarg, "a trigger") < 0)
-				return bad_value(p);
-			b->groups[b->nr_groups - 1].trigger = optarg;
+			if ((ret = event_rule(p, b, c, optarg)) != PARSE_RUN)
+				return ret;
 			break;
 		case 'p':
 			if (check_named("-p", optarg, "a tracer name") < 0)
 				return bad_value(p);
 			b->tracer = optarg;
-			b->used = any = true;
+			b->used = true;
 			break;
 		case 'b':
 			if (parse_ulong("-b", optarg, 1, 1UL << 30, &b->size_kb) < 0)
 				return bad_value(p);
-			b->used = any = true;
+			b->used = true;
 			break;
 		case 'C':
 			if (check_named("-C", optarg, "a clock name") < 0)
 				return bad_value(p);
 			b->clock = optarg;
-			b->used = any = true;
+			b->used = true;
 			break;
 		case 'O':
 			if (check_named("-O", optarg, "a trace option") < 0)
 				return bad_value(p);
-			b->options = xrealloc(b->options, (b->nr_options + 1) * sizeof(char *));
-			b->options[b->nr_options++] = optarg;
-			b->used = any = true;
+			b->events.options[b->events.nr_options++] = optarg;
+			b->used = true;
 			break;
 		case 'B':
 			if (check_named("-B", optarg, "an instance name") < 0)
 				return bad_value(p);
-			p->bufs = xrealloc(p->bufs, (p->nr_bufs + 1) * sizeof(*p->bufs));
-			p->bufs[p->nr_bufs++] = (struct buffer_plan){ .instance = optarg, .used = true };
-			any = true;
+			add_buffer(p, optarg);
 			break;
-		case 'l':
-		case 'n':
-		case 'g':
-		case FTRACE_OPT_MODULE:
-		case FTRACE_OPT_MAX_GRAPH_DEPTH:
-		case FTRACE_OPT_FUNC_STACK:
-			/* The function filter files exist in the top buffer only. */
-			if (b->instance)
-				return usage_error(p->cmd,
-					"function filters apply to the top buffer, not -B %s",
-					b->instance);
-			if (ftrace_setup_option(&p->ftrace, c, optarg, NULL) < 0)
-				return bad_value(p);
-			b->used = any = true;
-			break;
-		case 'i':
-			/* For every buffer, wherever it is given, as record's -i. */
-			ftrace_setup_option(&p->ftrace, c, optarg, NULL);
-			break;
+		case 'l': case 'n': case 'g': case 'i':
+		case FTRACE_OPT_MODULE: case FTRACE_OPT_MAX_GRAPH_DEPTH: case FTRACE_OPT_FUNC_STACK:
 		case 'P': case 'c': case 'M': case 'T': case 'd': case 'D':
 		case FTRACE_OPT_CMDLINES_SIZE:
-			/* Set once, in the top buffer, as for the function filters. */
-			if (b->instance && c == FTRACE_OPT_CMDLINES_SIZE)
-				return usage_error(p->cmd, "--cmdlines-size applies to the whole kernel, not -B %s",
-						   b->instance);
-			if (b->instance)
-				return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s",
-						   c, b->instance);
-			if (ftrace_setup_option(&p->ftrace, c, optarg, NULL) < 0)
-				return bad_value(p);
-			b->used = any = true;
+			if ((ret = top_option(p, b, c, optarg)) != PARSE_RUN)
+				return ret;
 			break;
 		default:
 			return option_error(p->cmd, argv, c);
 		}
 	}
-	for (int i = 0; i < p->nr_bufs; i++)
-		if (p->bufs[i].negate_next)
-			return usage_error(p->cmd, "-v must come before an -e");
-	if (p->nr_bufs && !p->bufs[0].instance)
-		p->ftrace.plugin = p->bufs[0].tracer;
-	if (ftrace_setup_check_usage(&p->ftrace) < 0)
-		return bad_value(p);
-	if (optind < argc)
-		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
-	if (!any)
-		return usage_error(p->cmd, "nothing to do: give -e, -p, -b, -C, -O or -B");
-	return -1;
+	return check_parsed(p, argc, argv);
 }
 
 /* Is @word one of the space separated words of tracefs file @rel ("[x]" counts as x)? */
@@ -267,38 +275,6 @@ static bool in_list(const char *rel, const char *word)
 	return found;
 }
 
-/* Does options/NAME exist in the buffer? */
-static bool has_option(const struct buffer_plan *b, const char *name)
-{
-	char rel[256];
-
-	if (!*name || strchr(name, '/'))
-		return false;
-	snprintf(rel, sizeof(rel), "options/%s", name);
-	return tfs_exists(b->buf, rel);
-}
-
-/* The option file -O @opt writes, and the value ("noNAME" clears NAME). */
-static const char *option_target(const struct buffer_plan *b, const char *opt, bool *on)
-{
-	/* "nofoo" may also be an option whose name starts with "no". */
-	*on = strncmp(opt, "no", 2) || has_option(b, opt);
-	return *on ? opt : opt + 2;
-}
-
-static int check_option(const struct buffer_plan *b, const char *opt)
-{
-	bool on;
-	const char *name = option_target(b, opt, &on);
-
-	if (has_option(b, name))
-		return 0;
-	if (b->tracer)
-		return error("no trace option '%s' with tracer '%s' (see trace-cmd list -o)",
-			     name, b->tracer);
-	return error("no trace option '%s' (see trace-cmd list -o)", name);
-}
-
 /* Every name in the plan, checked before anything is written. */
 static int check_plan(struct start_plan *p)
 {
@@ -307,25 +283,20 @@ static int check_plan(struct start_plan *p)
 
 		if (b->instance && !(b->buf = tfs_instance_alloc(b->instance)))
 			return -1;
-		for (int g = 0; g < b->nr_groups; g++) {
-			b->groups[g].events = tfs_events_new();
-			/* -i: a spec that matches nothing enables nothing, its -f with it. */
-			if (p->ftrace.ignore_missing &&
-			    !ftrace_event_spec_matches(NULL, b->groups[g].spec)) {
-				warning("no event matches '%s': ignored (-i)", b->groups[g].spec);
-				continue;
-			}
-			if (tfs_events_add(b->groups[g].events, NULL, b->groups[g].spec) <= 0)
-				return -1;
-		}
+		/* -i holds for every buffer; a spec it skips takes its -f and -R along. */
+		b->events.ignore_missing = p->ftrace.ignore_missing;
+		b->selected = ftrace_select_events(&b->events, NULL, b->specs, b->nr_specs);
+		if (!b->selected)
+			return -1;
 		if (b->tracer && !in_list("available_tracers", b->tracer))
 			return error("no tracer '%s' (see trace-cmd list -t)", b->tracer);
 		if (b->clock && !in_list("trace_clock", b->clock))
 			return error("no trace clock '%s' (see trace-cmd list -C)", b->clock);
 		/* A tracer's own options may appear only once it is set: apply checks them. */
-		for (int o = 0; !b->tracer && o < b->nr_options; o++)
-			if (check_option(b, b->options[o]) < 0)
-				return -1;
+		b->events.plugin = b->tracer;
+		b->events.list_hint = 1;
+		if (ftrace_setup_check_options(&b->events, b->buf) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -333,50 +304,6 @@ static int check_plan(struct start_plan *p)
 static int set_rel(struct start_plan *p, struct buffer_plan *b, const char *rel, const char *val)
 {
 	return tfs_set(p->saved, b->buf, rel, val);
-}
-
-/*
- * A filter reads "none" but is cleared by writing "0", so filters that had
- * none are kept in a list of their own for undo() instead of in p->saved.
- */
-static int set_filter(struct start_plan *p, struct buffer_plan *b, const char *rel,
-		      const char *filter)
-{
-	char *now;
-	size_t len;
-	int ret;
-
-	if (tfs_read_file(b->buf, rel, &now, &len) < 0)
-		return -1;
-	if (!strncmp(now, "none", 4)) {
-		p->cleared = xrealloc(p->cleared, (p->nr_cleared + 1) * sizeof(*p->cleared));
-		p->cleared[p->nr_cleared++] = (struct start_undo){ b->buf, xstrdup(rel), NULL };
-		ret = tfs_write_file(b->buf, rel, filter);
-	} else {
-		ret = tfs_set(p->saved, b->buf, rel, filter);
-	}
-	free(now);
-	return ret;
-}
-
-/*
- * A trigger file takes triggers one by one, and one goes away by writing it
- * back with '!' before it: that is the undo kept.
- */
-static int set_trigger(struct start_plan *p, struct buffer_plan *b, const char *rel,
-		       const char *trigger)
-{
-	struct start_undo *u;
-
-	if (tfs_write_file(b->buf, rel, trigger) < 0)
-		return -1;
-	p->triggered = xrealloc(p->triggered, (p->nr_triggered + 1) * sizeof(*p->triggered));
-	u = &p->triggered[p->nr_triggered++];
-	u->buf = b->buf;
-	u->rel = xstrdup(rel);
-	u->val = xmalloc(strlen(trigger) + 2);
-	sprintf(u->val, "!%s", trigger);
-	return 0;
 }
 
 /*
@@ -406,60 +333,18 @@ static int disable_events(struct start_plan *p, struct buffer_plan *b)
 	return ret ? -1 : tfs_write_file(b->buf, "set_event", "");
 }
 
-/* -v: does a negated -e of @b take event @i of @ev out? */
-static bool left_out(const struct buffer_plan *b, const struct tfs_events *ev, size_t i)
-{
-	for (int g = 0; g < b->nr_groups; g++) {
-		const struct tfs_events *neg = b->groups[g].events;
-
-		for (size_t j = 0; b->groups[g].negated && j < tfs_events_count(neg); j++)
-			if (!strcmp(tfs_events_system(neg, j), tfs_events_system(ev, i)) &&
-			    !strcmp(tfs_events_name(neg, j), tfs_events_name(ev, i)))
-				return true;
-	}
-	return false;
-}
-
+/* The filters and triggers first, so no unfiltered event slips in. */
 static int apply_events(struct start_plan *p, struct buffer_plan *b)
 {
+	const struct tfs_events *ev = b->selected;
 	char rel[512];
 
-	for (int g = 0; g < b->nr_groups; g++) {
-		struct tfs_events *ev = b->groups[g].events;
-
-		for (size_t i = 0; !b->groups[g].negated && i < tfs_events_count(ev); i++) {
-			if (left_out(b, ev, i))
-				continue;
-			snprintf(rel, sizeof(rel), "events/%s/%s/",
-				 tfs_events_system(ev, i), tfs_events_name(ev, i));
-			/* The filter first, so no unfiltered event slips in. */
-			strcat(rel, "filter");
-			if (b->groups[g].filter && set_filter(p, b, rel, b->groups[g].filter) < 0)
-				return -1;
-			strcpy(strrchr(rel, '/') + 1, "trigger");
-			if (b->groups[g].trigger && set_trigger(p, b, rel, b->groups[g].trigger) < 0)
-				return -1;
-			strcpy(strrchr(rel, '/') + 1, "enable");
-			if (set_rel(p, b, rel, "1") < 0)
-				return -1;
-		}
-	}
-	return 0;
-}
-
-static int apply_options(struct start_plan *p, struct buffer_plan *b)
-{
-	char rel[256];
-
-	for (int o = 0; o < b->nr_options; o++) {
-		bool on;
-		const char *name = option_target(b, b->options[o], &on);
-
-		/* After the tracer: its own options exist now, if it has them. */
-		if (check_option(b, b->options[o]) < 0)
-			return -1;
-		snprintf(rel, sizeof(rel), "options/%s", name);
-		if (set_rel(p, b, rel, on ? "1" : "0") < 0)
+	if (ftrace_setup_apply_rules(&b->events, b->buf, p->saved, ev) < 0)
+		return -1;
+	for (size_t i = 0; i < tfs_events_count(ev); i++) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/enable",
+			 tfs_events_system(ev, i), tfs_events_name(ev, i));
+		if (set_rel(p, b, rel, "1") < 0)
 			return -1;
 	}
 	return 0;
@@ -482,7 +367,7 @@ static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 		return -1;
 	if (b->clock && set_rel(p, b, "trace_clock", b->clock) < 0)
 		return -1;
-	if (apply_options(p, b) < 0)
+	if (ftrace_setup_apply_options(&b->events, b->buf, p->saved) < 0)
 		return -1;
 	snprintf(num, sizeof(num), "%lu", b->size_kb);
 	if (b->size_kb && set_rel(p, b, "buffer_size_kb", num) < 0)
@@ -503,11 +388,9 @@ static int start_tracing(struct buffer_plan *b)
 /* Puts every changed file back and removes the instances this run created. */
 static void undo(struct start_plan *p)
 {
-	for (int i = p->nr_triggered - 1; i >= 0; i--)
-		tfs_write_file(p->triggered[i].buf, p->triggered[i].rel, p->triggered[i].val);
+	for (int i = p->nr_bufs - 1; i >= 0; i--)
+		ftrace_setup_restore(&p->bufs[i].events);
 	tfs_restore(p->saved);
-	for (int i = 0; i < p->nr_cleared; i++)
-		tfs_write_file(p->cleared[i].buf, p->cleared[i].rel, "0");
 	for (int i = 0; i < p->nr_bufs; i++)
 		if (p->bufs[i].created)
 			tfs_instance_destroy(p->bufs[i].buf);
@@ -516,34 +399,23 @@ static void undo(struct start_plan *p)
 static void free_plan(struct start_plan *p)
 {
 	for (int i = 0; i < p->nr_bufs; i++) {
-		for (int g = 0; g < p->bufs[i].nr_groups; g++)
-			tfs_events_free(p->bufs[i].groups[g].events);
-		free(p->bufs[i].groups);
-		free(p->bufs[i].options);
+		tfs_events_free(p->bufs[i].selected);
+		ftrace_setup_free(&p->bufs[i].events);
+		free(p->bufs[i].specs);
 		tfs_instance_free(p->bufs[i].buf);
 	}
 	free(p->bufs);
-	for (int i = 0; i < p->nr_cleared; i++)
-		free(p->cleared[i].rel);
-	free(p->cleared);
-	for (int i = 0; i < p->nr_triggered; i++) {
-		free(p->triggered[i].rel);
-		free(p->triggered[i].val);
-	}
-	free(p->triggered);
 	tfs_saved_free(p->saved);
 	ftrace_setup_free(&p->ftrace);
 }
 
 static int run(const struct command *cmd, bool start, int argc, char **argv)
 {
-	struct start_plan p = { .cmd = cmd, .start = start };
+	struct start_plan p = { .cmd = cmd, .start = start, .argc = argc };
 	int ret;
 
 	ftrace_setup_init(&p.ftrace, argc);
-	ret = parse(&p, argc, argv);
-
-	if (ret >= 0) {
+	if ((ret = parse(&p, argc, argv)) != PARSE_RUN) {
 		free_plan(&p);
 		return ret;
 	}

@@ -192,34 +192,40 @@ static int parse(int argc, char **argv, struct buffers *b, bool *options)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_stat, "unexpected argument '%s'", argv[optind]);
-	return -1;
+	return PARSE_RUN;
+}
+
+static int stat_buffers(struct buffers *b, bool options)
+{
+	buffers_default_top(b);
+	/* The top buffer first, as -t promises, then the instances in order. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < buffers_count(b); i++) {
+			if (buffers_is_top(b, i) != (pass == 0))
+				continue;
+			if (stat_buffer(buffers_instance(b, i),
+					buffers_is_top(b, i) ? NULL : buffers_name(b, i), options) < 0)
+				return EXIT_FAILED;
+		}
+	}
+	return EXIT_OK;
 }
 
 static int run_stat(int argc, char **argv)
 {
 	struct buffers *b;
 	bool options = false;
-	int ret = parse(argc, argv, NULL, &options);
+	int ret;
 
-	if (ret >= 0)
+	if ((ret = parse(argc, argv, NULL, &options)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
-	ret = parse(argc, argv, b, &options);
-	buffers_default_top(b);
-	/* The top buffer first, as -t promises, then the instances in order. */
-	for (int pass = 0; ret < 0 && pass < 2; pass++) {
-		for (int i = 0; ret < 0 && i < buffers_count(b); i++) {
-			if (buffers_is_top(b, i) != (pass == 0))
-				continue;
-			if (stat_buffer(buffers_instance(b, i),
-					buffers_is_top(b, i) ? NULL : buffers_name(b, i), options) < 0)
-				ret = EXIT_FAILED;
-		}
-	}
+	if ((ret = parse(argc, argv, b, &options)) == PARSE_RUN)
+		ret = stat_buffers(b, options);
 	buffers_free(b);
-	return ret < 0 ? EXIT_OK : ret;
+	return ret;
 }
 
 const struct command cmd_stat = {

@@ -35,7 +35,7 @@ static const struct option stop_options[] = {
 /*
  * Two passes over the options: the first (@b NULL) only checks them, so -h
  * and usage errors need neither root nor tracefs; the second selects.
- * Returns -1 to go on, else the exit status.
+ * Returns PARSE_RUN to go on, else the exit status.
  */
 static int parse(const struct command *cmd, int argc, char **argv, struct buffers *b)
 {
@@ -59,7 +59,20 @@ static int parse(const struct command *cmd, int argc, char **argv, struct buffer
 	}
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-	return -1;
+	return PARSE_RUN;
+}
+
+static int write_tracing_on(struct buffers *b, const char *val)
+{
+	buffers_default_top(b);
+	for (int i = 0; i < buffers_count(b); i++) {
+		if (tfs_write_quiet(buffers_instance(b, i), "tracing_on", val) < 0) {
+			error("cannot write '%s' to 'tracing_on' of %s: %s", val,
+			      buffers_name(b, i), strerror(errno));
+			return EXIT_FAILED;
+		}
+	}
+	return EXIT_OK;
 }
 
 static int set_tracing_on(const struct command *cmd, int argc, char **argv, const char *val)
@@ -67,24 +80,16 @@ static int set_tracing_on(const struct command *cmd, int argc, char **argv, cons
 	struct buffers *b;
 	int ret;
 
-	ret = parse(cmd, argc, argv, NULL);
-	if (ret >= 0)
+	if ((ret = parse(cmd, argc, argv, NULL)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
 	/* A bad -B changes nothing: every name is checked before any write. */
-	ret = parse(cmd, argc, argv, b);
-	buffers_default_top(b);
-	for (int i = 0; ret < 0 && i < buffers_count(b); i++) {
-		if (tfs_write_quiet(buffers_instance(b, i), "tracing_on", val) < 0) {
-			error("cannot write '%s' to 'tracing_on' of %s: %s", val,
-			      buffers_name(b, i), strerror(errno));
-			ret = EXIT_FAILED;
-		}
-	}
+	if ((ret = parse(cmd, argc, argv, b)) == PARSE_RUN)
+		ret = write_tracing_on(b, val);
 	buffers_free(b);
-	return ret < 0 ? EXIT_OK : ret;
+	return ret;
 }
 
 static int run_stop(int argc, char **argv)
