@@ -256,7 +256,7 @@ done <<TABLE
 TABLE
 
 test_expect_success '-F after an -i is that file'"'"'s: an event only the second file has' '
-	"$TRACE_CMD" report -i a.dat -F sched_wakeup -i b.dat -F kfree >out &&
+	"$TRACE_CMD" report --line-3.1 -i a.dat -F sched_wakeup -i b.dat -F kfree >out &&
 	grep -q "^b.dat: .* kfree: " out &&
 	test $(grep -c "^a.dat: .* sched_wakeup: " out) = 3 &&
 	test $(grep -c -e "^a.dat: .*\] [0-9.]*: " -e "^b.dat: .*\] [0-9.]*: " out) = 4
@@ -274,20 +274,20 @@ test_expect_success UPSTREAM34 'upstream 3.4 applies a file'"'"'s -F to the next
 '
 
 test_expect_success '--ts-offset and --ts2secs after an -i are that file'"'"'s' '
-	"$TRACE_CMD" report -i a.dat --ts-offset 1000000 -i c.dat >out &&
+	"$TRACE_CMD" report --line-3.1 -i a.dat --ts-offset 1000000 -i c.dat >out &&
 	grep -q "^a.dat: .*\[000\] 12345\.679901: sched_wakeup: *bash:" out &&
 	grep -q "^c.dat: .*\[000\] 12345\.678901: sched_wakeup: *bash:" out &&
-	"$TRACE_CMD" report -i a.dat --ts2secs 2000000000 -i c.dat >out &&
+	"$TRACE_CMD" report --line-3.1 -i a.dat --ts2secs 2000000000 -i c.dat >out &&
 	grep -q "^a.dat: .*\[000\]  6172\.839451: sched_wakeup: *bash:" out &&
 	grep -q "^c.dat: .*\[000\] 12345\.678901: sched_wakeup: *bash:" out &&
-	"$TRACE_CMD" report --ts-offset 1000000 -i a.dat -i c.dat --ts-offset 0 >out &&
+	"$TRACE_CMD" report --line-3.1 --ts-offset 1000000 -i a.dat -i c.dat --ts-offset 0 >out &&
 	grep -q "^a.dat: .*\[000\] 12345\.679901: sched_wakeup: *bash:" out &&
 	grep -q "^c.dat: .*\[000\] 12345\.678901: sched_wakeup: *bash:" out
 '
 
 test_expect_success 'the example of report(1): host ahead of the guest, guest filtered' '
 	cp a.dat host.dat && cp "$K" guest.dat &&
-	"$TRACE_CMD" report -i host.dat --ts-offset -1000 -i guest.dat -v -F kmem >out &&
+	"$TRACE_CMD" report --line-3.1 -i host.dat --ts-offset -1000 -i guest.dat -v -F kmem >out &&
 	grep -q "^ host.dat: .*\[000\] 12345\.678900: sched_wakeup: " out &&
 	grep -q "^guest.dat: .* rcu_utilization: " out &&
 	! grep -q "^guest.dat: .* kmem_cache_alloc: " out

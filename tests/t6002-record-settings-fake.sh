@@ -151,7 +151,10 @@ test_expect_success '-v takes the events of the -e after it out' '
 '
 
 # The first event's timestamp, in whole seconds, of a report.
-first_secs() { sed -n '0,/^cpus=/d; s/^.*\] *\([0-9]*\)\.[0-9]*: .*/\1/p' "$1" | head -1; }
+first_secs() {
+	sed '0,/^cpus=/d' "$1" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+		split($i, t, "."); print t[1]; exit } }'
+}
 
 test_expect_success '--date: the DATE option moves the timestamps to the wall clock' '
 	fresh_fake &&

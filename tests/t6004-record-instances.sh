@@ -87,7 +87,7 @@ for v in 6 7; do
 		record_checked --file-version '$v' -o i$v.dat -e sched_wakeup -B $I -e sched_switch \
 			-B $I-2 -e sched_waking -b 600 sh -c "sleep 0.01; ls / >/dev/null" &&
 		test ! -d $T/instances/$I && test ! -d $T/instances/$I-2 &&
-		"$TRACE_CMD" report -i i$v.dat >ours &&
+		"$TRACE_CMD" report --line-3.1 -i i$v.dat >ours &&
 		"$UPSTREAM" report -i i$v.dat >theirs 2>theirs.err &&
 		events_of ours >ours.ev && events_of theirs >theirs.ev && test_cmp theirs.ev ours.ev &&
 		# Names are right-aligned to the longest: "  NAME: ", "NAME-2: ".
@@ -102,7 +102,7 @@ done
 
 test_expect_success TRACEFS,UPSTREAM '-B alone: the top buffer is empty, and upstream shows the same' '
 	record_checked -o only.dat -B $I -e sched_switch sh -c "sleep 0.01" &&
-	"$TRACE_CMD" report -i only.dat >ours &&
+	"$TRACE_CMD" report --line-3.1 -i only.dat >ours &&
 	"$UPSTREAM" report -i only.dat >theirs 2>/dev/null &&
 	events_of ours >ours.ev && events_of theirs >theirs.ev && test_cmp theirs.ev ours.ev &&
 	test -s ours.ev && ! grep -v "^ *$I: " ours.ev
