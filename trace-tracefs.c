@@ -564,6 +564,9 @@ static void normalise(const char *rel, char *val)
 	/* A filter reads "none" when unset, and "0" is what clears it. */
 	if (!strcmp(base, "filter") && !strcmp(val, "none"))
 		strcpy(val, "0");
+	/* An empty set_ftrace_pid reads "no pid", which the kernel refuses. */
+	if (!strncmp(base, "set_ftrace_", 11) && !strcmp(val, "no pid"))
+		val[0] = '\0';
 }
 
 static int is_saved(const struct tfs_saved *saved, const char *full)
