@@ -136,11 +136,10 @@ test_expect_success 'many silent connections: children capped by --max-clients, 
 	still_serving
 '
 
-test_expect_success 'after 300 bad peers the server has the memory and descriptors it started with' '
-	fresh_dir && start_listen --timeout 1 || exit 1
-	still_serving || exit 1
-	rss0=$(rss_kb $LPID) fds0=$(nr_fds $LPID)
-	for i in $(seq 300); do
+# bad_peers N: N peers of four bad kinds, 16 at a time.
+bad_peers() {
+	pids=
+	for i in $(seq $1); do
 		case $((i % 4)) in
 		0) peer "" 0.01 ;;
 		1) peer "$V3" 0.01 ;;
@@ -151,7 +150,17 @@ test_expect_success 'after 300 bad peers the server has the memory and descripto
 		[ $((i % 16)) = 0 ] && wait $pids && pids=
 	done
 	wait $pids
-	no_children || exit 1
+}
+
+# Measured once warm.  The listener's RSS moves by up to about 0.7 MB from
+# run to run with the peers' timing (300, 900 peers: no growth with their
+# number), so the bound is 2 MB: a leak of 7 KB a peer still fails it.
+test_expect_success 'after 300 bad peers the server has the memory and descriptors it started with' '
+	fresh_dir && start_listen --timeout 1 || exit 1
+	still_serving || exit 1
+	bad_peers 100 && no_children || exit 1
+	rss0=$(rss_kb $LPID) fds0=$(nr_fds $LPID)
+	bad_peers 300 && no_children || exit 1
 	rss1=$(rss_kb $LPID) fds1=$(nr_fds $LPID)
 	say "listener RSS ${rss0} KB before, ${rss1} KB after; descriptors $fds0, $fds1"
 	# Each peer was served (a child, which may linger in its UDP drain) or,
@@ -159,8 +168,8 @@ test_expect_success 'after 300 bad peers the server has the memory and descripto
 	served=$(log_lines | grep -c "^Connected with ") &&
 	refused=$(log_lines | grep -c "^Refused .*(--max-clients)" || :) &&
 	say "$served served, $refused refused" &&
-	[ $fds1 = $fds0 ] && [ $rss1 -lt $((rss0 + 512)) ] &&
-	[ $((served + refused)) = 301 ] &&
+	[ $fds1 = $fds0 ] && [ $rss1 -lt $((rss0 + 2048)) ] &&
+	[ $((served + refused)) = 401 ] &&
 	still_serving
 '
 
