@@ -176,22 +176,6 @@ bool buffers_delete(const struct buffers *b, int i)
 	return b->e[i].delete;
 }
 
-int option_error(const struct command *cmd, char **argv, int c)
-{
-	const char *arg = argv[optind - 1];
-	int len;
-
-	if (optopt && strncmp(arg, "--", 2) != 0) {
-		if (c == ':')
-			return usage_error(cmd, "option '-%c' needs a value", optopt);
-		return usage_error(cmd, "unknown option '-%c'", optopt);
-	}
-	len = strcspn(arg, "=");
-	if (c == ':')
-		return usage_error(cmd, "option '%.*s' needs a value", len, arg);
-	return usage_error(cmd, "unknown option '%.*s'", len, arg);
-}
-
 int buffers_option(struct buffers *b, int opt, const char *arg)
 {
 	switch (opt) {

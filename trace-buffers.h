@@ -55,6 +55,5 @@ bool buffers_delete(const struct buffers *b, int i);
  * "option '-x' needs a value", then the usage; returns EXIT_USAGE.
  */
 struct command;
-int option_error(const struct command *cmd, char **argv, int c);
 
 #endif

@@ -122,8 +122,7 @@ static int run_check_events(int argc, char **argv)
 		if (c == 'N')
 			no_plugins = 1;
 		else
-			return usage_error(&cmd_check_events, "unknown option '%s'",
-					   argv[optind - 1]);
+			return option_error(&cmd_check_events, argv, c);
 	}
 	if (optind < argc)
 		return usage_error(&cmd_check_events, "unexpected argument '%s'", argv[optind]);

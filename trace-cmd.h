@@ -59,6 +59,11 @@ int usage_follows(const struct command *cmd);
 /* Prints the error, then the command's usage, and returns EXIT_USAGE. */
 int usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * For getopt's '?' (C is '?') or ':' (C is ':'): names the refused option,
+ * or the one missing its value, then prints the usage; returns EXIT_USAGE.
+ */
+int option_error(const struct command *cmd, char **argv, int c);
 /* Prints the command's usage to stdout and returns EXIT_OK (for -h). */
 int show_usage(const struct command *cmd);
 

@@ -87,11 +87,8 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 					"unknown compression '%s': use none, zlib, zstd or any", optarg);
 			cv->compression = optarg;
 			break;
-		case ':':
-			return usage_error(&cmd_convert, "option '%s' needs a value",
-					   argv[optind - 1]);
 		default:
-			return usage_error(&cmd_convert, "unknown option '%s'", argv[optind - 1]);
+			return option_error(&cmd_convert, argv, c);
 		}
 	}
 	/* As upstream: the output may be named last instead of with -o. */

@@ -848,10 +848,8 @@ static int run_dump(int argc, char **argv)
 				return usage_error(&cmd_dump, "invalid --verbose level '%s': use 0 to 6 or none, crit, err, warn, info, debug, all",
 						   optarg);
 		}
-		else if (c == ':')
-			return usage_error(&cmd_dump, "option '%s' needs a value", argv[optind - 1]);
 		else
-			return usage_error(&cmd_dump, "unknown option '%s'", argv[optind - 1]);
+			return option_error(&cmd_dump, argv, c);
 	}
 	if (optind < argc)
 		return usage_error(&cmd_dump, "unexpected argument '%s'", argv[optind]);

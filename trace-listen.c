@@ -501,10 +501,8 @@ static int parse_args(int argc, char **argv, struct listen_cfg *cfg)
 		case OPT_V1:
 			cfg->opts.allow_v3 = 0;
 			break;
-		case ':':
-			return usage_error(&cmd_listen, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error(&cmd_listen, "unknown option '%s'", argv[optind - 1]);
+			return option_error(&cmd_listen, argv, c);
 		}
 	}
 	if (optind < argc)

@@ -290,14 +290,14 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 		plan->compression = optarg;
 		break;
 	case ':':
-		return usage_error(plan->cmd, "option '%s' needs a value", argv[optind - 1]);
+		return option_error(plan->cmd, argv, c);
 	default:
 		ret = ftrace_setup_option(&plan->ftrace, c, optarg, plan->nr_events ?
 					  plan->events[plan->nr_events - 1] : NULL);
 		if (ret < 0)
 			return usage_follows(plan->cmd);
 		if (!ret)
-			return usage_error(plan->cmd, "unknown option '%s'", argv[optind - 1]);
+			return option_error(plan->cmd, argv, c);
 	}
 	return PARSE_RUN;
 }

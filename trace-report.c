@@ -1029,8 +1029,7 @@ static int parse_opts(struct report *r, int argc, char **argv)
 			add_file(r, optarg);
 			continue;
 		case ':':
-			return usage_error(&cmd_report, "option '%s' needs a value",
-					   argv[optind - 1]);
+			return option_error(&cmd_report, argv, c);
 		}
 		ret = parse_listing_opt(r, c);
 		if (ret == NOT_MINE)
@@ -1040,7 +1039,7 @@ static int parse_opts(struct report *r, int argc, char **argv)
 		if (ret == NOT_MINE)
 			ret = parse_print_opt(r, c);
 		if (ret == NOT_MINE)
-			return usage_error(&cmd_report, "unknown option '%s'", argv[optind - 1]);
+			return option_error(&cmd_report, argv, c);
 		if (ret)
 			return ret;
 	}

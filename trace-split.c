@@ -291,10 +291,8 @@ static int parse_options(struct split_opts *o, int argc, char **argv)
 			if (ret != PARSE_RUN)
 				return ret;
 			break;
-		case ':':
-			return usage_error(&cmd_split, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return usage_error(&cmd_split, "unknown option '%s'", argv[optind - 1]);
+			return option_error(&cmd_split, argv, c);
 		}
 		prev = this;
 	}

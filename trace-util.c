@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <regex.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,46 @@ int usage_error(const struct command *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputs(cmd->usage, stderr);
 	return EXIT_USAGE;
+}
+
+/*
+ * The argument that held an option getopt refused: for a bundle such as
+ * "-Xfoo" getopt has not moved past it yet, so it is argv[optind], not
+ * argv[optind - 1] (which may be the command's own name).
+ */
+static const char *refused_arg(char **argv, int c)
+{
+	const char *prev = argv[optind - 1];
+
+	if (optind > 0 && prev[0] == '-' && (prev[1] == '-' || strchr(prev + 1, c)))
+		return prev;
+	if (argv[optind] && argv[optind][0] == '-')
+		return argv[optind];
+	return prev;
+}
+
+int option_error(const struct command *cmd, char **argv, int c)
+{
+	const char *arg;
+	int len;
+
+	if (optopt) {
+		arg = refused_arg(argv, optopt);
+		if (strncmp(arg, "--", 2) != 0) {
+			const char *fmt = c == ':' ? "option '-%c'%s%s%s needs a value" :
+						     "unknown option '-%c'%s%s%s";
+			bool alone = arg[0] == '-' && arg[1] == optopt && !arg[2];
+
+			return usage_error(cmd, fmt, optopt, alone ? "" : " in '",
+					   alone ? "" : arg, alone ? "" : "'");
+		}
+	} else {
+		arg = argv[optind - 1];
+	}
+	len = strcspn(arg, "=");
+	if (c == ':')
+		return usage_error(cmd, "option '%.*s' needs a value", len, arg);
+	return usage_error(cmd, "unknown option '%.*s'", len, arg);
 }
 
 int show_usage(const struct command *cmd)

@@ -19,6 +19,15 @@ test_expect_success 'an unknown option is one line and the usage, exit 2' '
 	grep -q "^usage: trace-cmd report" err
 '
 
+test_expect_success 'an unknown letter in a bundle names the letter and the bundle (not the command)' '
+	test_expect_code 2 "$TRACE_CMD" report -Xfoo 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd report: unknown option '"'"'-X'"'"' in '"'"'-Xfoo'"'"'" &&
+	test_expect_code 2 "$TRACE_CMD" report -i x.dat -qX 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd report: unknown option '"'"'-X'"'"' in '"'"'-qX'"'"'" &&
+	test_expect_code 2 "$TRACE_CMD" report --cpu 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd report: option '"'"'--cpu'"'"' needs a value"
+'
+
 test_expect_success 'a file argument after an -i is a usage error' '
 	test_expect_code 2 "$TRACE_CMD" report -i a.dat b.dat 2>err &&
 	grep -q "unexpected argument .b.dat." err

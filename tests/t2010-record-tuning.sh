@@ -21,7 +21,7 @@ test_expect_success 'bad -b and -r values are usage errors' '
 	record_usage "-r 0 -e sched true" "trace-cmd record: invalid -r value '"'"'0'"'"': out of range (1 to 99)" &&
 	record_usage "-r 100 -e sched true" "trace-cmd record: invalid -r value '"'"'100'"'"': out of range (1 to 99)" &&
 	record_usage "-r x -e sched true" "trace-cmd record: invalid -r value '"'"'x'"'"': not a number" &&
-	record_usage "--pin=1 -e sched true" "trace-cmd record: unknown option '"'"'--pin=1'"'"'"
+	record_usage "--pin=1 -e sched true" "trace-cmd record: unknown option '"'"'--pin'"'"'"
 '
 
 # A fake tracing directory whose sched system has its own enable file.

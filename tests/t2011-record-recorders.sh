@@ -22,7 +22,7 @@ test_expect_success 'bad -s and -m values are usage errors' '
 	record_usage "-e sched -s" "trace-cmd record: option '"'"'-s'"'"' needs a value" &&
 	record_usage "-m 0 -e sched true" "trace-cmd record: invalid -m value '"'"'0'"'"': out of range (1 to 1073741824)" &&
 	record_usage "-m 1k -e sched true" "trace-cmd record: invalid -m value '"'"'1k'"'"': not a number" &&
-	record_usage "--poll=1 -e sched true" "trace-cmd record: unknown option '"'"'--poll=1'"'"'" &&
+	record_usage "--poll=1 -e sched true" "trace-cmd record: unknown option '"'"'--poll'"'"'" &&
 	record_usage "-N localhost:1 -m 100 -e sched true" \
 		"trace-cmd record: -m cannot be used with -N: the listener writes the file, so it keeps all of it"
 '
