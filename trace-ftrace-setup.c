@@ -254,10 +254,30 @@ static int glob_known(const char *funcs, const char *glob, const char *module)
 	return 0;
 }
 
+/*
+ * GLOB, or GLOB:mod:MODULE as the kernel takes it in a filter file (an
+ * empty GLOB there is every function of the module); --module adds the
+ * module to plain globs.
+ */
+static int glob_known_inline(const char *funcs, const char *glob, const char *module)
+{
+	const char *mod = strstr(glob, ":mod:");
+	char *head;
+	int known;
+
+	if (!mod)
+		return glob_known(funcs, glob, module);
+	head = xstrdup(glob);
+	head[mod - glob] = '\0';
+	known = glob_known(funcs, *head ? head : "*", mod + 5);
+	free(head);
+	return known;
+}
+
 static int check_globs(const char *funcs, const char **globs, int n, const char *module)
 {
 	for (int i = 0; i < n; i++)
-		if (!glob_known(funcs, globs[i], module))
+		if (!glob_known_inline(funcs, globs[i], module))
 			return module ?
 				error("no function of module '%s' matches '%s'", module, globs[i]) :
 				error("no function matches '%s' (see available_filter_functions)",

@@ -86,6 +86,16 @@ test_expect_success '--module limits -l to the module, alone it takes all of it'
 	diff -r fake-orig fake
 '
 
+test_expect_success '-l GLOB:mod:MODULE (the kernel'"'"'s own form) is checked against the module and written as given' '
+	SHOW=set_ftrace_filter show_during -p function -l "ext4_*:mod:ext4" &&
+	echo "set_ftrace_filter: ext4_*:mod:ext4" >expect && test_cmp expect during &&
+	SHOW=set_ftrace_filter show_during -p function -l ":mod:ext4" &&
+	echo "set_ftrace_filter: :mod:ext4" >expect && test_cmp expect during &&
+	test_expect_code 1 "$TRACE_CMD" record -p function -l "vfs_*:mod:ext4" -o x.dat true 2>err &&
+	echo "trace-cmd record: no function matches '"'"'vfs_*:mod:ext4'"'"' (see available_filter_functions)" >expect &&
+	test_cmp expect err && diff -r fake-orig fake && test ! -e x.dat
+'
+
 test_expect_success 'a filter set before record is written back, the kernel form cleared' '
 	fresh_fake && printf "do_IRQ\nschedule\n" >fake/set_ftrace_filter &&
 	echo "#### all functions enabled ####" >fake/set_graph_function &&
