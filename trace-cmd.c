@@ -18,7 +18,7 @@ extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore;
 extern const struct command cmd_listen;
 extern const struct command cmd_convert;
-extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options;
+extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -42,6 +42,7 @@ const struct command *const commands[] = {
 	&cmd_dump,
 	&cmd_check_events,
 	&cmd_options,
+	&cmd_sqlhist,
 	&cmd_help,
 	NULL,
 };
