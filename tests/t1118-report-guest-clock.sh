@@ -75,6 +75,38 @@ done <<TABLE
 --last-event -i guest.dat
 TABLE
 
+test_expect_success 'dump --options shows TSC2NSEC, TIME_SHIFT and GUEST' '
+	"$TRACE_CMD" dump --options -i guest.dat >out &&
+	grep -qx "8388608 24 0 \[multiplier, shift, offset\]" out &&
+	grep -qx "0x1122334455667788 \[peer.s trace id\]" out &&
+	grep -qx "3 \[samples count for CPU 0\]" out &&
+	grep -qx "	1000000001500 1 0 24691357807000\[offset \* scaling >> fraction @ time\]" out &&
+	grep -q " 1025 10 24691357812000\[offset" out &&
+	"$TRACE_CMD" dump --options -i host.dat >out &&
+	grep -qx "guest1 \[Guest name\]" out &&
+	grep -qx "  1 5002 \[guest cpu, host pid\]" out
+'
+
+for f in host.dat guest.dat "$STEP"; do
+	test_expect_success UPSTREAM34 "dump --options of $(basename "$f") equals 3.4's" '
+		"$TRACE_CMD" dump --options -i "'"$f"'" >ours &&
+		"$UPSTREAM34" dump --options -i "'"$f"'" >up 2>/dev/null &&
+		test_cmp up ours
+	'
+done
+
+test_expect_success PYTHON 'dump: a GUEST option cut after its name is an error' '
+	python3 "$HELPERS/mkdat.py" --dump-spec vm-host >spec.json &&
+	python3 -c "import json
+s = json.load(open(\"spec.json\"))
+s[\"extra_options\"] = [[13, \"guest2\"]]
+json.dump(s, open(\"cut.json\", \"w\"))" &&
+	python3 "$HELPERS/mkdat.py" cut.json cut.dat &&
+	test_expect_code 1 "$TRACE_CMD" dump --options -i cut.dat >out 2>err &&
+	grep -qx "trace-cmd dump: .cut.dat.: truncated or damaged at offset 7 reading guest trace id" err &&
+	grep -qx "  1 5002 \[guest cpu, host pid\]" out
+'
+
 # Damaged clock options, from mkdat.py specs: each a one-line error, exit 1.
 damaged() {
 	python3 "$HELPERS/mkdat.py" --dump-spec vm-guest >spec.json &&
