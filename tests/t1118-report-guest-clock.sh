@@ -51,6 +51,23 @@ test_expect_success '--ts2secs replaces TSC2NSEC, after the time shift' '
 	grep -q "^ host.dat: .*\[000\] \.\.\.\.\. 12845\.678900000: sched_switch: " out
 '
 
+test_expect_success '--format jsonl: ts is the host-clock ns the line shows' '
+	"$TRACE_CMD" report --format jsonl guest.dat >out &&
+	head -n 1 out | grep -q "^{\"ts\":12845678901125,\"ts_ns\":12845678901125,\"clock\":\"x86-tsc\",\"cpu\":0,"
+'
+
+test_expect_success PYTHON 'the OFFSET option is added in ns, after TSC2NSEC' '
+	python3 "$HELPERS/mkdat.py" --dump-spec vm-host >spec.json &&
+	sed "s/^{/{\"ts_offset\": 5000, /" spec.json >off.json &&
+	python3 "$HELPERS/mkdat.py" off.json off.dat &&
+	"$TRACE_CMD" report -t off.dat >out &&
+	grep -q "\[000\] \.\.\.\.\. 12845\.678905000: sched_switch: " out
+'
+
+test_expect_success UPSTREAM34 'the OFFSET option: as 3.4' '
+	same34 -i off.dat
+'
+
 while read args; do
 	test_expect_success UPSTREAM34 "report $args equals 3.4's" '
 		same34 '"$args"'
