@@ -303,22 +303,6 @@ loaded:
 	return 1;
 }
 
-static uint64_t adjust_ts(struct trace_input *in, uint64_t ts)
-{
-	if (in->tsc2nsec && !(in->flags & TRACE_INPUT_RAW_TS) && in->clock &&
-	    !strcmp(in->clock, "tsc2nsec")) {
-		unsigned __int128 v = (unsigned __int128)ts * in->tsc_mult;
-
-		ts = (uint64_t)(v >> in->tsc_shift) + in->tsc_offset;
-	}
-	if (in->ts2secs_hz) {
-		unsigned __int128 v = (unsigned __int128)ts * 1000000000ULL;
-
-		ts = (uint64_t)(v / in->ts2secs_hz);
-	}
-	return ts + in->ts_offset;
-}
-
 static uint64_t page_offset(struct cpu_stream *s)
 {
 	return s->chunked ? s->win_off : s->win_off + s->page;
@@ -447,7 +431,7 @@ static int fill_record(struct cpu_stream *s, const void *data, int first)
 		return stream_bad(s, page_offset(s) + off, "%s (%llu bytes) runs past its page",
 				  "event", size);
 	memset(&s->rec, 0, sizeof(s->rec));
-	s->rec.ts = adjust_ts(s->in, page_walk_ts(&s->walk));
+	s->rec.ts = clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->walk));
 	s->rec.offset = page_offset(s) + off;
 	s->rec.size = size;
 	s->rec.record_size = page_walk_record_size(&s->walk);
@@ -723,7 +707,7 @@ int cpu_stream_peek(struct cpu_stream *s, struct tep_record *next)
 		data = page_walk_event(&s->peek);
 	}
 	memset(next, 0, sizeof(*next));
-	next->ts = adjust_ts(s->in, page_walk_ts(&s->peek));
+	next->ts = clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->peek));
 	next->size = page_walk_event_size(&s->peek);
 	next->data = (void *)data;
 	next->cpu = s->cpu;

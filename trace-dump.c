@@ -259,7 +259,7 @@ static const char *const option_names[] = {
 	[TRACE_OPT_UNAME] = "UNAME", [TRACE_OPT_HOOK] = "HOOK", [TRACE_OPT_OFFSET] = "OFFSET",
 	[TRACE_OPT_CPUCOUNT] = "CPUCOUNT", [TRACE_OPT_VERSION] = "VERSION",
 	[TRACE_OPT_PROCMAPS] = "PROCMAPS", [TRACE_OPT_TRACEID] = "TRACEID",
-	[TRACE_OPT_TIME_SHIFT] = "TIME_SHIFT", [TRACE_OPT_GUEST] = "GUEST",
+	[TRACE_OPT_TIME_SHIFT] = "TimeShift", [TRACE_OPT_GUEST] = "GUEST",
 	[TRACE_OPT_TSC2NSEC] = "TSC2NSEC", [TRACE_OPT_STRINGS] = "STRINGS",
 	[TRACE_OPT_HEADER_INFO] = "HEADERS", [TRACE_OPT_FTRACE_EVENTS] = "FTRACE EVENTS",
 	[TRACE_OPT_EVENT_FORMATS] = "EVENT FORMATS", [TRACE_OPT_KALLSYMS] = "KALLSYMS",
@@ -275,21 +275,127 @@ static void print_option_head(uint16_t id, uint32_t size)
 		printf("\t\t[Option %u, %u bytes]\n", id, size);
 }
 
+/* TSC2NSEC: the kernel's counter-to-ns conversion. */
+static int print_tsc2nsec(struct dump *d, const char *data, uint32_t size)
+{
+	uint32_t mult, shift;
+	uint64_t offset;
+	struct cursor c;
+
+	sub_cursor(&c, &d->f, data, size);
+	if (cur_u32(&c, &mult, "tsc2nsec multiplier") < 0 ||
+	    cur_u32(&c, &shift, "tsc2nsec shift") < 0 ||
+	    cur_u64(&c, &offset, "tsc2nsec offset") < 0)
+		return -1;
+	printf("%d %d %llu [multiplier, shift, offset]\n", (int)mult, (int)shift,
+	       (unsigned long long)offset);
+	return 0;
+}
+
+/* GUEST: a guest's name, trace id and which host task runs each vCPU. */
+static int print_guest(struct dump *d, const char *data, uint32_t size)
+{
+	const char *name;
+	uint32_t cpus;
+	uint64_t id;
+	struct cursor c;
+
+	sub_cursor(&c, &d->f, data, size);
+	if (!(name = get_str(&c, "guest name")) ||
+	    cur_u64(&c, &id, "guest trace id") < 0 || cur_u32(&c, &cpus, "guest CPU count") < 0)
+		return -1;
+	printf("%s [Guest name]\n0x%llX [trace id]\n%d [Guest CPUs]\n", name,
+	       (unsigned long long)id, (int)cpus);
+	for (uint32_t i = 0; i < cpus; i++) {
+		uint32_t cpu, pid;
+
+		if (cur_u32(&c, &cpu, "guest CPU") < 0 || cur_u32(&c, &pid, "guest CPU's host pid") < 0)
+			return -1;
+		printf("  %d %d [guest cpu, host pid]\n", (int)cpu, (int)pid);
+	}
+	return 0;
+}
+
+/* TIME_SHIFT's samples of each CPU, with their fraction bits when the file has them. */
+static void print_shift_samples(struct dump *d, const struct cursor *c, const uint32_t *nr,
+				const size_t *at, uint32_t cpus, size_t frac_at, int fractions)
+{
+	const unsigned char *p = c->data;
+
+	for (uint32_t i = 0; i < cpus; i++) {
+		for (uint32_t j = 0; j < nr[i]; j++) {
+			const unsigned char *s = p + at[i] + 8 * (size_t)j;
+			uint64_t frac = fractions ? cur_decode(&d->f, p + frac_at + 8 * (size_t)j, 8) : 0;
+
+			printf("\t%lld %lld %u %lld[offset * scaling >> fraction @ time]\n",
+			       (long long)cur_decode(&d->f, s + 8 * (size_t)nr[i], 8),
+			       (long long)cur_decode(&d->f, s + 16 * (size_t)nr[i], 8),
+			       (unsigned int)frac, (long long)cur_decode(&d->f, s, 8));
+		}
+		frac_at += 8 * (size_t)nr[i];
+	}
+}
+
+/* TIME_SHIFT: the peer, then every CPU's sample count, then the samples. */
+static int print_time_shift(struct dump *d, const char *data, uint32_t size)
+{
+	uint32_t flags, cpus, *nr = NULL;
+	uint64_t peer, total = 0;
+	size_t *at = NULL;
+	struct cursor c;
+	int ret = -1;
+
+	sub_cursor(&c, &d->f, data, size);
+	if (cur_u64(&c, &peer, "time shift peer trace id") < 0 ||
+	    cur_u32(&c, &flags, "time shift flags") < 0 ||
+	    cur_u32(&c, &cpus, "time shift CPU count") < 0 ||
+	    cur_need(&c, (uint64_t)cpus * 4, "time shift sample counts") < 0)
+		return -1;
+	nr = xcalloc(cpus ? cpus : 1, sizeof(*nr));
+	at = xcalloc(cpus ? cpus : 1, sizeof(*at));
+	for (uint32_t i = 0; i < cpus; i++) {
+		if (cur_u32(&c, &nr[i], "time shift sample count") < 0)
+			goto out;
+		at[i] = c.pos;
+		total += nr[i];
+		if (cur_skip(&c, (uint64_t)nr[i] * 24, "time shift samples") < 0)
+			goto out;
+	}
+	printf("0x%llX [peer's trace id]\n0x%X [peer's protocol flags]\n0x%X [peer's CPU count]\n",
+	       (unsigned long long)peer, flags, cpus);
+	for (uint32_t i = 0; i < cpus; i++)
+		printf("%u [samples count for CPU %u]\n", nr[i], i);
+	print_shift_samples(d, &c, nr, at, cpus, c.pos, cur_left(&c) >= total * 8);
+	ret = 0;
+out:
+	free(nr);
+	free(at);
+	return ret;
+}
+
 /*
  * --options: each option as upstream's dump shows it; BUFFER, BUFFER_TEXT
  * and the section pointers are printed by their own code.
  */
-static void print_option(struct dump *d, uint16_t id, const char *data, uint32_t size)
+static int print_option(struct dump *d, uint16_t id, const char *data, uint32_t size)
 {
 	if (!(d->flags & D_OPTIONS) || id == TRACE_OPT_BUFFER || id == TRACE_OPT_BUFFER_TEXT ||
 	    (id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES))
-		return;
+		return 0;
 	if (id >= ARRAY_SIZE(option_names) || !option_names[id]) {
 		printf(" %u %u\t[Unknown option, size - skipping]\n", id, size);
-		return;
+		return 0;
 	}
+	if (id == TRACE_OPT_TSC2NSEC)
+		putchar('\n');		/* upstream's dump sets it apart */
 	print_option_head(id, size);
 	switch (id) {
+	case TRACE_OPT_TSC2NSEC:
+		return print_tsc2nsec(d, data, size);
+	case TRACE_OPT_GUEST:
+		return print_guest(d, data, size);
+	case TRACE_OPT_TIME_SHIFT:
+		return print_time_shift(d, data, size);
 	case TRACE_OPT_TRACEID:
 		if (size >= 8)
 			printf("0x%llX\n", (unsigned long long)opt_u64(d, data));
@@ -306,6 +412,7 @@ static void print_option(struct dump *d, uint16_t id, const char *data, uint32_t
 	default:
 		break;
 	}
+	return 0;
 }
 
 static void print_clock_option(struct dump *d, const char *data, uint32_t size)
@@ -329,7 +436,8 @@ static int do_v6_options(struct dump *d, struct cursor *s)
 		if (cur_u32(s, &size, "option size") < 0 || !(data = get_text(s, size, "option")))
 			return -1;
 		d->nr_options++;
-		print_option(d, id, data, size);
+		if (print_option(d, id, data, size) < 0)
+			return -1;
 		if (id == TRACE_OPT_BUFFER)
 			print_v6_buffer(d, data, size);
 		else if (id == TRACE_OPT_TRACECLOCK)
@@ -612,7 +720,8 @@ static int v7_option(struct dump *d, uint16_t id, const char *data, uint32_t siz
 {
 	int pointer = id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES && size >= 8;
 
-	print_option(d, id, data, size);
+	if (print_option(d, id, data, size) < 0)
+		return -1;
 	if (pointer && (d->flags & D_OPTIONS))
 		printf("\t\t[Option %s, %u bytes] @ %llu\n", option_names[id], size,
 		       (unsigned long long)opt_u64(d, data));

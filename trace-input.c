@@ -350,19 +350,23 @@ static int use_option(struct trace_input *in, struct cursor *c, uint16_t id,
 	case TRACE_OPT_DATE:
 		if (!(in->flags & (TRACE_INPUT_NO_DATE | TRACE_INPUT_RAW_TS)) &&
 		    parse_u64_text(data, size - (size && !data[size - 1]), 0, &v) == 0)
-			in->ts_offset += v * 1000;
+			in->conv.ts_offset += v * 1000;
 		break;
 	case TRACE_OPT_OFFSET:
 		if (!(in->flags & TRACE_INPUT_RAW_TS) &&
 		    parse_u64_text(data, size - (size && !data[size - 1]), 0, &v) == 0)
-			in->ts_offset += v;
+			in->conv.ts_offset += v;
 		break;
+	/* Like DATE and OFFSET, the clock options mean nothing to --raw-ts. */
 	case TRACE_OPT_TSC2NSEC:
-		if (cur_u32(&oc, &in->tsc_mult, "tsc2nsec multiplier") < 0 ||
-		    cur_u32(&oc, &in->tsc_shift, "tsc2nsec shift") < 0 ||
-		    cur_u64(&oc, &in->tsc_offset, "tsc2nsec offset") < 0)
+		if (!(in->flags & TRACE_INPUT_RAW_TS) &&
+		    clock_conv_read_tsc2nsec(&in->conv, &oc) < 0)
 			return -1;
-		in->tsc2nsec = 1;
+		break;
+	case TRACE_OPT_TIME_SHIFT:
+		if (!(in->flags & TRACE_INPUT_RAW_TS) &&
+		    clock_conv_read_time_shift(&in->conv, &oc) < 0)
+			return -1;
 		break;
 	case TRACE_OPT_HEADER_INFO ... TRACE_OPT_CMDLINES:
 	case TRACE_OPT_BUFFER_TEXT:
@@ -1254,6 +1258,7 @@ struct trace_input *trace_input_open(const char *file, int flags)
 
 	in->file = xstrdup(file);
 	in->flags = flags;
+	in->conv.raw = !!(flags & TRACE_INPUT_RAW_TS);
 	in->fd = open_regular(file);
 	if (in->fd < 0)
 		goto fail;
@@ -1284,7 +1289,8 @@ struct trace_input *trace_input_open(const char *file, int flags)
 		in->comp_version = xstrdup("");
 	}
 	/* Like upstream, a file that names no clock is shown in seconds even with --raw-ts. */
-	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock));
+	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock)) ||
+		       clock_conv_in_ns(&in->conv);
 	if (!(flags & TRACE_INPUT_NO_TEP) && reader_build_tep(in) < 0)
 		goto fail;
 	for (int b = 0; b < in->nr_buffers; b++)
@@ -1325,6 +1331,7 @@ void trace_input_close(struct trace_input *in)
 	free(in->kallsyms);
 	free(in->printk);
 	free(in->cmdlines);
+	clock_conv_free(&in->conv);
 	free(in->clock);
 	free(in->comp_name);
 	free(in->comp_version);
@@ -1434,13 +1441,13 @@ const void *trace_input_option(const struct trace_input *in, int id, int nth, si
 
 void trace_input_add_ts_offset(struct trace_input *in, int64_t offset)
 {
-	in->ts_offset += offset;
+	in->conv.ts_offset += offset;
 }
 
 void trace_input_set_ts2secs(struct trace_input *in, uint64_t hz)
 {
-	in->ts2secs_hz = hz;
-	in->in_usecs = 1;
+	in->conv.ts2secs_hz = hz;
+	in->in_usecs |= !in->conv.raw;	/* --raw-ts: nothing converted */
 }
 
 void trace_input_skip_cpu(struct trace_input *in, int cpu)

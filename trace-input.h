@@ -21,7 +21,7 @@ struct tep_record;
 /* Flags for trace_input_open(). */
 enum {
 	TRACE_INPUT_NO_PLUGINS	= 1 << 0,	/* do not load libtraceevent plugins */
-	TRACE_INPUT_RAW_TS	= 1 << 1,	/* no DATE/OFFSET/TSC2NSEC corrections */
+	TRACE_INPUT_RAW_TS	= 1 << 1,	/* no correction at all (trace-clock.h) */
 	TRACE_INPUT_NO_DATE	= 1 << 2,	/* ignore the DATE option */
 	TRACE_INPUT_NO_TEP	= 1 << 3,	/* read the layout only, build no tep handle */
 	TRACE_INPUT_LOCAL_PLUGINS = 1 << 4,	/* only the user's plugins, not the system's */
@@ -158,7 +158,7 @@ int trace_input_record_at_page_start(const struct tep_record *rec);
  * Where a record from trace_input_next() lies in its sub-buffer as stored:
  * the page's bytes, the record's offset and size there (its event header
  * included, not the time extends before it) and its raw timestamp (before
- * any DATE, OFFSET, TSC2NSEC or --ts-offset correction).  For split, which
+ * any TIME_SHIFT, TSC2NSEC, DATE, OFFSET or --ts-offset correction).  For split, which
  * copies pages; valid until the next trace_input_next().
  */
 struct trace_input_raw {

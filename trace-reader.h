@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace-clock.h"
 #include "trace-compress.h"
 #include "trace-cursor.h"
 #include "trace-input.h"
@@ -123,11 +124,7 @@ struct trace_input {
 	int			nr_opt_sects;
 	uint64_t		tail_at;	/* v7: not a whole section from here to the end */
 
-	int64_t			ts_offset;	/* DATE, OFFSET, --ts-offset */
-	uint64_t		ts2secs_hz;
-	int			tsc2nsec;
-	uint32_t		tsc_mult, tsc_shift;
-	uint64_t		tsc_offset;
+	struct clock_conv	conv;		/* raw time stamps to report's */
 
 	unsigned char		*skip_cpu;
 	struct cpu_stream		*streams;

@@ -109,8 +109,12 @@ test_expect_success '--raw-ts prints the raw counter' '
 	sed -n 3p out | grep -q "\[001\] \.\.\.\.\.6839498409172: sched_prepare_exec:"
 '
 
-test_expect_success '--ts2secs turns counter ticks into seconds' '
+# --raw-ts wins over --ts2secs, as in upstream 3.1.6 and 3.4.
+test_expect_success '--ts2secs turns counter ticks into seconds, but not with --raw-ts' '
 	"$TRACE_CMD" report --raw-ts --ts2secs 1000000000 $F >a &&
+	"$TRACE_CMD" report --raw-ts $F >b &&
+	test_cmp b a &&
+	"$TRACE_CMD" report --ts2secs 1000000000 $F >a &&
 	"$TRACE_CMD" report $F >b &&
 	test_cmp b a &&
 	"$TRACE_CMD" report --ts2secs 2000000000 $F >c &&

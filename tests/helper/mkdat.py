@@ -23,6 +23,11 @@ A spec (see --dump-spec sched) is a JSON object; every key is optional:
   tail_padding (of the top buffer's pages, see buffers),
   date ("0xHEX" microseconds), ts_offset (ns), traceid, procmaps (text),
   extra_options: [[id, "text"], ...] written as given (NUL added),
+  tsc2nsec: {"mult", "shift", "offset"} (a TSC2NSEC option),
+  time_shift: {"trace_id", "flags", "cpus": [[[time, offset, scaling], ...]
+    per CPU], "fractions": [[bits, ...] per CPU] (optional), "cut": bytes
+    left off its end} (TIME_SHIFT),
+  guests: [{"name", "trace_id", "vcpus": [[cpu, host pid], ...]}] (GUEST),
   events: catalogue names (sched_switch, sched_wakeup, print, bprint,
     function, funcgraph_entry, funcgraph_exit, irq_handler_entry/exit),
   formats: {"system": ["format text", ...]} for any other event,
@@ -57,7 +62,7 @@ PAGES_IN_CHUNK = 10
 # v7 section/option ids (trace-cmd.dat.v7(5))
 OPT_DONE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK = 0, 2, 3, 4
 OPT_DATE, OPT_UNAME, OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION = 1, 5, 7, 8, 9
-OPT_PROCMAPS, OPT_TRACEID = 10, 11
+OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC = 10, 11, 12, 13, 14
 SEC_OPTIONS, SEC_STRINGS = 0, 15
 SEC_HEADER, SEC_FTRACE, SEC_EVENTS, SEC_KALLSYMS = 16, 17, 18, 19
 SEC_PRINTK, SEC_CMDLINES, SEC_BUFFER_TEXT = 20, 21, 22
@@ -770,9 +775,35 @@ def default_options(m, o, spec):
 				"dropped events: 0\nread events: %d\n" % (cpu, n))))
 	if "procmaps" in spec:
 		opts.append((OPT_PROCMAPS, cstr(spec["procmaps"])))
+	opts += vm_options(o, spec)
 	# any other option, e.g. an id the reader does not know: [id, "text"]
 	for oid, text in spec.get("extra_options", []):
 		opts.append((oid, cstr(text)))
+	return opts
+
+
+def vm_options(o, spec):
+	"""GUEST, TSC2NSEC and TIME_SHIFT, laid out as trace-cmd.dat.v7(5) says."""
+	opts = []
+	for g in spec.get("guests", []):
+		body = cstr(g["name"]) + o.u64(g["trace_id"]) + o.u32(len(g["vcpus"]))
+		for cpu, pid in g["vcpus"]:
+			body += o.u32(cpu) + o.u32(pid)
+		opts.append((OPT_GUEST, body))
+	if "tsc2nsec" in spec:
+		t = spec["tsc2nsec"]
+		opts.append((OPT_TSC2NSEC, o.u32(t["mult"]) + o.u32(t["shift"]) +
+			     o.u64(t.get("offset", 0))))
+	if "time_shift" in spec:
+		t = spec["time_shift"]
+		body = o.u64(t["trace_id"]) + o.u32(t.get("flags", 0)) + o.u32(len(t["cpus"]))
+		for samples in t["cpus"]:
+			body += o.u32(len(samples))
+			for col in range(3):
+				body += b"".join(o.u64(s[col] & (2**64 - 1)) for s in samples)
+		for bits in t.get("fractions", []):
+			body += b"".join(o.u64(b) for b in bits)
+		opts.append((OPT_TIME_SHIFT, body[:len(body) - t.get("cut", 0)]))
 	return opts
 
 

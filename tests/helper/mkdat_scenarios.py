@@ -413,6 +413,52 @@ def failed():
 		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs}
 
 
+# A host and its guest, both on the x86-tsc clock of a 2 GHz TSC (TSC2NSEC:
+# ns = ticks * 2^23 >> 24).  The guest's TIME_SHIFT holds, per vCPU, the
+# host's offset samples (host ticks = guest ticks + offset), which move
+# between samples; the host's GUEST option maps the vCPUs to its tasks.
+HOST_ID, GUEST_ID = 0x1122334455667788, 0x99aabbccddeeff00
+TSC0 = 2 * T0			# the guest's ticks at about T0 ns of uptime
+SHIFT = 1000000000000		# the host is 500 s ahead of the guest
+
+
+def vm_guest(flags=1):
+	recs = [marker(0, TSC0 + 0, 1234, "guest cpu0 first\n"),
+		wakeup(1, TSC0 + 1500, 1300, "cat", 1),
+		marker(0, TSC0 + 3000, 1234, "guest cpu0 between\n"),
+		switch(1, TSC0 + 7000, "swapper/1", 0, 0, "cat", 1300),
+		marker(0, TSC0 + 9000, 1234, "guest cpu0 at a sample\n"),
+		marker(0, TSC0 + 20000, 1234, "guest cpu0 after the samples\n"),
+		marker(1, TSC0 + 21000, 1300, "guest cpu1 late\n")]
+	# cpu0: three samples, the offset growing by 1000 ticks per 4000;
+	# cpu1: two samples of a host clock 1025/1024 times as fast (scaling
+	# 1025 with 10 fraction bits), the offset going down by 4000 ticks
+	cpu0 = [[TSC0 - 1000, SHIFT, 1], [TSC0 + 5000, SHIFT + 1500, 1],
+		[TSC0 + 9000, SHIFT + 2500, 1]]
+	off1 = SHIFT - ((TSC0 * 1025 >> 10) - TSC0)
+	cpu1 = [[TSC0, off1, 1025], [TSC0 + 10000, off1 - 4000, 1025]]
+	return {"cpus": 2, "clock": "x86-tsc", "traceid": GUEST_ID,
+		"events": ["sched_switch", "sched_wakeup", "print"],
+		"kallsyms": kallsyms(8), "cmdlines": CMDLINES, "records": recs,
+		"tsc2nsec": {"mult": 2**23, "shift": 24, "offset": 0},
+		"time_shift": {"trace_id": HOST_ID, "flags": flags, "cpus": [cpu0, cpu1],
+			       "fractions": [[0, 0, 0], [10, 10]]}}
+
+
+def vm_host():
+	h = TSC0 + SHIFT
+	recs = [switch(0, h - 2000, "swapper/0", 0, 0, "qemu-system-x86", 5001),
+		marker(1, h + 2500, 5002, "host cpu1 while the guest runs\n"),
+		switch(0, h + 22000, "qemu-system-x86", 5001, 1, "swapper/0", 0)]
+	return {"cpus": 2, "clock": "x86-tsc", "traceid": HOST_ID,
+		"events": ["sched_switch", "sched_wakeup", "print"],
+		"kallsyms": kallsyms(8), "records": recs,
+		"cmdlines": [[5001, "qemu-system-x86"], [5002, "qemu-system-x86"]],
+		"tsc2nsec": {"mult": 2**23, "shift": 24, "offset": 0},
+		"guests": [{"name": "guest1", "trace_id": GUEST_ID,
+			    "vcpus": [[0, 5001], [1, 5002]]}]}
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -433,6 +479,9 @@ SCENARIOS = {
 	"funcgraph-2cpu": funcgraph_2cpu,
 	"latency": latency,
 	"latency-clock": lambda: latency(True),
+	"vm-guest": vm_guest,
+	"vm-guest-step": lambda: vm_guest(0),
+	"vm-host": vm_host,
 }
 
 
