@@ -384,9 +384,12 @@ static int print_or_make(struct sqlhist *sq, struct tracefs_synth *synth, const 
 
 	if (!tracefs_synth_complete(synth))
 		hist = tracefs_synth_get_start_hist(synth);
-	if (hist && (sq->max_var || sq->change_var))
+	if (hist && (sq->max_var || sq->change_var)) {
+		tracefs_hist_free(hist);
 		return error("-m and -c need a synthetic event (SELECT ... JOIN ... ON)");
+	}
 	text = commands_text(sq, synth, hist, dir);
+	tracefs_hist_free(hist);	/* a copy, tracefs_synth_get_start_hist(3) */
 	if (!text)
 		return -1;
 	if (sq->execute)
