@@ -269,6 +269,9 @@ def check_chrome(path):
             bad('event %d: args is not an object' % n)
         key = (e['pid'], e['tid'])
         if ph == 'B':
+            if e.get('cat') == 'sched' and stacks.get(key):
+                bad('event %d: sched slice %r opens inside %r on %r' % (n, e['name'],
+                                                                       stacks[key][-1][0], key))
             stacks.setdefault(key, []).append((e['name'], ts))
         elif ph == 'E':
             st = stacks.get(key)
