@@ -320,9 +320,19 @@ static void graph_exit(struct chrome *c, struct tep_record *rec, int pid)
 
 /* ---- every other event ------------------------------------------------- */
 
-static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *ev, int pid)
+/*
+ * Phase "I": the spec's "i" is one that DevTools' engine drops (it takes only
+ * Chrome's own "I"), and Perfetto's importer takes both.  The idle task, pid
+ * 0, is one task per CPU, so its events go on the CPU's track: Perfetto drops
+ * a thread's instant event whose tid is 0.
+ */
+static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *ev, int pid,
+		    int track)
 {
-	begin_event(c, ev->name, "i", pid, pid);
+	if (pid)
+		begin_event(c, ev->name, "I", pid, pid);
+	else
+		begin_event(c, ev->name, "I", CPUS_PID, CPUS_PID + track);
 	jbuf_puts(&c->b, ",\"cat\":");
 	jbuf_jstr(&c->b, ev->system, strlen(ev->system));
 	jbuf_puts(&c->b, ",\"s\":\"t\"");
@@ -334,7 +344,7 @@ static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *
 
 static void lost(struct chrome *c, struct tep_record *rec, int track)
 {
-	begin_event(c, "lost events", "i", CPUS_PID, CPUS_PID + track);
+	begin_event(c, "lost events", "I", CPUS_PID, CPUS_PID + track);
 	jbuf_puts(&c->b, ",\"cat\":\"lost\",\"s\":\"t\"");
 	put_ts(c, ",\"ts\":", rec->ts);
 	jbuf_puts(&c->b, ",\"args\":{\"count\":");
@@ -369,7 +379,7 @@ static void one_record(struct chrome *c, struct tep_record *rec, int buffer)
 	else if (ev == c->graph_exit)
 		graph_exit(c, rec, pid);
 	else
-		instant(c, rec, ev, pid);
+		instant(c, rec, ev, pid, track);
 }
 
 /* ---- the whole file ---------------------------------------------------- */

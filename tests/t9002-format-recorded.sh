@@ -48,7 +48,7 @@ x = [e for e in ev if e[\"ph\"] == \"B\" and e[\"cat\"] == \"sched\"]
 sw = sum(1 for l in open(\"out.jsonl\") if \"\\\"event\\\":\\\"sched_switch\\\"\" in l)
 assert sw <= len(x) <= sw + 64, (sw, len(x))
 wr = sum(1 for l in open(\"out.jsonl\") if \"\\\"event\\\":\\\"sys_enter_write\\\"\" in l)
-assert wr == sum(1 for e in ev if e[\"ph\"] == \"i\" and e[\"name\"] == \"sys_enter_write\"), wr"
+assert wr == sum(1 for e in ev if e[\"ph\"] == \"I\" and e[\"name\"] == \"sys_enter_write\"), wr"
 '
 
 test_expect_success TRACEFS,PYTHON 'the examples of trace-cmd-convert(1) work as shown' '
