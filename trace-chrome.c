@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * convert --to chrome-json: a trace.dat as the Trace Event Format.  Each CPU
- * is a thread of a "CPUs" process whose slices are the tasks sched_switch
- * ran there; function_graph entry/exit become nested B/E events of the task;
+ * is a thread of a "CPUs" process whose slices (B/E pairs) are the tasks
+ * sched_switch ran there; function_graph entry/exit become nested B/E events of the task;
  * every other event is an instant event with its fields as args.
  */
 #include <errno.h>
@@ -156,17 +156,6 @@ static void put_ts(struct chrome *c, const char *key, uint64_t ts)
 		jbuf_u64(&c->b, ts);
 }
 
-static void put_dur(struct chrome *c, uint64_t start, uint64_t end)
-{
-	uint64_t a, z;
-
-	jbuf_puts(&c->b, ",\"dur\":");
-	if (c->usecs && trace_format_ts_ns(c->in, start, &a) && trace_format_ts_ns(c->in, end, &z))
-		put_time(c, z > a ? z - a : 0);
-	else
-		jbuf_u64(&c->b, end > start ? end - start : 0);
-}
-
 static void put_metadata(struct chrome *c, const char *what, int pid, int tid,
 			 const char *name)
 {
@@ -190,20 +179,45 @@ static struct cpu_state *cpu_of(struct chrome *c, int cpu)
 	return &c->cpus[cpu];
 }
 
+/*
+ * A CPU's slices are B/E pairs, not X events: the E closing one task and the
+ * B opening the next are written with the same timestamp text, so they meet
+ * exactly in any viewer's arithmetic.  An X's ts + dur, summed in binary
+ * floating point, can land a hair past the next slice's ts, and viewers
+ * (speedscope) then nest the slices instead of laying them side by side.
+ * The E repeats the B's args: speedscope matches an E to its B by both.
+ */
+static void slice_event(struct chrome *c, int track, const char *ph, uint64_t ts)
+{
+	struct cpu_state *s = &c->cpus[track];
+
+	begin_event(c, s->comm, ph, CPUS_PID, CPUS_PID + track);
+	jbuf_puts(&c->b, ",\"cat\":\"sched\"");
+	put_ts(c, ",\"ts\":", ts);
+	jbuf_puts(&c->b, ",\"args\":{\"pid\":");
+	jbuf_i64(&c->b, s->pid);
+	jbuf_puts(&c->b, "}}");
+}
+
 static void close_slice(struct chrome *c, int track, uint64_t end)
 {
 	struct cpu_state *s = &c->cpus[track];
 
 	if (!s->running)
 		return;
-	begin_event(c, s->comm, "X", CPUS_PID, CPUS_PID + track);
-	jbuf_puts(&c->b, ",\"cat\":\"sched\"");
-	put_ts(c, ",\"ts\":", s->start);
-	put_dur(c, s->start, end);
-	jbuf_puts(&c->b, ",\"args\":{\"pid\":");
-	jbuf_i64(&c->b, s->pid);
-	jbuf_puts(&c->b, "}}");
+	slice_event(c, track, "E", end);
 	s->running = 0;
+}
+
+static void open_slice(struct chrome *c, int track, int pid, const char *comm, uint64_t start)
+{
+	struct cpu_state *s = &c->cpus[track];
+
+	free(s->comm);
+	s->comm = xstrdup(comm);
+	s->pid = pid;
+	s->running = 1;
+	slice_event(c, track, "B", start);
 }
 
 static void read_comm(struct tep_format_field *f, struct tep_record *rec, char *buf, size_t size)
@@ -237,18 +251,13 @@ static void sched_switch(struct chrome *c, struct tep_record *rec, int track)
 	name_task(c, prev_pid, prev);
 	name_task(c, next_pid, next);
 	/* What ran before the first switch ran since the CPU's first event. */
-	if (!s->running && !s->comm) {
-		s->running = 1;
-		s->start = s->first;
-		s->pid = prev_pid;
-		s->comm = xstrdup(prev);
-	}
+	if (!s->running && !s->comm)
+		open_slice(c, track, prev_pid, prev, s->first);
+	/* the same task again goes on in its slice: a new one would start where it ends */
+	if (s->running && s->pid == next_pid && !strcmp(s->comm, next))
+		return;
 	close_slice(c, track, rec->ts);
-	free(s->comm);
-	s->comm = xstrdup(next);
-	s->pid = next_pid;
-	s->start = rec->ts;
-	s->running = 1;
+	open_slice(c, track, next_pid, next, rec->ts);
 }
 
 /* ---- function_graph: nested B/E ---------------------------------------- */
@@ -311,9 +320,19 @@ static void graph_exit(struct chrome *c, struct tep_record *rec, int pid)
 
 /* ---- every other event ------------------------------------------------- */
 
-static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *ev, int pid)
+/*
+ * Phase "I": the spec's "i" is one that DevTools' engine drops (it takes only
+ * Chrome's own "I"), and Perfetto's importer takes both.  The idle task, pid
+ * 0, is one task per CPU, so its events go on the CPU's track: Perfetto drops
+ * a thread's instant event whose tid is 0.
+ */
+static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *ev, int pid,
+		    int track)
 {
-	begin_event(c, ev->name, "i", pid, pid);
+	if (pid)
+		begin_event(c, ev->name, "I", pid, pid);
+	else
+		begin_event(c, ev->name, "I", CPUS_PID, CPUS_PID + track);
 	jbuf_puts(&c->b, ",\"cat\":");
 	jbuf_jstr(&c->b, ev->system, strlen(ev->system));
 	jbuf_puts(&c->b, ",\"s\":\"t\"");
@@ -325,7 +344,7 @@ static void instant(struct chrome *c, struct tep_record *rec, struct tep_event *
 
 static void lost(struct chrome *c, struct tep_record *rec, int track)
 {
-	begin_event(c, "lost events", "i", CPUS_PID, CPUS_PID + track);
+	begin_event(c, "lost events", "I", CPUS_PID, CPUS_PID + track);
 	jbuf_puts(&c->b, ",\"cat\":\"lost\",\"s\":\"t\"");
 	put_ts(c, ",\"ts\":", rec->ts);
 	jbuf_puts(&c->b, ",\"args\":{\"count\":");
@@ -360,7 +379,7 @@ static void one_record(struct chrome *c, struct tep_record *rec, int buffer)
 	else if (ev == c->graph_exit)
 		graph_exit(c, rec, pid);
 	else
-		instant(c, rec, ev, pid);
+		instant(c, rec, ev, pid, track);
 }
 
 /* ---- the whole file ---------------------------------------------------- */

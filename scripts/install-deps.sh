@@ -18,6 +18,10 @@ pkgs="$pkgs strace"
 pkgs="$pkgs kernelshark xvfb xauth"
 # The guest tests (tests/lib-guest.sh): qemu boots Debian's kernel with a busybox initramfs.
 pkgs="$pkgs qemu-system-x86 busybox-static xz-utils"
+# t9003: real viewers of convert --to chrome-json (tests/lib-consumers.sh): node runs
+# DevTools' trace engine, and speedscope's page in Chromium; npm installs them.
+pkgs="$pkgs nodejs chromium"
+command -v npm >/dev/null || pkgs="$pkgs npm"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"

@@ -41,14 +41,14 @@ test_expect_success TRACEFS,PYTHON '--cpu and -F choose the same records as text
 test_expect_success TRACEFS,PYTHON 'chrome-json follows the rules, with a slice per switch' '
 	"$TRACE_CMD" convert --to chrome-json -i rec.dat -o out.json &&
 	$CHECK chrome out.json >sum &&
-	grep -q "X=" sum &&
+	grep -q "B=" sum &&
 	python3 -c "import json
 ev = json.load(open(\"out.json\"))[\"traceEvents\"]
-x = [e for e in ev if e[\"ph\"] == \"X\"]
+x = [e for e in ev if e[\"ph\"] == \"B\" and e[\"cat\"] == \"sched\"]
 sw = sum(1 for l in open(\"out.jsonl\") if \"\\\"event\\\":\\\"sched_switch\\\"\" in l)
 assert sw <= len(x) <= sw + 64, (sw, len(x))
 wr = sum(1 for l in open(\"out.jsonl\") if \"\\\"event\\\":\\\"sys_enter_write\\\"\" in l)
-assert wr == sum(1 for e in ev if e[\"ph\"] == \"i\" and e[\"name\"] == \"sys_enter_write\"), wr"
+assert wr == sum(1 for e in ev if e[\"ph\"] == \"I\" and e[\"name\"] == \"sys_enter_write\"), wr"
 '
 
 test_expect_success TRACEFS,PYTHON 'the examples of trace-cmd-convert(1) work as shown' '

@@ -221,6 +221,7 @@ PHASE_KEYS = {
     'B': ('name', 'ts', 'pid', 'tid'),
     'E': ('ts', 'pid', 'tid'),
     'i': ('name', 'ts', 'pid', 'tid'),
+    'I': ('name', 'ts', 'pid', 'tid'),
     'M': ('name', 'pid', 'args'),
 }
 
@@ -263,12 +264,15 @@ def check_chrome(path):
             bad('event %d: ts %r is not whole ns in us' % (n, ts))
         if not usecs and not isinstance(ts, int):
             bad('event %d: raw-counter ts %r is not an integer' % (n, ts))
-        if ph == 'i' and e.get('s', 't') not in ('g', 'p', 't'):
+        if ph in ('i', 'I') and e.get('s', 't') not in ('g', 'p', 't'):
             bad('event %d: instant scope %r' % (n, e.get('s')))
         if 'args' in e and not isinstance(e['args'], dict):
             bad('event %d: args is not an object' % n)
         key = (e['pid'], e['tid'])
         if ph == 'B':
+            if e.get('cat') == 'sched' and stacks.get(key):
+                bad('event %d: sched slice %r opens inside %r on %r' % (n, e['name'],
+                                                                       stacks[key][-1][0], key))
             stacks.setdefault(key, []).append((e['name'], ts))
         elif ph == 'E':
             st = stacks.get(key)
@@ -293,7 +297,7 @@ def check_chrome(path):
                 bad('track %r: slice %d [%r,%r] overlaps slice %d from %r' % (
                     key, a[2], a[0], a[1], b[2], b[0]))
     for e in evs:
-        if e.get('ph') in ('X', 'B', 'i') and ('thread_name', e['pid'], e['tid']) not in named:
+        if e.get('ph') in ('X', 'B', 'i', 'I') and ('thread_name', e['pid'], e['tid']) not in named:
             bad('thread %r has no thread_name metadata' % ((e['pid'], e['tid']),))
             break
     finish('%d events %s' % (len(evs), ' '.join('%s=%d' % kv for kv in sorted(phases.items()))))

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# Real viewers of convert --to chrome-json, run by tests/consumers/check.mjs:
+#
+#   . "$TEST_DIR"/lib-consumers.sh
+#   test_expect_success SPEEDSCOPE '...' 'consumer_check speedscope out.json'
+#
+# Prerequisites: TRACE_ENGINE, DevTools' trace engine under node; SPEEDSCOPE,
+# speedscope's page in headless Chromium ($CHROMIUM, else /usr/bin/chromium).
+# Both need node and npm (scripts/install-deps.sh installs them and Chromium);
+# the pinned npm packages of tests/consumers/ are installed on first use into
+# a cache named after their lock file ($CONSUMERS_CACHE, else
+# ~/.cache/trace-cmd-tests), never into the source tree.
+
+CONSUMERS_SRC=$TEST_DIR/consumers
+CONSUMERS_CACHE=${CONSUMERS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/trace-cmd-tests}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+export CHROMIUM
+
+# consumers_dir: where the packages of this lock file are (or go).
+consumers_dir() {
+	echo "$CONSUMERS_CACHE/consumers-$(cat "$CONSUMERS_SRC/package.json" \
+		"$CONSUMERS_SRC/package-lock.json" | sha256sum | cut -c1-16)"
+}
+
+# consumers_install: installs them once (npm ci, exactly the lock file's
+# versions) beside their final place, then renames, so a failed or
+# concurrent install never leaves half a tree there.
+consumers_install() {
+	dir=$(consumers_dir)
+	[ -f "$dir/.installed" ] && return 0
+	command -v node >/dev/null && command -v npm >/dev/null || {
+		say "no node or npm: scripts/install-deps.sh installs them"
+		return 1
+	}
+	mkdir -p "$CONSUMERS_CACHE" || return 1
+	tmp=$(mktemp -d "$dir.new.XXXXXX") || return 1
+	cp "$CONSUMERS_SRC/package.json" "$CONSUMERS_SRC/package-lock.json" "$tmp/" &&
+	(cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts) >"$TRASH/npm.log" 2>&1 &&
+	: >"$tmp/.installed" || {
+		say "npm ci failed: $(tail -n 1 "$TRASH/npm.log")"
+		rm -rf "$tmp"
+		return 1
+	}
+	mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"	# another run put it there first
+	[ -f "$dir/.installed" ]
+}
+
+if consumers_install; then
+	test_set_prereq TRACE_ENGINE
+	if [ -x "$CHROMIUM" ]; then
+		test_set_prereq SPEEDSCOPE
+	else
+		say "no Chromium at $CHROMIUM: scripts/install-deps.sh installs it"
+	fi
+fi
+
+# consumer_check speedscope|trace-engine FILE.json: what the viewer shows of
+# FILE, one line per track in consumer.out; fails with the reason.
+consumer_check() {
+	CONSUMERS_DIR=$(consumers_dir) node "$CONSUMERS_SRC/check.mjs" "$1" "$2" >consumer.out 2>&1
+	ret=$?
+	[ $ret = 0 ] || sed 's/^/# /' consumer.out | head -n 20
+	return $ret
+}
