@@ -5,9 +5,11 @@
 # A missing install step then fails here instead of hiding behind what the
 # build machine happens to have.
 #
-# usage: scripts/fresh-root.sh [--main] [--no-shared] [--keep]
+# usage: scripts/fresh-root.sh [--main | --cmd COMMAND] [--no-shared] [--keep]
 #   --main       the README's first command (record and report), not its
 #                second (the whole test suite)
+#   --cmd CMD    CMD instead (a developer's check, e.g. one test script after
+#                scripts/install-deps.sh and make)
 #   --no-shared  leave ../shared out, as a user who clones the project has
 #                it: the command runs as a user's would, tests needing
 #                ../shared skip and say so.  With ../shared it runs under
@@ -22,13 +24,17 @@ cache=${FRESH_CACHE:-/var/cache/trace-cmd-fresh}
 which=test
 shared=$src/../shared
 keep=
-for a in "$@"; do
-	case $a in
+cmd=
+while [ $# -gt 0 ]; do
+	case $1 in
 	--main) which=main ;;
+	--cmd) [ $# -gt 1 ] || { echo "$0: --cmd needs a command" >&2; exit 2; }
+	       which=cmd cmd=$2; shift ;;
 	--no-shared) shared= ;;
 	--keep) keep=1 ;;
-	*) echo "usage: $0 [--main] [--no-shared] [--keep]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--main | --cmd COMMAND] [--no-shared] [--keep]" >&2; exit 2 ;;
 	esac
+	shift
 done
 fail() { echo "fresh-root: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || fail "needs root (debootstrap, chroot, mounts)"
