@@ -68,6 +68,18 @@ for who in ours 3.4; do
 		{ \"$bin\" record -o trace.dat -p wakeup true >out 2>err; echo \$? >rc; } &&
 		tracefs_state >after"
 done
+# sqlhist -e makes a synthetic event the guest's kernel fills: the wakeup
+# latency of each task, recorded, then removed by our reset.
+guest_env 'WL="select end.next_comm as comm, (end.TIMESTAMP_USECS - start.TIMESTAMP_USECS) as lat from sched_waking as start join sched_switch as end on start.pid = end.next_pid"'
+for who in ours 3.4; do
+	case $who in ours) bin='$TRACE_CMD' ;; *) bin='$UPSTREAM34' ;; esac
+	guest_case "sqlhist-$who" "[ -n \"$bin\" ] || exit 0
+		\"$bin\" sqlhist -e -n wl \"\$WL\" &&
+		cat \$T/dynamic_events >dynamic_events &&
+		cat \$T/events/sched/sched_switch/trigger >switch_trigger &&
+		\"$bin\" record -o trace.dat -e wl sleep 0.3 &&
+		\"\$TRACE_CMD\" reset && cat \$T/dynamic_events >after_reset"
+done
 guest_boot 600
 
 test_expect_success GUEST 'the guest boots and runs every case' 'guest_booted'
@@ -165,6 +177,22 @@ test_expect_success GUEST 'record -p wakeup where the kernel lacks it: a clear e
 	grep -q "^trace-cmd record: tracer '"'"'wakeup'"'"' is not available (available: .*function_graph" "$out/err" &&
 	test_cmp "$out/before" "$out/after" &&
 	{ [ -z "$UPSTREAM34" ] || test "$(cat "$(guest_out wakeup-3.4)/rc")" != 0; }
+'
+
+# Trigger variables carry a number of each run's own.
+test_expect_success GUEST 'sqlhist -e makes the synthetic event 3.4 makes, the kernel fills it, reset removes it' '
+	out=$(guest_out sqlhist-ours) && guest_ok sqlhist-ours &&
+	grep -q "^s:synthetic/wl char\[16\] comm; u64 lat\|wl char comm\[16\]; u64 lat" "$out/dynamic_events" &&
+	grep -q "onmatch(sched.sched_waking).wl(" "$out/switch_trigger" &&
+	holds sqlhist-ours "wl: *comm=.* lat=[0-9]" &&
+	test ! -s "$out/after_reset" &&
+	if [ -n "$UPSTREAM34" ]; then
+		guest_ok sqlhist-3.4 &&
+		test_cmp "$(guest_out sqlhist-3.4)/dynamic_events" "$out/dynamic_events" &&
+		sed -E "s/_[0-9]+_/_N_/g" "$(guest_out sqlhist-3.4)/switch_trigger" >theirs &&
+		sed -E "s/_[0-9]+_/_N_/g" "$out/switch_trigger" >ours &&
+		test_cmp theirs ours && same_report sqlhist 3.4
+	fi
 '
 
 test_done
