@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "trace-cmd.h"
+#include "trace-buffer-plan.h"
 #include "trace-buffers.h"
 #include "trace-ftrace-setup.h"
 #include "trace-tracefs.h"
@@ -64,27 +65,24 @@ static const struct option start_longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* What one buffer (the top one, or an instance) is to get. */
-struct buffer_plan {
-	const char *instance;	/* NULL: top */
-	struct tfs_instance *buf;	/* the instance's, NULL for the top buffer */
+/*
+ * What one buffer (the top one, or an instance) is to get: the plan record
+ * keeps per buffer.  start and set use its -e, -v, -f, -R, -O, -p (ftrace.plugin),
+ * -C (ftrace.clock) and -b; the top buffer's other settings are start_plan.ftrace.
+ */
+struct start_buffer {
+	struct buffer_plan plan;
 	bool used;		/* an option names it (the top buffer may be unused) */
-	bool created;
-	const char **specs;	/* -e, in order */
-	int nr_specs;
-	struct ftrace_setup events;	/* its -v, -f, -R and -O, as record's */
-	struct tfs_events *selected;	/* what its -e and -v select */
-	const char *tracer, *clock;
-	unsigned long size_kb;
 };
 
 struct start_plan {
 	const struct command *cmd;
 	bool start;
 	int argc;		/* each buffer's lists have room for every option */
-	struct buffer_plan *bufs;
+	struct start_buffer *bufs;
 	int nr_bufs;
 	struct tfs_saved *saved;
+	int nr_cpus;		/* -b resizes each CPU's buffer */
 	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
 };
 
@@ -93,18 +91,19 @@ static int bad_value(struct start_plan *p)
 	return usage_follows(p->cmd);
 }
 
+/* The instance is named now and looked up later (check_plan), as before. */
 static void add_buffer(struct start_plan *p, const char *instance)
 {
-	struct buffer_plan *b;
+	struct start_buffer *b;
 
 	p->bufs = xrealloc(p->bufs, (p->nr_bufs + 1) * sizeof(*p->bufs));
 	b = &p->bufs[p->nr_bufs++];
-	*b = (struct buffer_plan){ .instance = instance, .used = instance != NULL };
-	b->specs = xcalloc(p->argc, sizeof(*b->specs));
-	ftrace_setup_init(&b->events, p->argc);
+	buffer_plan_init(&b->plan, NULL, p->argc);
+	b->plan.name = instance;
+	b->used = instance != NULL;
 }
 
-static struct buffer_plan *cur(struct start_plan *p)
+static struct start_buffer *cur(struct start_plan *p)
 {
 	if (!p->nr_bufs)
 		add_buffer(p, NULL);
@@ -112,31 +111,31 @@ static struct buffer_plan *cur(struct start_plan *p)
 }
 
 /* Has the latest -e of @b a -f (or with @trigger a -R) already? */
-static bool has_rule(const struct buffer_plan *b, bool trigger)
+static bool has_rule(const struct start_buffer *b, bool trigger)
 {
-	const struct ftrace_setup *ev = &b->events;
+	const struct ftrace_setup *ev = &b->plan.ftrace;
 
 	for (int i = 0; i < ev->nr_rules; i++)
-		if (ev->rules[i].spec == b->specs[b->nr_specs - 1] &&
+		if (ev->rules[i].spec == buffer_plan_last_event(&b->plan) &&
 		    !ev->rules[i].trigger == !trigger)
 			return true;
 	return false;
 }
 
 /* -f or -R: after an -e that enables events, once each. */
-static int event_rule(struct start_plan *p, struct buffer_plan *b, int c, const char *arg)
+static int event_rule(struct start_plan *p, struct start_buffer *b, int c, const char *arg)
 {
-	if (!b->nr_specs || has_rule(b, c == 'R'))
+	if (!b->plan.nr_specs || has_rule(b, c == 'R'))
 		return usage_error(p->cmd, "-%c must follow an -e", c);
-	if (b->events.negated[b->nr_specs - 1])
+	if (b->plan.ftrace.negated[b->plan.nr_specs - 1])
 		return usage_error(p->cmd, "-%c cannot follow a -v -e: its events are not enabled", c);
-	if (ftrace_setup_option(&b->events, c, arg, b->specs[b->nr_specs - 1]) < 0)
+	if (buffer_plan_option(&b->plan, c, arg) < 0)
 		return bad_value(p);
 	return PARSE_RUN;
 }
 
 /* The options of the top buffer (the function filters, -P ...) and -i. */
-static int top_option(struct start_plan *p, struct buffer_plan *b, int c, const char *arg)
+static int top_option(struct start_plan *p, struct start_buffer *b, int c, const char *arg)
 {
 	/* For every buffer, wherever it is given, as record's -i. */
 	if (c == 'i') {
@@ -144,16 +143,16 @@ static int top_option(struct start_plan *p, struct buffer_plan *b, int c, const 
 		return PARSE_RUN;
 	}
 	/* The function filter files exist in the top buffer only. */
-	if (b->instance && (c == 'l' || c == 'n' || c == 'g' || c == FTRACE_OPT_MODULE ||
+	if (b->plan.name && (c == 'l' || c == 'n' || c == 'g' || c == FTRACE_OPT_MODULE ||
 			    c == FTRACE_OPT_MAX_GRAPH_DEPTH || c == FTRACE_OPT_FUNC_STACK))
 		return usage_error(p->cmd, "function filters apply to the top buffer, not -B %s",
-				   b->instance);
+				   b->plan.name);
 	/* The others are set once, in the top buffer, as for the function filters. */
-	if (b->instance && c == FTRACE_OPT_CMDLINES_SIZE)
+	if (b->plan.name && c == FTRACE_OPT_CMDLINES_SIZE)
 		return usage_error(p->cmd, "--cmdlines-size applies to the whole kernel, not -B %s",
-				   b->instance);
-	if (b->instance)
-		return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s", c, b->instance);
+				   b->plan.name);
+	if (b->plan.name)
+		return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s", c, b->plan.name);
 	if (ftrace_setup_option(&p->ftrace, c, arg, NULL) < 0)
 		return bad_value(p);
 	b->used = true;
@@ -166,10 +165,10 @@ static int check_parsed(struct start_plan *p, int argc, char **argv)
 	bool any = false;
 
 	for (int i = 0; i < p->nr_bufs; i++)
-		if (p->bufs[i].events.negate_next)
+		if (p->bufs[i].plan.ftrace.negate_next)
 			return usage_error(p->cmd, "-v must come before an -e");
-	if (p->nr_bufs && !p->bufs[0].instance)
-		p->ftrace.plugin = p->bufs[0].tracer;
+	if (p->nr_bufs && !p->bufs[0].plan.name)
+		p->ftrace.plugin = p->bufs[0].plan.ftrace.plugin;
 	if (ftrace_setup_check_usage(&p->ftrace) < 0)
 		return bad_value(p);
 	if (optind < argc)
@@ -188,7 +187,7 @@ static int check_parsed(struct start_plan *p, int argc, char **argv)
  */
 static int parse(struct start_plan *p, int argc, char **argv)
 {
-	struct buffer_plan *b;
+	struct start_buffer *b;
 	int c, ret;
 
 	optind = 0;
@@ -199,14 +198,12 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		case 'h':
 			return show_usage(p->cmd);
 		case 'e':
-			if (check_named("-e", optarg, "an event name") < 0)
+			if (buffer_plan_event(&b->plan, optarg) < 0)
 				return bad_value(p);
-			ftrace_setup_event(&b->events, b->nr_specs);
-			b->specs[b->nr_specs++] = optarg;
 			b->used = true;
 			break;
 		case 'v':
-			b->events.negate_next = 1;
+			b->plan.ftrace.negate_next = 1;
 			break;
 		case 'f':
 		case 'R':
@@ -216,24 +213,24 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		case 'p':
 			if (check_named("-p", optarg, "a tracer name") < 0)
 				return bad_value(p);
-			b->tracer = optarg;
+			b->plan.ftrace.plugin = optarg;
 			b->used = true;
 			break;
 		case 'b':
-			if (parse_ulong("-b", optarg, 1, 1UL << 30, &b->size_kb) < 0)
+			if (buffer_plan_option(&b->plan, c, optarg) < 0)
 				return bad_value(p);
 			b->used = true;
 			break;
 		case 'C':
 			if (check_named("-C", optarg, "a clock name") < 0)
 				return bad_value(p);
-			b->clock = optarg;
+			b->plan.ftrace.clock = optarg;
 			b->used = true;
 			break;
 		case 'O':
 			if (check_named("-O", optarg, "a trace option") < 0)
 				return bad_value(p);
-			b->events.options[b->events.nr_options++] = optarg;
+			b->plan.ftrace.options[b->plan.ftrace.nr_options++] = optarg;
 			b->used = true;
 			break;
 		case 'B':
@@ -279,23 +276,21 @@ static bool in_list(const char *rel, const char *word)
 static int check_plan(struct start_plan *p)
 {
 	for (int i = 0; i < p->nr_bufs; i++) {
-		struct buffer_plan *b = &p->bufs[i];
+		struct buffer_plan *b = &p->bufs[i].plan;
 
-		if (b->instance && !(b->buf = tfs_instance_alloc(b->instance)))
+		if (b->name && !(b->inst = tfs_instance_alloc(b->name)))
 			return -1;
 		/* -i holds for every buffer; a spec it skips takes its -f and -R along. */
-		b->events.ignore_missing = p->ftrace.ignore_missing;
-		b->selected = ftrace_select_events(&b->events, NULL, b->specs, b->nr_specs);
-		if (!b->selected)
+		b->ftrace.ignore_missing = p->ftrace.ignore_missing;
+		if (buffer_plan_select(b, NULL) < 0)
 			return -1;
-		if (b->tracer && !in_list("available_tracers", b->tracer))
-			return error("no tracer '%s' (see trace-cmd list -t)", b->tracer);
-		if (b->clock && !in_list("trace_clock", b->clock))
-			return error("no trace clock '%s' (see trace-cmd list -C)", b->clock);
+		if (b->ftrace.plugin && !in_list("available_tracers", b->ftrace.plugin))
+			return error("no tracer '%s' (see trace-cmd list -t)", b->ftrace.plugin);
+		if (b->ftrace.clock && !in_list("trace_clock", b->ftrace.clock))
+			return error("no trace clock '%s' (see trace-cmd list -C)", b->ftrace.clock);
 		/* A tracer's own options may appear only once it is set: apply checks them. */
-		b->events.plugin = b->tracer;
-		b->events.list_hint = 1;
-		if (ftrace_setup_check_options(&b->events, b->buf) < 0)
+		b->ftrace.list_hint = 1;
+		if (ftrace_setup_check_options(&b->ftrace, b->inst) < 0)
 			return -1;
 	}
 	return 0;
@@ -303,7 +298,7 @@ static int check_plan(struct start_plan *p)
 
 static int set_rel(struct start_plan *p, struct buffer_plan *b, const char *rel, const char *val)
 {
-	return tfs_set(p->saved, b->buf, rel, val);
+	return tfs_set(p->saved, b->inst, rel, val);
 }
 
 /*
@@ -318,7 +313,7 @@ static int disable_events(struct start_plan *p, struct buffer_plan *b)
 	size_t len;
 	int ret = 0;
 
-	if (tfs_read_file(b->buf, "set_event", &list, &len) < 0)
+	if (tfs_read_file(b->inst, "set_event", &list, &len) < 0)
 		return -1;
 	for (line = strtok_r(list, "\n", &save); line && !ret;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -327,19 +322,23 @@ static int disable_events(struct start_plan *p, struct buffer_plan *b)
 			continue;
 		snprintf(rel, sizeof(rel), "events/%.*s/%s/enable", (int)(colon - line), line,
 			 colon + 1);
-		ret = tfs_save(p->saved, b->buf, rel);
+		ret = tfs_save(p->saved, b->inst, rel);
 	}
 	free(list);
-	return ret ? -1 : tfs_write_file(b->buf, "set_event", "");
+	return ret ? -1 : tfs_write_file(b->inst, "set_event", "");
 }
 
-/* The filters and triggers first, so no unfiltered event slips in. */
+/*
+ * The filters and triggers first, so no unfiltered event slips in; only on
+ * the events selected, as -v takes an event out of its filters too.  Each
+ * event's own enable file, so set enables exactly what it names.
+ */
 static int apply_events(struct start_plan *p, struct buffer_plan *b)
 {
 	const struct tfs_events *ev = b->selected;
 	char rel[512];
 
-	if (ftrace_setup_apply_rules(&b->events, b->buf, p->saved, ev) < 0)
+	if (ftrace_setup_apply_rules(&b->ftrace, b->inst, p->saved, ev) < 0)
 		return -1;
 	for (size_t i = 0; i < tfs_events_count(ev); i++) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable",
@@ -352,25 +351,19 @@ static int apply_events(struct start_plan *p, struct buffer_plan *b)
 
 static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 {
-	char num[32];
+	const char *tracer = b->ftrace.plugin;
 
-	if (b->buf) {
-		int made = tfs_instance_create(b->buf);
-
-		if (made < 0)
-			return -1;
-		b->created = made > 0;
-	}
+	if (buffer_plan_create(b) < 0)
+		return -1;
 	if (p->start && disable_events(p, b) < 0)
 		return -1;
-	if ((b->tracer || p->start) && set_rel(p, b, "current_tracer", b->tracer ? b->tracer : "nop") < 0)
+	if ((tracer || p->start) && set_rel(p, b, "current_tracer", tracer ? tracer : "nop") < 0)
 		return -1;
-	if (b->clock && set_rel(p, b, "trace_clock", b->clock) < 0)
+	if (b->ftrace.clock && set_rel(p, b, "trace_clock", b->ftrace.clock) < 0)
 		return -1;
-	if (ftrace_setup_apply_options(&b->events, b->buf, p->saved) < 0)
+	if (ftrace_setup_apply_options(&b->ftrace, b->inst, p->saved) < 0)
 		return -1;
-	snprintf(num, sizeof(num), "%lu", b->size_kb);
-	if (b->size_kb && set_rel(p, b, "buffer_size_kb", num) < 0)
+	if (buffer_plan_apply_size(b, p->saved, p->nr_cpus) < 0)
 		return -1;
 	if (apply_events(p, b) < 0)
 		return -1;
@@ -380,30 +373,25 @@ static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 /* start's last steps: they are what it is for, so they are not undone. */
 static int start_tracing(struct buffer_plan *b)
 {
-	if (tfs_write_file(b->buf, "trace", "") < 0)
+	if (tfs_write_file(b->inst, "trace", "") < 0)
 		return -1;
-	return tfs_write_file(b->buf, "tracing_on", "1");
+	return tfs_write_file(b->inst, "tracing_on", "1");
 }
 
 /* Puts every changed file back and removes the instances this run created. */
 static void undo(struct start_plan *p)
 {
 	for (int i = p->nr_bufs - 1; i >= 0; i--)
-		ftrace_setup_restore(&p->bufs[i].events);
+		ftrace_setup_restore(&p->bufs[i].plan.ftrace);
 	tfs_restore(p->saved);
 	for (int i = 0; i < p->nr_bufs; i++)
-		if (p->bufs[i].created)
-			tfs_instance_destroy(p->bufs[i].buf);
+		buffer_plan_finish(&p->bufs[i].plan, 0);
 }
 
 static void free_plan(struct start_plan *p)
 {
-	for (int i = 0; i < p->nr_bufs; i++) {
-		tfs_events_free(p->bufs[i].selected);
-		ftrace_setup_free(&p->bufs[i].events);
-		free(p->bufs[i].specs);
-		tfs_instance_free(p->bufs[i].buf);
-	}
+	for (int i = 0; i < p->nr_bufs; i++)
+		buffer_plan_free(&p->bufs[i].plan);
 	free(p->bufs);
 	tfs_saved_free(p->saved);
 	ftrace_setup_free(&p->ftrace);
@@ -423,8 +411,9 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 	if (!tfs_dir() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace, NULL) < 0)
 		goto out;
 	p.saved = tfs_saved_new();
+	p.nr_cpus = tfs_cpu_count();
 	for (int i = 0; i < p.nr_bufs; i++) {
-		if (p.bufs[i].used && apply_buffer(&p, &p.bufs[i]) < 0) {
+		if (p.bufs[i].used && apply_buffer(&p, &p.bufs[i].plan) < 0) {
 			undo(&p);
 			goto out;
 		}
@@ -435,7 +424,7 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 		goto out;
 	}
 	for (int i = 0; start && i < p.nr_bufs; i++)
-		if (p.bufs[i].used && start_tracing(&p.bufs[i]) < 0)
+		if (p.bufs[i].used && start_tracing(&p.bufs[i].plan) < 0)
 			goto out;
 	ret = EXIT_OK;
 out:
