@@ -106,8 +106,12 @@ const char *rec_instances_name(const struct rec_instances *ri, int i)
 }
 
 /* The settings that are record's, not a buffer's, hold in every instance. */
-static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top)
+static void copy_globals(struct buffer_plan *b, const struct buffer_plan *top_plan)
 {
+	struct ftrace_setup *fs = &b->ftrace;
+	const struct ftrace_setup *top = &top_plan->ftrace;
+
+	b->size_kb = top_plan->size_kb;
 	fs->ignore_missing = top->ignore_missing;
 	fs->no_filter = top->no_filter;
 	fs->follow_command = top->follow_command;
@@ -168,23 +172,21 @@ static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int 
 	return buffer_plan_enable(&in->plan, saved);
 }
 
-int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top,
-			struct tfs_saved *saved, int nr_cpus, unsigned long buffer_kb,
-			const char *prefix)
+int rec_instances_setup(struct rec_instances *ri, const struct buffer_plan *top,
+			struct tfs_saved *saved, int nr_cpus, const char *prefix)
 {
 	int ret = 0;
 
 	ri->nr_cpus = nr_cpus;
 	ri->all_fds = xcalloc(ri->nr * nr_cpus + 1, sizeof(*ri->all_fds));
 	for (int i = 0; i < ri->nr; i++) {
-		copy_globals(&ri->inst[i].plan.ftrace, top);
+		copy_globals(&ri->inst[i].plan, top);
 		if (validate_instance(&ri->inst[i]) < 0)
 			return -1;
 	}
 	for (int i = 0; ret == 0 && i < ri->nr; i++) {
 		struct rec_instance *in = &ri->inst[i];
 
-		in->plan.size_kb = buffer_kb;
 		if (buffer_plan_create(&in->plan) < 0 ||
 		    (prefix && open_temp_files(ri, in, prefix) < 0))
 			return -1;
