@@ -4,6 +4,7 @@
  * the sizes, and the instance's life (made if missing, removed after if this
  * run made it).  record, stream and start/set keep one per buffer.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +40,22 @@ const char *buffer_plan_last_event(const struct buffer_plan *b)
 
 int buffer_plan_option(struct buffer_plan *b, int opt, const char *arg)
 {
+	unsigned long num;
+
 	switch (opt) {
 	case 'e':
 		return buffer_plan_event(b, arg) < 0 ? -1 : 1;
 	case 'b':
 		return parse_ulong("-b", arg, 1, 1UL << 30, &b->size_kb) < 0 ? -1 : 1;
+	case 'K':
+		b->keep_contents = 1;
+		return 1;
+	case BUFFER_OPT_SUBBUF_SIZE:
+		/* The kernel rounds to a power of two pages and says what it refuses. */
+		if (parse_ulong("--subbuf-size", arg, 1, 1UL << 20, &num) < 0)
+			return -1;
+		b->subbuf_kb = arg;
+		return 1;
 	}
 	return ftrace_setup_option(&b->ftrace, opt, arg, buffer_plan_last_event(b));
 }
@@ -53,6 +65,36 @@ int buffer_plan_select(struct buffer_plan *b, struct tfs_instance *where)
 	tfs_events_free(b->selected);
 	b->selected = ftrace_select_events(&b->ftrace, where, b->specs, b->nr_specs);
 	return b->selected ? 0 : -1;
+}
+
+/*
+ * Kernels before 6.8 have one sub-buffer size, the page size, and no file;
+ * a locked-down tracefs shows the file but refuses writes.  Writing the size
+ * it holds back changes nothing, and finds that out before anything else.
+ */
+static int check_subbuf(struct tfs_instance *where)
+{
+	static const char rel[] = "buffer_subbuf_size_kb";
+	char *cur;
+	int ret = 0;
+
+	if (!tfs_exists(where, rel))
+		return error("--subbuf-size: this kernel cannot change the sub-buffer size (no '%s' in '%s')",
+			     rel, tfs_dir());
+	cur = tfs_read_quiet(where, rel);
+	if (!cur)
+		return error("--subbuf-size: cannot read '%s': %s", rel, strerror(errno));
+	cur[strcspn(cur, "\n")] = '\0';
+	if (tfs_write_quiet(where, rel, cur) < 0)
+		ret = error("--subbuf-size: the kernel refuses to change the sub-buffer size (writing '%s' back to '%s': %s)",
+			    cur, rel, strerror(errno));
+	free(cur);
+	return ret;
+}
+
+int buffer_plan_check(const struct buffer_plan *b, struct tfs_instance *where)
+{
+	return b->subbuf_kb ? check_subbuf(where) : 0;
 }
 
 int buffer_plan_create(struct buffer_plan *b)
@@ -91,6 +133,9 @@ int buffer_plan_apply_size(struct buffer_plan *b, struct tfs_saved *saved, int n
 {
 	char rel[64], val[32];
 
+	/* First: a new sub-buffer size reallocates the buffer, at the size below. */
+	if (b->subbuf_kb && tfs_set(saved, b->inst, "buffer_subbuf_size_kb", b->subbuf_kb) < 0)
+		return -1;
 	if (!b->size_kb)
 		return 0;
 	/* Only the top buffer is ever unexpanded: an instance is made at full size. */
@@ -104,6 +149,11 @@ int buffer_plan_apply_size(struct buffer_plan *b, struct tfs_saved *saved, int n
 			return -1;
 	}
 	return 0;
+}
+
+int buffer_plan_clear(const struct buffer_plan *b)
+{
+	return b->keep_contents ? 0 : tfs_write_file(b->inst, "trace", "");
 }
 
 int buffer_plan_enable(struct buffer_plan *b, struct tfs_saved *saved)

@@ -112,6 +112,8 @@ static void copy_globals(struct buffer_plan *b, const struct buffer_plan *top_pl
 	const struct ftrace_setup *top = &top_plan->ftrace;
 
 	b->size_kb = top_plan->size_kb;
+	b->subbuf_kb = top_plan->subbuf_kb;
+	b->keep_contents = top_plan->keep_contents;
 	fs->ignore_missing = top->ignore_missing;
 	fs->no_filter = top->no_filter;
 	fs->follow_command = top->follow_command;
@@ -133,7 +135,7 @@ static int validate_instance(struct rec_instance *in)
 
 	if (!tfs_exists(NULL, "instances"))
 		return error("this kernel has no instances (no 'instances' in '%s')", tfs_dir());
-	if (buffer_plan_select(&in->plan, where) < 0 ||
+	if (buffer_plan_select(&in->plan, where) < 0 || buffer_plan_check(&in->plan, where) < 0 ||
 	    ftrace_setup_check(&in->plan.ftrace, where) < 0)
 		return -1;
 	return 0;
@@ -165,7 +167,7 @@ static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int 
 {
 	if (tfs_set(saved, in->plan.inst, "tracing_on", "0") < 0 ||
 	    buffer_plan_apply_size(&in->plan, saved, nr_cpus) < 0 ||
-	    tfs_write_file(in->plan.inst, "trace", "") < 0)
+	    buffer_plan_clear(&in->plan) < 0)
 		return -1;
 	if (ftrace_setup_apply(&in->plan.ftrace, in->plan.inst, saved) < 0)
 		return -1;

@@ -76,12 +76,14 @@ static const char record_usage[] =
 	"  --date              record the wall-clock offset: report shows dates\n"
 	"  --proc-map          save the address maps of COMMAND (at its exit) and of each -P PID\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
+	"  -K                  do not clear the buffers before recording: keep what they hold\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
 	"  -N HOST:PORT        send the trace to 'trace-cmd listen' at HOST:PORT, not to a file\n"
 	"  -t                  with -N, TCP data channels instead of UDP\n"
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
+	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
 	"  -s USECS            recorders wake every USECS to take what the buffers hold,\n"
 	"                      instead of sleeping until the kernel wakes them (0: that)\n"
 	"  --poll              recorders never wait on the kernel: no wake-up IPIs, but\n"
@@ -113,6 +115,7 @@ static const struct option record_options[] = {
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "v1", no_argument, NULL, OPT_NET_V1 },
 	{ "poll", no_argument, NULL, OPT_POLL },
+	{ "subbuf-size", required_argument, NULL, BUFFER_OPT_SUBBUF_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -288,8 +291,7 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case ':':
 		return usage_error(plan->cmd, "option '%s' needs a value", argv[optind - 1]);
 	default:
-		ret = ftrace_setup_option(&plan->top.ftrace, c, optarg,
-					  buffer_plan_last_event(&plan->top));
+		ret = buffer_plan_option(&plan->top, c, optarg);
 		if (ret < 0)
 			return usage_follows(plan->cmd);
 		if (!ret)
@@ -347,7 +349,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	plan->instances = rec_instances_new(argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkKiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
 		/* After -B NAME, its events and their options go to that instance. */
 		ret = rec_instances_option(plan->instances, c, optarg);
 		if (ret < 0)
@@ -794,7 +796,8 @@ static unsigned long long recorded_events(struct record_run *run, int cpu)
 {
 	unsigned long long events = 0, missed;
 
-	if (!run->plan->recorder.max_bytes &&
+	/* -K: the count goes back to before this run, as the buffer was not cleared. */
+	if (!run->plan->recorder.max_bytes && !run->plan->top.keep_contents &&
 	    ringbuf_stat_find(run->stats[cpu], "read events", &events) == 0)
 		return events;
 	recorder_count_events(run->tmp_fds[cpu], run->page_size, kernel_long_size(), &events,
@@ -1127,7 +1130,7 @@ static int setup(struct record_run *run)
 	run->events = ftrace_select_events(&plan->top.ftrace, NULL, plan->top.specs, plan->top.nr_specs);
 	if (!run->events)
 		return -1;
-	if (ftrace_setup_check(&plan->top.ftrace, NULL) < 0)
+	if (ftrace_setup_check(&plan->top.ftrace, NULL) < 0 || buffer_plan_check(&plan->top, NULL) < 0)
 		return -1;
 	run->nr_cpus = tfs_cpu_count();
 	if (run->nr_cpus < 1)
@@ -1140,7 +1143,7 @@ static int setup(struct record_run *run)
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
 	if (tfs_set(run->saved, NULL, "tracing_on", "0") < 0 || buffer_plan_apply_size(&plan->top, run->saved, run->nr_cpus) < 0 ||
-	    tfs_write_file(NULL, "trace", "") < 0)
+	    buffer_plan_clear(&plan->top) < 0)
 		return -1;
 	if (ftrace_setup_apply(&plan->top.ftrace, NULL, run->saved) < 0 ||
 	    tfs_events_enable(run->events, NULL, run->saved) < 0)
