@@ -23,6 +23,7 @@
 #include "trace-buffer-plan.h"
 #include "trace-compress.h"
 #include "trace-early.h"
+#include "trace-exec.h"
 #include "trace-ftrace-setup.h"
 #include "trace-outfile.h"
 #include "trace-pidwatch.h"
@@ -364,29 +365,6 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	}
 	plan->argv = optind < argc ? argv + optind : NULL;
 	return check_options(plan);
-}
-
-/* PATH lookup, so a missing command is found out before tracefs is touched. */
-static char *find_command_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dirs, *dir, *save = NULL, *full = NULL;
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		struct stat st;
-
-		full = xmalloc(strlen(dir) + strlen(name) + 2);
-		sprintf(full, "%s/%s", *dir ? dir : ".", name);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-			break;
-		free(full);
-		full = NULL;
-	}
-	free(dirs);
-	return full;
 }
 
 /* Opens the output before tracing starts: an old file survives a failed run. */

@@ -4,16 +4,22 @@
  * recording.  start replaces the event selection, clears the buffer and
  * leaves tracing on; set changes only what its options name.  Everything is
  * checked before the first write, and a refused write puts back what was done.
+ * Each buffer is a buffer plan (trace-buffer-plan.h), as record's are; a
+ * COMMAND after the options runs with the buffers set up (trace-exec.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "trace-cmd.h"
 #include "trace-buffer-plan.h"
 #include "trace-buffers.h"
+#include "trace-exec.h"
 #include "trace-ftrace-setup.h"
 #include "trace-tracefs.h"
 
@@ -25,6 +31,7 @@ extern const struct command cmd_start, cmd_set;
 	"  -R TRIGGER add TRIGGER to the events of the preceding -e (their trigger file)\n" \
 	"  -p TRACER  set the tracer (trace-cmd list shows them)\n" \
 	"  -b SIZE    per-CPU buffer size in KiB\n" \
+	"  --subbuf-size KB     the ring buffer's sub-buffer (page) size in KiB\n" \
 	"  -C CLOCK   the trace clock (trace-cmd list shows them)\n" \
 	"  -O OPTION  set a trace option, noOPTION clears it (trace-cmd list shows them)\n" \
 	"  -B NAME    the options after it apply to the instance NAME (created if needed)\n" \
@@ -35,26 +42,40 @@ extern const struct command cmd_start, cmd_set;
 	"  --max-graph-depth N  the function_graph depth limit\n" \
 	"  --func-stack         a stack trace at each traced function (-p function)\n" \
 	"  -P PID     trace only PID's events (repeatable; set_event_pid, set_ftrace_pid)\n" \
-	"  -c         with -P, their children too (options/event-fork, function-fork)\n" \
+	"  -F         trace only COMMAND (and with -c its children)\n" \
+	"  -c         with -P or -F, their children too (options/event-fork, function-fork)\n" \
 	"  -M CPUMASK trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n" \
 	"  -T         a stack trace with each event (options/stacktrace)\n" \
 	"  -d         keep the function tracer off (options/function-trace)\n" \
 	"  -D         -d and /proc/sys/kernel/ftrace_enabled off as well\n" \
 	"  --cmdlines-size N    how many command names the kernel keeps (saved_cmdlines_size)\n" \
 	"  -i         an -e that matches no event is a warning, not an error\n" \
-	"  -v         the -e after it takes its events out (-e sched -v -e sched_switch)\n"
+	"  -v         the -e after it takes its events out (-e sched -v -e sched_switch)\n" \
+	"  -K         do not clear the buffers before tracing (set never clears them)\n" \
+	"  -k         accepted as upstream's: start and set never reset the buffers after\n" \
+	"  -q, --quiet          accepted as upstream's: start and set print no statistics\n" \
+	"  --verbose[=LEVEL]    accepted as upstream's, LEVEL checked: start and set print only\n" \
+	"                       errors and warnings\n" \
+	"  --user USER          run COMMAND as USER\n" \
+	"  --fork               return once COMMAND is started, without waiting for it\n" \
+	"  COMMAND    run with tracing set up (and on, for start), as a shell would; the exit\n" \
+	"             status is its own\n"
 
 static const char start_usage[] =
 	"usage: trace-cmd start [-e EVENT [-f FILTER] [-R TRIGGER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
-	"                       [-O OPTION]... [-B NAME [OPTIONS]]...\n"
+	"                       [-O OPTION]... [-K] [--subbuf-size KB] [-B NAME [OPTIONS]]...\n"
+	"                       [-F] [--fork] [--user USER] [COMMAND [ARG]...]\n"
 	START_OPTIONS
 	"Replaces the events enabled in each buffer it names, clears it and turns tracing on.\n";
 
 static const char set_usage[] =
 	"usage: trace-cmd set [-e EVENT [-f FILTER] [-R TRIGGER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
-	"                     [-O OPTION]... [-B NAME [OPTIONS]]...\n"
+	"                     [-O OPTION]... [-K] [--subbuf-size KB] [-B NAME [OPTIONS]]...\n"
+	"                     [-F] [--fork] [--user USER] [COMMAND [ARG]...]\n"
 	START_OPTIONS
 	"Changes only what its options name; tracing_on and the buffer stay as they are.\n";
+
+enum { START_OPT_FORK = 0x4000, START_OPT_VERBOSE };	/* after the modules' (their headers) */
 
 static const struct option start_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -62,6 +83,11 @@ static const struct option start_longopts[] = {
 	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
 	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
 	{ "cmdlines-size", required_argument, NULL, FTRACE_OPT_CMDLINES_SIZE },
+	{ "subbuf-size", required_argument, NULL, BUFFER_OPT_SUBBUF_SIZE },
+	{ "user", required_argument, NULL, FTRACE_OPT_USER },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "fork", no_argument, NULL, START_OPT_FORK },
+	{ "verbose", optional_argument, NULL, START_OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -84,6 +110,10 @@ struct start_plan {
 	struct tfs_saved *saved;
 	int nr_cpus;		/* -b resizes each CPU's buffer */
 	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
+	char **argv;		/* COMMAND and its arguments, or NULL */
+	char *cmd_path;		/* where COMMAND was found */
+	bool fork_only;		/* --fork: do not wait for COMMAND */
+	bool keep_contents;	/* -K: no buffer is cleared */
 };
 
 static int bad_value(struct start_plan *p)
@@ -159,6 +189,61 @@ static int top_option(struct start_plan *p, struct start_buffer *b, int c, const
 	return PARSE_RUN;
 }
 
+/*
+ * upstream's --verbose levels, by name (or a longer word starting with one,
+ * as "warning") or number.  start and set print nothing above warnings, so
+ * the level is only checked.
+ */
+static int check_verbose(const char *arg)
+{
+	static const char *const names[] = { "none", "crit", "err", "warn", "info", "debug", "all" };
+	unsigned long num;
+
+	if (!arg)
+		return 0;
+	if (isdigit((unsigned char)*arg))
+		return parse_ulong("--verbose", arg, 0, 1UL << 20, &num);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strncmp(arg, names[i], strlen(names[i])))
+			return 0;
+	return error("invalid --verbose value '%s': not a level (none crit err warn info debug all, or a number)",
+		     arg);
+}
+
+/* The options about the run rather than a buffer: -F, -K, -k, -q, --user, --fork, --verbose. */
+static int run_option(struct start_plan *p, int c, const char *arg)
+{
+	switch (c) {
+	case 'F':
+	case FTRACE_OPT_USER:
+		if (ftrace_setup_option(&p->ftrace, c, arg, NULL) < 0)
+			return bad_value(p);
+		break;
+	case 'K':
+		p->keep_contents = true;
+		break;
+	case START_OPT_FORK:
+		p->fork_only = true;
+		break;
+	case START_OPT_VERBOSE:
+		if (check_verbose(arg) < 0)
+			return bad_value(p);
+		break;
+	}
+	return PARSE_RUN;
+}
+
+/* What COMMAND's options need. */
+static int check_command(struct start_plan *p)
+{
+	const char *need = p->ftrace.follow_command ? "-F" : p->ftrace.user ? "--user" :
+			   p->fork_only ? "--fork" : NULL;
+
+	if (!p->argv && need)
+		return usage_error(p->cmd, "%s needs a COMMAND", need);
+	return PARSE_RUN;
+}
+
 /* What the options say together, once all are read. */
 static int check_parsed(struct start_plan *p, int argc, char **argv)
 {
@@ -171,8 +256,9 @@ static int check_parsed(struct start_plan *p, int argc, char **argv)
 		p->ftrace.plugin = p->bufs[0].plan.ftrace.plugin;
 	if (ftrace_setup_check_usage(&p->ftrace) < 0)
 		return bad_value(p);
-	if (optind < argc)
-		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
+	p->argv = optind < argc ? argv + optind : NULL;
+	if (check_command(p) != PARSE_RUN)
+		return EXIT_USAGE;
 	/* Every option but -v, -f, -R and -i puts its buffer to use. */
 	for (int i = 0; i < p->nr_bufs; i++)
 		any = any || p->bufs[i].used;
@@ -192,7 +278,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDiv", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDivFKkq", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
@@ -217,6 +303,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			b->used = true;
 			break;
 		case 'b':
+		case BUFFER_OPT_SUBBUF_SIZE:
 			if (buffer_plan_option(&b->plan, c, optarg) < 0)
 				return bad_value(p);
 			b->used = true;
@@ -243,6 +330,11 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		case 'P': case 'c': case 'M': case 'T': case 'd': case 'D':
 		case FTRACE_OPT_CMDLINES_SIZE:
 			if ((ret = top_option(p, b, c, optarg)) != PARSE_RUN)
+				return ret;
+			break;
+		case 'F': case 'K': case 'k': case 'q':
+		case FTRACE_OPT_USER: case START_OPT_FORK: case START_OPT_VERBOSE:
+			if ((ret = run_option(p, c, optarg)) != PARSE_RUN)
 				return ret;
 			break;
 		default:
@@ -272,13 +364,36 @@ static bool in_list(const char *rel, const char *word)
 	return found;
 }
 
+/*
+ * -F and -c hold in every buffer traced: each instance's plan gets them (the
+ * top buffer's are in start_plan.ftrace), and the child writes its pid in each.
+ */
+static void follow_command_everywhere(struct start_plan *p)
+{
+	for (int i = 0; i < p->nr_bufs; i++) {
+		struct ftrace_setup *fs = &p->bufs[i].plan.ftrace;
+
+		if (p->bufs[i].plan.name) {
+			fs->follow_command = p->ftrace.follow_command;
+			fs->children = p->ftrace.children && p->ftrace.follow_command;
+		}
+		p->bufs[i].plan.keep_contents = p->keep_contents;
+	}
+}
+
 /* Every name in the plan, checked before anything is written. */
 static int check_plan(struct start_plan *p)
 {
+	if (p->argv && !(p->cmd_path = find_command_path(p->argv[0])))
+		return error("cannot run '%s': command not found", p->argv[0]);
+	follow_command_everywhere(p);
 	for (int i = 0; i < p->nr_bufs; i++) {
 		struct buffer_plan *b = &p->bufs[i].plan;
 
 		if (b->name && !(b->inst = tfs_instance_alloc(b->name)))
+			return -1;
+		/* A new instance gets the files the top buffer has. */
+		if (buffer_plan_check(b, b->inst && tfs_instance_exists(b->inst) ? b->inst : NULL) < 0)
 			return -1;
 		/* -i holds for every buffer; a spec it skips takes its -f and -R along. */
 		b->ftrace.ignore_missing = p->ftrace.ignore_missing;
@@ -365,17 +480,70 @@ static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 		return -1;
 	if (buffer_plan_apply_size(b, p->saved, p->nr_cpus) < 0)
 		return -1;
+	/* -F -c in an instance: the top buffer's are set by ftrace_setup_apply(). */
+	if (b->inst && b->ftrace.children && set_rel(p, b, "options/event-fork", "1") < 0)
+		return -1;
 	if (apply_events(p, b) < 0)
 		return -1;
 	return 0;
 }
 
 /* start's last steps: they are what it is for, so they are not undone. */
-static int start_tracing(struct buffer_plan *b)
+static int start_tracing(struct start_plan *p)
 {
-	if (tfs_write_file(b->inst, "trace", "") < 0)
+	for (int i = 0; p->start && i < p->nr_bufs; i++) {
+		struct buffer_plan *b = &p->bufs[i].plan;
+
+		if (!p->bufs[i].used)
+			continue;
+		if (buffer_plan_clear(b) < 0 || tfs_write_file(b->inst, "tracing_on", "1") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * In COMMAND's child, right before exec: -F's pid in each buffer traced,
+ * then (start) tracing on, as record does, so the trace begins with it.
+ */
+static int before_exec(void *arg)
+{
+	struct start_plan *p = arg;
+
+	for (int i = 0; i < p->nr_bufs; i++) {
+		struct buffer_plan *b = &p->bufs[i].plan;
+
+		if (p->bufs[i].used &&
+		    ftrace_setup_child(b->inst ? &b->ftrace : &p->ftrace, b->inst) < 0)
+			return -1;
+	}
+	if (start_tracing(p) < 0)
 		return -1;
-	return tfs_write_file(b->inst, "tracing_on", "1");
+	if (ftrace_setup_become_user(&p->ftrace) < 0)
+		return error("--user %s: cannot become that user: %s", p->ftrace.user,
+			     strerror(errno));
+	return 0;
+}
+
+/* COMMAND, its exit status ours as a shell would give it; --fork: 0 once it runs. */
+static int run_command(struct start_plan *p)
+{
+	pid_t pid = exec_command(p->cmd_path, p->argv, before_exec, p);
+	int status;
+
+	if (pid < 0)
+		return EXIT_FAILED;
+	if (p->fork_only)
+		return EXIT_OK;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			error("waiting for '%s': %s", p->argv[0], strerror(errno));
+			return EXIT_FAILED;
+		}
+	}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
 }
 
 /* Puts every changed file back and removes the instances this run created. */
@@ -393,6 +561,7 @@ static void free_plan(struct start_plan *p)
 	for (int i = 0; i < p->nr_bufs; i++)
 		buffer_plan_free(&p->bufs[i].plan);
 	free(p->bufs);
+	free(p->cmd_path);
 	tfs_saved_free(p->saved);
 	ftrace_setup_free(&p->ftrace);
 }
@@ -423,10 +592,10 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 		undo(&p);
 		goto out;
 	}
-	for (int i = 0; start && i < p.nr_bufs; i++)
-		if (p.bufs[i].used && start_tracing(&p.bufs[i].plan) < 0)
-			goto out;
-	ret = EXIT_OK;
+	if (p.argv)
+		ret = run_command(&p);
+	else
+		ret = start_tracing(&p) < 0 ? EXIT_FAILED : EXIT_OK;
 out:
 	free_plan(&p);
 	return ret;
