@@ -195,19 +195,25 @@ static int has_word(const char *list, const char *name)
 	return 0;
 }
 
-static int check_tracer(struct tfs_instance *inst, const char *plugin)
+/* fs->list_hint: start's words, which point to trace-cmd list. */
+static int check_tracer(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
+	const char *plugin = fs->plugin;
 	char *list;
 	int ret = 0;
 
-	if (!tfs_exists(inst, "available_tracers"))
+	if (!tfs_exists(inst, "available_tracers")) {
+		if (fs->list_hint)
+			return error("no tracer '%s' (see trace-cmd list -t)", plugin);
 		return error("tracer '%s' is not available (no available_tracers in '%s')",
 			     plugin, tfs_dir());
+	}
 	if (tfs_read_file(inst, "available_tracers", &list, NULL) < 0)
 		return -1;
 	if (!has_word(list, plugin)) {
 		list[strcspn(list, "\n")] = '\0';
-		ret = error("tracer '%s' is not available (available: %s)", plugin, list);
+		ret = fs->list_hint ? error("no tracer '%s' (see trace-cmd list -t)", plugin) :
+			error("tracer '%s' is not available (available: %s)", plugin, list);
 	}
 	free(list);
 	return ret;
@@ -288,8 +294,9 @@ static int check_functions(const struct ftrace_setup *fs, struct tfs_instance *i
 	return ret;
 }
 
-static int check_clock(struct tfs_instance *inst, const char *clock)
+static int check_clock(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
+	const char *clock = fs->clock;
 	char *list, *words, *p;
 	int ret = 0;
 
@@ -301,7 +308,8 @@ static int check_clock(struct tfs_instance *inst, const char *clock)
 		if (*p == '[' || *p == ']')
 			*p = ' ';
 	if (!has_word(words, clock))
-		ret = error("clock '%s' is not available (available: %s)", clock, list);
+		ret = fs->list_hint ? error("no trace clock '%s' (see trace-cmd list -C)", clock) :
+			error("clock '%s' is not available (available: %s)", clock, list);
 	free(words);
 	free(list);
 	return ret;
@@ -374,9 +382,9 @@ int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *ins
 
 int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
-	if (fs->plugin && check_tracer(inst, fs->plugin) < 0)
+	if (fs->plugin && check_tracer(fs, inst) < 0)
 		return -1;
-	if (fs->clock && check_clock(inst, fs->clock) < 0)
+	if (fs->clock && check_clock(fs, inst) < 0)
 		return -1;
 	if (ftrace_setup_check_options(fs, inst) < 0)
 		return -1;

@@ -64,7 +64,7 @@ struct ftrace_setup {
 	int negate_next;		/* -v seen: the next -e takes events out */
 	char *negated;			/* per -e index: it came after a -v */
 	int no_filter;			/* --no-filter: trace record's own processes too */
-	int list_hint;			/* a missing -O is named as start does, with list -o */
+	int list_hint;			/* a missing -p, -C or -O in start's words (see trace-cmd list) */
 	char *excluded;			/* what ftrace_setup_exclude() wrote, or NULL */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	struct tfs_instance **restore_inst;	/* the buffer of each (NULL: top or /proc) */

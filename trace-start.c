@@ -344,26 +344,6 @@ static int parse(struct start_plan *p, int argc, char **argv)
 	return check_parsed(p, argc, argv);
 }
 
-/* Is @word one of the space separated words of tracefs file @rel ("[x]" counts as x)? */
-static bool in_list(const char *rel, const char *word)
-{
-	char *s, *w, *save = NULL;
-	bool found = false;
-	size_t len;
-
-	if (tfs_read_file(NULL, rel, &s, &len) < 0)
-		return false;
-	for (w = strtok_r(s, " \n", &save); w && !found; w = strtok_r(NULL, " \n", &save)) {
-		if (*w == '[' && w[strlen(w) - 1] == ']') {
-			w[strlen(w) - 1] = '\0';
-			w++;
-		}
-		found = !strcmp(w, word);
-	}
-	free(s);
-	return found;
-}
-
 /*
  * -F and -c hold in every buffer traced: each instance's plan gets them (the
  * top buffer's are in start_plan.ftrace), and the child writes its pid in each.
@@ -399,13 +379,14 @@ static int check_plan(struct start_plan *p)
 		b->ftrace.ignore_missing = p->ftrace.ignore_missing;
 		if (buffer_plan_select(b, NULL) < 0)
 			return -1;
-		if (b->ftrace.plugin && !in_list("available_tracers", b->ftrace.plugin))
-			return error("no tracer '%s' (see trace-cmd list -t)", b->ftrace.plugin);
-		if (b->ftrace.clock && !in_list("trace_clock", b->ftrace.clock))
-			return error("no trace clock '%s' (see trace-cmd list -C)", b->ftrace.clock);
-		/* A tracer's own options may appear only once it is set: apply checks them. */
+		/*
+		 * The tracer and clock in the top buffer's lists, the options in the
+		 * buffer (a tracer's own only once it is set: apply checks them),
+		 * in start's words.
+		 */
 		b->ftrace.list_hint = 1;
-		if (ftrace_setup_check_options(&b->ftrace, b->inst) < 0)
+		if (ftrace_setup_check(&b->ftrace, NULL) < 0 ||
+		    (b->inst && ftrace_setup_check_options(&b->ftrace, b->inst) < 0))
 			return -1;
 	}
 	return 0;
