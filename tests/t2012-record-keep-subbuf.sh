@@ -1,6 +1,6 @@
 #!/bin/bash
-# record -K leaves the buffers uncleared, and --subbuf-size sets the
-# sub-buffer size while recording and puts it back: on a fake tracing
+# record (and stream) -K leave the buffers uncleared, and --subbuf-size sets
+# the sub-buffer size while recording and puts it back: on a fake tracing
 # directory (this kernel refuses the write), then the clear refusal on the
 # real tracefs with nothing changed.
 . "$(dirname "$0")/test-lib.sh"
@@ -40,6 +40,14 @@ test_expect_success 'without buffer_subbuf_size_kb, record says so and writes no
 		record --subbuf-size 8 -e sched_switch -o f2.dat true &&
 	test_must_fail test -e f2.dat &&
 	diff -r fake-orig fake
+'
+
+test_expect_success 'stream -K and --subbuf-size, as record' '
+	fresh_fake && echo 4 >fake/buffer_subbuf_size_kb && echo held >fake/trace &&
+	"$TRACE_CMD" stream -q -K --subbuf-size 16 -e sched_switch \
+		sh -c "cat fake/buffer_subbuf_size_kb >during" >out &&
+	test "$(cat during)" = 16 && test "$(cat fake/buffer_subbuf_size_kb)" = 4 &&
+	test "$(cat fake/trace)" = held && grep -q sched_switch out
 '
 
 test_expect_success 'bad --subbuf-size values are usage errors' '
