@@ -185,7 +185,9 @@ static int top_option(struct start_plan *p, struct start_buffer *b, int c, const
 		return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s", c, b->plan.name);
 	if (ftrace_setup_option(&p->ftrace, c, arg, NULL) < 0)
 		return bad_value(p);
-	b->used = true;
+	/* -c alone changes nothing: with -F it holds in every buffer traced. */
+	if (c != 'c')
+		b->used = true;
 	return PARSE_RUN;
 }
 
@@ -358,6 +360,11 @@ static void follow_command_everywhere(struct start_plan *p)
 			fs->children = p->ftrace.children && p->ftrace.follow_command;
 		}
 		p->bufs[i].plan.keep_contents = p->keep_contents;
+	}
+	/* An unused top buffer is left alone (it has no -P then: -P uses it). */
+	if (!p->nr_bufs || p->bufs[0].plan.name || !p->bufs[0].used) {
+		p->ftrace.follow_command = 0;
+		p->ftrace.children = 0;
 	}
 }
 

@@ -50,6 +50,16 @@ test_expect_success 'start -F -c: options/event-fork on, for the children' '
 	holds fake/options/event-fork 1
 '
 
+test_expect_success 'start -F -c -B NAME: the pid and event-fork in the instance; the unused top buffer untouched' '
+	fresh_fake && mkdir -p fake/instances/foo &&
+	cp -r fake/events fake/set_event fake/set_event_pid fake/options fake/tracing_on fake/trace \
+		fake/current_tracer fake/instances/foo/ &&
+	"$TRACE_CMD" start -F -c -B foo -e sched_switch sh -c "echo \$\$" >out &&
+	holds fake/instances/foo/set_event_pid "$(cat out)" &&
+	holds fake/instances/foo/options/event-fork 1 && holds fake/instances/foo/tracing_on 1 &&
+	holds fake/options/event-fork 0 && holds fake/tracing_on 0 && holds fake/set_event_pid ""
+'
+
 test_expect_success '--fork returns once the command runs, without waiting' '
 	fresh_fake &&
 	"$TRACE_CMD" start -e sched_switch --fork sh -c "echo \$\$ >pid.tmp; mv pid.tmp pid; exec sleep 10" &&
