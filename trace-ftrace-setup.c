@@ -361,8 +361,8 @@ int ftrace_setup_check_options(const struct ftrace_setup *fs, struct tfs_instanc
 	return 0;
 }
 
-int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
-			       struct tfs_saved *saved)
+static int apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
+			 struct tfs_saved *saved)
 {
 	const char *name;
 	char rel[300];
@@ -709,7 +709,7 @@ static int apply_tracer(struct ftrace_setup *fs, struct tfs_instance *inst,
 	/* The tracer's own options appear once it is the current tracer. */
 	if (fs->func_stack && tfs_set(saved, inst, "options/func_stack_trace", "1") < 0)
 		return -1;
-	return fs->plugin ? ftrace_setup_apply_options(fs, inst, saved) : 0;
+	return fs->plugin ? apply_options(fs, inst, saved) : 0;
 }
 
 /* -P and -F: the event pid filter, and the function one for function tracers. */
@@ -862,13 +862,14 @@ static int apply_settings(struct ftrace_setup *fs, struct tfs_instance *inst,
 		return -1;
 	if (apply_no_function_trace(fs, inst, saved) < 0)
 		return -1;
-	if (!fs->plugin && ftrace_setup_apply_options(fs, inst, saved) < 0)
+	if (!fs->plugin && apply_options(fs, inst, saved) < 0)
 		return -1;
 	return apply_pids(fs, inst, saved);
 }
 
-int ftrace_setup_apply_rules(struct ftrace_setup *fs, struct tfs_instance *inst,
-			     struct tfs_saved *saved, const struct tfs_events *only)
+/* Each -f and -R on the events its -e matches (of @only, if given). */
+static int apply_rules(struct ftrace_setup *fs, struct tfs_instance *inst,
+		       struct tfs_saved *saved, const struct tfs_events *only)
 {
 	for (int i = 0; i < fs->nr_rules; i++)
 		if (apply_rule(fs, inst, &fs->rules[i], saved, only) < 0)
@@ -881,7 +882,7 @@ int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
 {
 	if (apply_settings(fs, inst, saved) < 0)
 		return -1;
-	if (ftrace_setup_apply_rules(fs, inst, saved, NULL) < 0)
+	if (apply_rules(fs, inst, saved, fs->rules_only) < 0)
 		return -1;
 	if (set_function_list(fs, inst, "set_ftrace_filter", fs->filters, fs->nr_filters,
 			      fs->module) < 0 ||

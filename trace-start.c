@@ -432,17 +432,14 @@ static int disable_events(struct start_plan *p, struct buffer_plan *b)
 }
 
 /*
- * The filters and triggers first, so no unfiltered event slips in; only on
- * the events selected, as -v takes an event out of its filters too.  Each
- * event's own enable file, so set enables exactly what it names.
+ * Each event's own enable file, so set enables exactly what it names (the
+ * filters and triggers are on already, so no unfiltered event slips in).
  */
-static int apply_events(struct start_plan *p, struct buffer_plan *b)
+static int enable_events(struct start_plan *p, struct buffer_plan *b)
 {
 	const struct tfs_events *ev = b->selected;
 	char rel[512];
 
-	if (ftrace_setup_apply_rules(&b->ftrace, b->inst, p->saved, ev) < 0)
-		return -1;
 	for (size_t i = 0; i < tfs_events_count(ev); i++) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable",
 			 tfs_events_system(ev, i), tfs_events_name(ev, i));
@@ -452,28 +449,26 @@ static int apply_events(struct start_plan *p, struct buffer_plan *b)
 	return 0;
 }
 
+/*
+ * The buffer's plan applied as record's are (clock, options, -F's pid
+ * files, filters and triggers, tracer), then its size and events.  start
+ * replaces the event selection and the tracer (nop without -p); the filters
+ * go only on the events selected, as -v takes an event out of them too.
+ */
 static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 {
-	const char *tracer = b->ftrace.plugin;
-
 	if (buffer_plan_create(b) < 0)
 		return -1;
 	if (p->start && disable_events(p, b) < 0)
 		return -1;
-	if ((tracer || p->start) && set_rel(p, b, "current_tracer", tracer ? tracer : "nop") < 0)
-		return -1;
-	if (b->ftrace.clock && set_rel(p, b, "trace_clock", b->ftrace.clock) < 0)
-		return -1;
-	if (ftrace_setup_apply_options(&b->ftrace, b->inst, p->saved) < 0)
+	if (p->start && !b->ftrace.plugin)
+		b->ftrace.plugin = "nop";
+	b->ftrace.rules_only = b->selected;
+	if (ftrace_setup_apply(&b->ftrace, b->inst, p->saved) < 0)
 		return -1;
 	if (buffer_plan_apply_size(b, p->saved, p->nr_cpus) < 0)
 		return -1;
-	/* -F -c in an instance: the top buffer's are set by ftrace_setup_apply(). */
-	if (b->inst && b->ftrace.children && set_rel(p, b, "options/event-fork", "1") < 0)
-		return -1;
-	if (apply_events(p, b) < 0)
-		return -1;
-	return 0;
+	return enable_events(p, b);
 }
 
 /* start's last steps: they are what it is for, so they are not undone. */
