@@ -93,8 +93,8 @@ static const struct option start_longopts[] = {
 
 /*
  * What one buffer (the top one, or an instance) is to get: the plan record
- * keeps per buffer.  start and set use its -e, -v, -f, -R, -O, -p (ftrace.plugin),
- * -C (ftrace.clock) and -b; the top buffer's other settings are start_plan.ftrace.
+ * keeps per buffer: its -e, -v, -f, -R, -O, -p, -C, -b and --subbuf-size; the
+ * top buffer's other settings (-l, -P, -F ...) are start_plan.ftrace.
  */
 struct start_buffer {
 	struct buffer_plan plan;
@@ -121,7 +121,7 @@ static int bad_value(struct start_plan *p)
 	return usage_follows(p->cmd);
 }
 
-/* The instance is named now and looked up later (check_plan), as before. */
+/* The instance is named now and looked up later (check_plan). */
 static void add_buffer(struct start_plan *p, const char *instance)
 {
 	struct start_buffer *b;
