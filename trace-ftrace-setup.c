@@ -195,19 +195,25 @@ static int has_word(const char *list, const char *name)
 	return 0;
 }
 
-static int check_tracer(struct tfs_instance *inst, const char *plugin)
+/* fs->list_hint: start's words, which point to trace-cmd list. */
+static int check_tracer(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
+	const char *plugin = fs->plugin;
 	char *list;
 	int ret = 0;
 
-	if (!tfs_exists(inst, "available_tracers"))
+	if (!tfs_exists(inst, "available_tracers")) {
+		if (fs->list_hint)
+			return error("no tracer '%s' (see trace-cmd list -t)", plugin);
 		return error("tracer '%s' is not available (no available_tracers in '%s')",
 			     plugin, tfs_dir());
+	}
 	if (tfs_read_file(inst, "available_tracers", &list, NULL) < 0)
 		return -1;
 	if (!has_word(list, plugin)) {
 		list[strcspn(list, "\n")] = '\0';
-		ret = error("tracer '%s' is not available (available: %s)", plugin, list);
+		ret = fs->list_hint ? error("no tracer '%s' (see trace-cmd list -t)", plugin) :
+			error("tracer '%s' is not available (available: %s)", plugin, list);
 	}
 	free(list);
 	return ret;
@@ -308,8 +314,9 @@ static int check_functions(const struct ftrace_setup *fs, struct tfs_instance *i
 	return ret;
 }
 
-static int check_clock(struct tfs_instance *inst, const char *clock)
+static int check_clock(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
+	const char *clock = fs->clock;
 	char *list, *words, *p;
 	int ret = 0;
 
@@ -321,7 +328,8 @@ static int check_clock(struct tfs_instance *inst, const char *clock)
 		if (*p == '[' || *p == ']')
 			*p = ' ';
 	if (!has_word(words, clock))
-		ret = error("clock '%s' is not available (available: %s)", clock, list);
+		ret = fs->list_hint ? error("no trace clock '%s' (see trace-cmd list -C)", clock) :
+			error("clock '%s' is not available (available: %s)", clock, list);
 	free(words);
 	free(list);
 	return ret;
@@ -373,8 +381,8 @@ int ftrace_setup_check_options(const struct ftrace_setup *fs, struct tfs_instanc
 	return 0;
 }
 
-int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
-			       struct tfs_saved *saved)
+static int apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
+			 struct tfs_saved *saved)
 {
 	const char *name;
 	char rel[300];
@@ -394,9 +402,9 @@ int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *ins
 
 int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst)
 {
-	if (fs->plugin && check_tracer(inst, fs->plugin) < 0)
+	if (fs->plugin && check_tracer(fs, inst) < 0)
 		return -1;
-	if (fs->clock && check_clock(inst, fs->clock) < 0)
+	if (fs->clock && check_clock(fs, inst) < 0)
 		return -1;
 	if (ftrace_setup_check_options(fs, inst) < 0)
 		return -1;
@@ -721,7 +729,7 @@ static int apply_tracer(struct ftrace_setup *fs, struct tfs_instance *inst,
 	/* The tracer's own options appear once it is the current tracer. */
 	if (fs->func_stack && tfs_set(saved, inst, "options/func_stack_trace", "1") < 0)
 		return -1;
-	return fs->plugin ? ftrace_setup_apply_options(fs, inst, saved) : 0;
+	return fs->plugin ? apply_options(fs, inst, saved) : 0;
 }
 
 /* -P and -F: the event pid filter, and the function one for function tracers. */
@@ -874,13 +882,14 @@ static int apply_settings(struct ftrace_setup *fs, struct tfs_instance *inst,
 		return -1;
 	if (apply_no_function_trace(fs, inst, saved) < 0)
 		return -1;
-	if (!fs->plugin && ftrace_setup_apply_options(fs, inst, saved) < 0)
+	if (!fs->plugin && apply_options(fs, inst, saved) < 0)
 		return -1;
 	return apply_pids(fs, inst, saved);
 }
 
-int ftrace_setup_apply_rules(struct ftrace_setup *fs, struct tfs_instance *inst,
-			     struct tfs_saved *saved, const struct tfs_events *only)
+/* Each -f and -R on the events its -e matches (of @only, if given). */
+static int apply_rules(struct ftrace_setup *fs, struct tfs_instance *inst,
+		       struct tfs_saved *saved, const struct tfs_events *only)
 {
 	for (int i = 0; i < fs->nr_rules; i++)
 		if (apply_rule(fs, inst, &fs->rules[i], saved, only) < 0)
@@ -893,7 +902,7 @@ int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
 {
 	if (apply_settings(fs, inst, saved) < 0)
 		return -1;
-	if (ftrace_setup_apply_rules(fs, inst, saved, NULL) < 0)
+	if (apply_rules(fs, inst, saved, fs->rules_only) < 0)
 		return -1;
 	if (set_function_list(fs, inst, "set_ftrace_filter", fs->filters, fs->nr_filters,
 			      fs->module) < 0 ||

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The buffer plan shared by record (and stream, and each record -B
- * instance) and by start/set: -p PLUGIN, the function filters (-l, -n, -g,
+ * The ftrace settings of a buffer plan (trace-buffer-plan.h), shared by
+ * record (and stream, and each record -B instance) and start/set: -p PLUGIN, the function filters (-l, -n, -g,
  * --module), --max-graph-depth, --func-stack, the -e selection with -v and
  * -i, the event filters and triggers (-f, -R after an -e), and the other
  * tracefs settings (-C, -O, -M, -T, -P, -F, -c, --cmdlines-size).  Checked
  * before tracefs is touched, applied through tfs_set(), put back by
  * tfs_restore() and ftrace_setup_restore().  Where start words or does a
- * thing otherwise, a field says so (list_hint) or start calls the parts.
+ * thing otherwise, a field says so (list_hint, rules_only).
  */
 #ifndef TRACE_FTRACE_SETUP_H
 #define TRACE_FTRACE_SETUP_H
@@ -64,7 +64,8 @@ struct ftrace_setup {
 	int negate_next;		/* -v seen: the next -e takes events out */
 	char *negated;			/* per -e index: it came after a -v */
 	int no_filter;			/* --no-filter: trace record's own processes too */
-	int list_hint;			/* a missing -O is named as start does, with list -o */
+	const struct tfs_events *rules_only;	/* start: -f and -R on these events only (-v) */
+	int list_hint;			/* a missing -p, -C or -O in start's words (see trace-cmd list) */
 	char *excluded;			/* what ftrace_setup_exclude() wrote, or NULL */
 	/* What was changed outside tfs_saved, put back by ftrace_setup_restore(). */
 	struct tfs_instance **restore_inst;	/* the buffer of each (NULL: top or /proc) */
@@ -101,21 +102,10 @@ int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst)
 int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
 		       struct tfs_saved *saved);
 /*
- * The -O part: each option exists in @inst (check: not with -p, whose own
- * options appear with it), then each is written, as ftrace_setup_apply()
- * does, checked again as the tracer may have brought or taken options.
+ * The -O part of ftrace_setup_check(): each option exists in @inst (not
+ * with -p, whose own options appear with it: apply checks them then).
  */
 int ftrace_setup_check_options(const struct ftrace_setup *fs, struct tfs_instance *inst);
-int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
-			       struct tfs_saved *saved);
-/*
- * Only the -f and -R part of ftrace_setup_apply(): each rule on the events its
- * -e spec matches in @inst, or with @only on those of them in @only (start,
- * whose -v takes an event out of its filters too).  Triggers are undone by
- * ftrace_setup_restore(), filters through @saved.
- */
-int ftrace_setup_apply_rules(struct ftrace_setup *fs, struct tfs_instance *inst,
-			     struct tfs_saved *saved, const struct tfs_events *only);
 /*
  * -F: called in the traced command's child before it executes, so only it
  * (and with -c its children) is traced.  apply has saved the files.

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record -B NAME: each instance's own plan (events, filters, options), its
- * creation and removal, its per-CPU recorders and its buffer in trace.dat.
- * Each instance is a tfs_instance handed to the same tracefs and
- * ftrace-setup calls that serve the top buffer (as NULL).
+ * record -B NAME: each instance's buffer plan (trace-buffer-plan.h: its
+ * events, filters, options, creation and removal), its per-CPU recorders and
+ * its buffer in trace.dat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-buffer-plan.h"
 #include "trace-ftrace-setup.h"
 #include "trace-output.h"
 #include "trace-record-instances.h"
@@ -22,13 +22,7 @@
 #include "trace-tracefs.h"
 
 struct rec_instance {
-	const char *name;
-	struct tfs_instance *buf;	/* its buffer in tracefs */
-	const char **events;		/* -e after its -B */
-	int nr_events;
-	struct ftrace_setup ftrace;	/* its -f, -R, -v, -p, -C, -O, -T */
-	struct tfs_events *selected;
-	int created;			/* record made it: removed afterwards */
+	struct buffer_plan plan;	/* its -e, -f, -R, -v, -p, -C, -O, -T; made and put back */
 	char **tmp_paths;
 	int *tmp_fds;			/* points into rec_instances.all_fds */
 	pid_t *recorders;
@@ -53,24 +47,19 @@ struct rec_instances *rec_instances_new(int argc)
 
 static int add_instance(struct rec_instances *ri, const char *name)
 {
-	struct tfs_instance *buf = tfs_instance_alloc(name);
-	struct rec_instance *in;
+	struct buffer_plan plan;
 
-	if (!buf)
+	if (buffer_plan_init(&plan, name, ri->argc) < 0)
 		return -1;
 	for (int i = 0; i < ri->nr; i++) {
-		if (!strcmp(ri->inst[i].name, name)) {
-			tfs_instance_free(buf);
+		if (!strcmp(ri->inst[i].plan.name, name)) {
+			buffer_plan_free(&plan);
 			return error("-B %s given twice", name);
 		}
 	}
 	ri->inst = xrealloc(ri->inst, (ri->nr + 1) * sizeof(*ri->inst));
-	in = &ri->inst[ri->nr++];
-	memset(in, 0, sizeof(*in));
-	in->name = name;
-	in->buf = buf;
-	in->events = xcalloc(ri->argc, sizeof(*in->events));
-	ftrace_setup_init(&in->ftrace, ri->argc);
+	memset(&ri->inst[ri->nr], 0, sizeof(*ri->inst));
+	ri->inst[ri->nr++].plan = plan;
 	return 1;
 }
 
@@ -83,20 +72,11 @@ int rec_instances_option(struct rec_instances *ri, int opt, const char *arg)
 	if (!in)
 		return 0;
 	switch (opt) {
-	case 'e':
-		if (check_named("-e", arg, "an event name") < 0)
-			return -1;
-		ftrace_setup_event(&in->ftrace, in->nr_events);
-		in->events[in->nr_events++] = arg;
-		return 1;
-	case 'f': case 'R': case 'v': case 'p': case 'C': case 'O': case 'T':
-		if (ftrace_setup_option(&in->ftrace, opt, arg, in->nr_events ?
-					in->events[in->nr_events - 1] : NULL) < 0)
-			return -1;
-		return 1;
+	case 'e': case 'f': case 'R': case 'v': case 'p': case 'C': case 'O': case 'T':
+		return buffer_plan_option(&in->plan, opt, arg) < 0 ? -1 : 1;
 	case 'l': case 'n': case 'g':
 	case FTRACE_OPT_MODULE: case FTRACE_OPT_MAX_GRAPH_DEPTH: case FTRACE_OPT_FUNC_STACK:
-		return error("function filters apply to the top buffer, not -B %s", in->name);
+		return error("function filters apply to the top buffer, not -B %s", in->plan.name);
 	}
 	return 0;
 }
@@ -106,11 +86,11 @@ int rec_instances_check_usage(const struct rec_instances *ri)
 	for (int i = 0; i < ri->nr; i++) {
 		const struct rec_instance *in = &ri->inst[i];
 
-		if (ftrace_setup_check_usage(&in->ftrace) < 0)
+		if (ftrace_setup_check_usage(&in->plan.ftrace) < 0)
 			return -1;
-		if (!in->nr_events && !in->ftrace.plugin)
+		if (!in->plan.nr_specs && !in->plan.ftrace.plugin)
 			return error("-B %s has nothing to record: give -e EVENT after it",
-				     in->name);
+				     in->plan.name);
 	}
 	return 0;
 }
@@ -122,12 +102,18 @@ int rec_instances_count(const struct rec_instances *ri)
 
 const char *rec_instances_name(const struct rec_instances *ri, int i)
 {
-	return ri->inst[i].name;
+	return ri->inst[i].plan.name;
 }
 
 /* The settings that are record's, not a buffer's, hold in every instance. */
-static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top)
+static void copy_globals(struct buffer_plan *b, const struct buffer_plan *top_plan)
 {
+	struct ftrace_setup *fs = &b->ftrace;
+	const struct ftrace_setup *top = &top_plan->ftrace;
+
+	b->size_kb = top_plan->size_kb;
+	b->subbuf_kb = top_plan->subbuf_kb;
+	b->keep_contents = top_plan->keep_contents;
 	fs->ignore_missing = top->ignore_missing;
 	fs->no_filter = top->no_filter;
 	fs->follow_command = top->follow_command;
@@ -145,23 +131,14 @@ static void copy_globals(struct ftrace_setup *fs, const struct ftrace_setup *top
  */
 static int validate_instance(struct rec_instance *in)
 {
-	struct tfs_instance *where = tfs_instance_exists(in->buf) ? in->buf : NULL;
+	struct tfs_instance *where = tfs_instance_exists(in->plan.inst) ? in->plan.inst : NULL;
 
 	if (!tfs_exists(NULL, "instances"))
 		return error("this kernel has no instances (no 'instances' in '%s')", tfs_dir());
-	in->selected = ftrace_select_events(&in->ftrace, where, in->events, in->nr_events);
-	if (!in->selected || ftrace_setup_check(&in->ftrace, where) < 0)
+	if (buffer_plan_select(&in->plan, where) < 0 || buffer_plan_check(&in->plan, where) < 0 ||
+	    ftrace_setup_check(&in->plan.ftrace, where) < 0)
 		return -1;
 	return 0;
-}
-
-static int create_instance(struct rec_instance *in)
-{
-	int made = tfs_instance_create(in->buf);
-
-	if (made > 0)
-		in->created = 1;
-	return made < 0 ? -1 : 0;
 }
 
 static int open_temp_files(struct rec_instances *ri, struct rec_instance *in,
@@ -170,9 +147,9 @@ static int open_temp_files(struct rec_instances *ri, struct rec_instance *in,
 	in->tmp_paths = xcalloc(ri->nr_cpus, sizeof(*in->tmp_paths));
 	in->tmp_fds = ri->all_fds + ri->nr_fds;
 	for (int cpu = 0; cpu < ri->nr_cpus; cpu++) {
-		char *p = xmalloc(strlen(prefix) + strlen(in->name) + 32);
+		char *p = xmalloc(strlen(prefix) + strlen(in->plan.name) + 32);
 
-		sprintf(p, "%s.%s.cpu%d", prefix, in->name, cpu);
+		sprintf(p, "%s.%s.cpu%d", prefix, in->plan.name, cpu);
 		in->tmp_fds[cpu] = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (in->tmp_fds[cpu] < 0) {
 			error("cannot create '%s': %s", p, strerror(errno));
@@ -185,53 +162,37 @@ static int open_temp_files(struct rec_instances *ri, struct rec_instance *in,
 	return 0;
 }
 
-/* -b: every CPU's buffer of the instance, each saved. */
-static int set_buffer_size(struct tfs_instance *buf, struct tfs_saved *saved, int nr_cpus,
-			   unsigned long kb)
-{
-	char rel[64], val[32];
-
-	snprintf(val, sizeof(val), "%lu", kb);
-	for (int cpu = 0; kb && cpu < nr_cpus; cpu++) {
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
-		if (tfs_set(saved, buf, rel, val) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* In the instance: what record's setup does for the top buffer. */
-static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int nr_cpus,
-			  unsigned long buffer_kb)
+static int setup_instance(struct rec_instance *in, struct tfs_saved *saved, int nr_cpus)
 {
-	if (tfs_set(saved, in->buf, "tracing_on", "0") < 0 ||
-	    set_buffer_size(in->buf, saved, nr_cpus, buffer_kb) < 0 ||
-	    tfs_write_file(in->buf, "trace", "") < 0)
+	if (tfs_set(saved, in->plan.inst, "tracing_on", "0") < 0 ||
+	    buffer_plan_apply_size(&in->plan, saved, nr_cpus) < 0 ||
+	    buffer_plan_clear(&in->plan) < 0)
 		return -1;
-	if (ftrace_setup_apply(&in->ftrace, in->buf, saved) < 0)
+	if (ftrace_setup_apply(&in->plan.ftrace, in->plan.inst, saved) < 0)
 		return -1;
-	return tfs_events_enable(in->selected, in->buf, saved);
+	return buffer_plan_enable(&in->plan, saved);
 }
 
-int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top,
-			struct tfs_saved *saved, int nr_cpus, unsigned long buffer_kb,
-			const char *prefix)
+int rec_instances_setup(struct rec_instances *ri, const struct buffer_plan *top,
+			struct tfs_saved *saved, int nr_cpus, const char *prefix)
 {
 	int ret = 0;
 
 	ri->nr_cpus = nr_cpus;
 	ri->all_fds = xcalloc(ri->nr * nr_cpus + 1, sizeof(*ri->all_fds));
 	for (int i = 0; i < ri->nr; i++) {
-		copy_globals(&ri->inst[i].ftrace, top);
+		copy_globals(&ri->inst[i].plan, top);
 		if (validate_instance(&ri->inst[i]) < 0)
 			return -1;
 	}
 	for (int i = 0; ret == 0 && i < ri->nr; i++) {
 		struct rec_instance *in = &ri->inst[i];
 
-		if (create_instance(in) < 0 || (prefix && open_temp_files(ri, in, prefix) < 0))
+		if (buffer_plan_create(&in->plan) < 0 ||
+		    (prefix && open_temp_files(ri, in, prefix) < 0))
 			return -1;
-		ret = setup_instance(in, saved, nr_cpus, buffer_kb);
+		ret = setup_instance(in, saved, nr_cpus);
 	}
 	return ret;
 }
@@ -244,7 +205,7 @@ static pid_t start_recorder(struct rec_instances *ri, struct rec_instance *in, i
 	pid_t pid;
 
 	own.spare_fd = -1;
-	own.buffer = in->buf;
+	own.buffer = in->plan.inst;
 	if (own.max_bytes && (own.spare_fd = recorder_open_spare(in->tmp_paths[cpu])) < 0)
 		return -1;
 	pid = recorder_start_opts(cpu, in->tmp_fds[cpu], page_size, &own, ri->all_fds,
@@ -316,7 +277,7 @@ static int exclude_one(struct rec_instance *in, void *arg)
 {
 	struct exclude_arg *x = arg;
 
-	return ftrace_setup_exclude(&in->ftrace, in->buf, x->saved, x->pids, x->nr);
+	return ftrace_setup_exclude(&in->plan.ftrace, in->plan.inst, x->saved, x->pids, x->nr);
 }
 
 int rec_instances_exclude(struct rec_instances *ri, struct tfs_saved *saved,
@@ -330,9 +291,9 @@ int rec_instances_exclude(struct rec_instances *ri, struct tfs_saved *saved,
 static int child_one(struct rec_instance *in, void *arg)
 {
 	(void)arg;
-	if (ftrace_setup_child(&in->ftrace, in->buf) < 0)
+	if (ftrace_setup_child(&in->plan.ftrace, in->plan.inst) < 0)
 		return -1;
-	return tfs_write_file(in->buf, "tracing_on", "1");
+	return tfs_write_file(in->plan.inst, "tracing_on", "1");
 }
 
 int rec_instances_child(struct rec_instances *ri)
@@ -342,7 +303,7 @@ int rec_instances_child(struct rec_instances *ri)
 
 static int tracing_one(struct rec_instance *in, void *arg)
 {
-	return tfs_write_file(in->buf, "tracing_on", arg);
+	return tfs_write_file(in->plan.inst, "tracing_on", arg);
 }
 
 int rec_instances_tracing(struct rec_instances *ri, const char *on)
@@ -360,7 +321,7 @@ int rec_instances_stop(struct rec_instances *ri)
 
 			if (r > 0)
 				error("instance %s, cpu %d: the recorder died of signal %d: its data is cut short",
-				      ri->inst[i].name, cpu, r);
+				      ri->inst[i].plan.name, cpu, r);
 			if (r != 0)
 				ret = -1;
 			ri->inst[i].recorders[cpu] = 0;
@@ -397,7 +358,7 @@ struct tfs_events *rec_instances_formats(const struct rec_instances *ri,
 	if (add_events(all, top) < 0)
 		goto fail;
 	for (int i = 0; i < ri->nr; i++)
-		if (ri->inst[i].selected && add_events(all, ri->inst[i].selected) < 0)
+		if (ri->inst[i].plan.selected && add_events(all, ri->inst[i].plan.selected) < 0)
 			goto fail;
 	return all;
 fail:
@@ -414,7 +375,7 @@ static int stats_one(struct rec_instance *in, void *arg)
 {
 	struct write_arg *w = arg;
 
-	return trace_output_add_buffer_cpustats(w->out, in->buf, w->nr_cpus);
+	return trace_output_add_buffer_cpustats(w->out, in->plan.inst, w->nr_cpus);
 }
 
 int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out)
@@ -425,7 +386,7 @@ int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out
 	if (for_each(ri, stats_one, &w) < 0)
 		return -1;
 	for (int i = 0; i < ri->nr; i++)
-		if (trace_output_add_buffer(out, ri->inst[i].name) < 0)
+		if (trace_output_add_buffer(out, ri->inst[i].plan.name) < 0)
 			return -1;
 	return 0;
 }
@@ -433,8 +394,8 @@ int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out
 static int write_one(struct rec_instance *in, void *arg)
 {
 	struct write_arg *w = arg;
-	char *clock = tfs_current_clock(in->buf);
-	int ret = trace_output_write_buffer(w->out, in->name, w->nr_cpus, in->tmp_fds, clock);
+	char *clock = tfs_current_clock(in->plan.inst);
+	int ret = trace_output_write_buffer(w->out, in->plan.name, w->nr_cpus, in->tmp_fds, clock);
 
 	free(clock);
 	return ret;
@@ -456,7 +417,7 @@ void rec_instances_print_stats(struct rec_instances *ri, size_t page_size, int l
 	for (int i = 0; i < ri->nr; i++) {
 		struct rec_instance *in = &ri->inst[i];
 
-		fprintf(stderr, "\nBuffer: %s\n", in->name);
+		fprintf(stderr, "\nBuffer: %s\n", in->plan.name);
 		for (int cpu = 0; cpu < ri->nr_cpus; cpu++) {
 			unsigned long long events = 0, missed = 0;
 			struct stat st = { 0 };
@@ -468,12 +429,6 @@ void rec_instances_print_stats(struct rec_instances *ri, size_t page_size, int l
 				cpu, events, (unsigned long long)st.st_size, missed);
 		}
 	}
-}
-
-static int restore_one(struct rec_instance *in, void *arg)
-{
-	(void)arg;
-	return ftrace_setup_restore(&in->ftrace);
 }
 
 static void remove_temp_files(struct rec_instances *ri, struct rec_instance *in)
@@ -495,15 +450,10 @@ int rec_instances_finish(struct rec_instances *ri, int keep)
 
 	if (!ri)
 		return 0;
-	if (!keep && for_each(ri, restore_one, NULL) < 0)
-		ret = -1;
 	for (int i = 0; i < ri->nr; i++) {
-		struct rec_instance *in = &ri->inst[i];
-
-		remove_temp_files(ri, in);
-		if (in->created && !keep && tfs_instance_destroy(in->buf) < 0)
+		remove_temp_files(ri, &ri->inst[i]);
+		if (buffer_plan_finish(&ri->inst[i].plan, keep) < 0)
 			ret = -1;
-		in->created = 0;
 	}
 	return ret;
 }
@@ -513,11 +463,8 @@ void rec_instances_free(struct rec_instances *ri)
 	if (!ri)
 		return;
 	for (int i = 0; i < ri->nr; i++) {
-		free(ri->inst[i].events);
-		ftrace_setup_free(&ri->inst[i].ftrace);
-		tfs_events_free(ri->inst[i].selected);
+		buffer_plan_free(&ri->inst[i].plan);
 		free(ri->inst[i].recorders);
-		tfs_instance_free(ri->inst[i].buf);
 	}
 	free(ri->inst);
 	free(ri->all_fds);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-struct ftrace_setup;
+struct buffer_plan;
 struct tfs_events;
 struct tfs_saved;
 struct trace_output;
@@ -36,14 +36,13 @@ int rec_instances_count(const struct rec_instances *ri);
 const char *rec_instances_name(const struct rec_instances *ri, int i);
 
 /*
- * Creates the missing instances and sets each up as @top's global options
- * (-i, -P, -F, -c, --no-filter) and its own ask, with -b @buffer_kb (0:
- * kept) and its buffer cleared.  Everything changed is saved in @saved; the
- * recorders' files are @prefix.NAME.cpuN (none with @prefix NULL: stream).
+ * Creates the missing instances and sets each up as the top buffer's plan
+ * @top says for all (-i, -P, -F, -c, --no-filter, -b) and its own ask, its
+ * buffer cleared.  Everything changed is saved in @saved; the recorders'
+ * files are @prefix.NAME.cpuN (none with @prefix NULL: stream).
  */
-int rec_instances_setup(struct rec_instances *ri, const struct ftrace_setup *top,
-			struct tfs_saved *saved, int nr_cpus, unsigned long buffer_kb,
-			const char *prefix);
+int rec_instances_setup(struct rec_instances *ri, const struct buffer_plan *top,
+			struct tfs_saved *saved, int nr_cpus, const char *prefix);
 /*
  * One recorder per online CPU and instance, waiting and keeping as @opts
  * says (-s, --poll, -m); @tune (may be NULL) is called for each as record's

@@ -20,8 +20,10 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-buffer-plan.h"
 #include "trace-compress.h"
 #include "trace-early.h"
+#include "trace-exec.h"
 #include "trace-ftrace-setup.h"
 #include "trace-outfile.h"
 #include "trace-pidwatch.h"
@@ -75,12 +77,14 @@ static const char record_usage[] =
 	"  --date              record the wall-clock offset: report shows dates\n"
 	"  --proc-map          save the address maps of COMMAND (at its exit) and of each -P PID\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
+	"  -K                  do not clear the buffers before recording: keep what they hold\n"
 	"  -o FILE             write the trace to FILE (default trace.dat)\n"
 	"  -N HOST:PORT        send the trace to 'trace-cmd listen' at HOST:PORT, not to a file\n"
 	"  -t                  with -N, TCP data channels instead of UDP\n"
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
+	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
 	"  -s USECS            recorders wake every USECS to take what the buffers hold,\n"
 	"                      instead of sleeping until the kernel wakes them (0: that)\n"
 	"  --poll              recorders never wait on the kernel: no wake-up IPIs, but\n"
@@ -112,6 +116,7 @@ static const struct option record_options[] = {
 	{ "pin", no_argument, NULL, OPT_PIN },
 	{ "v1", no_argument, NULL, OPT_NET_V1 },
 	{ "poll", no_argument, NULL, OPT_POLL },
+	{ "subbuf-size", required_argument, NULL, BUFFER_OPT_SUBBUF_SIZE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -120,20 +125,17 @@ static const struct option record_options[] = {
 struct record_plan {
 	const struct command *cmd;	/* record, or stream */
 	const struct record_live *live;	/* stream: the reader that replaces the file */
-	const char **events;
-	int nr_events;
 	const char *output;
 	int version;
 	const char *compression;	/* --compression, NULL: the version's default */
 	struct rec_instances *instances;	/* -B NAME and what follows each */
 	int all_formats;	/* -a: every event's format in the file */
-	struct ftrace_setup ftrace;	/* -p, function and event filters */
+	struct buffer_plan top;	/* the top buffer: -e, -p, -b, function and event filters */
 	int quiet;		/* -q */
 	const char *temp_dir;	/* --temp: the recorders' files go there */
 	int keep;		/* -k: leave tracefs set up after a complete recording */
 	int date;		/* --date: a DATE option, so report shows wall-clock times */
 	int proc_map;		/* --proc-map: a PROCMAPS option */
-	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
 	struct recorder_opts recorder;	/* -s, --poll, -m (max_bytes) */
@@ -200,7 +202,7 @@ static int number_option(struct record_plan *plan, int c, const char *arg)
 
 	switch (c) {
 	case 'b':
-		if (parse_ulong("-b", arg, 1, 1UL << 30, &plan->buffer_kb) < 0)
+		if (parse_ulong("-b", arg, 1, 1UL << 30, &plan->top.size_kb) < 0)
 			return usage_follows(plan->cmd);
 		break;
 	case 's':
@@ -257,10 +259,8 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 		plan->proc_map = 1;
 		break;
 	case 'e':
-		if (check_named("-e", optarg, "an event name") < 0)
+		if (buffer_plan_event(&plan->top, optarg) < 0)
 			return usage_follows(plan->cmd);
-		ftrace_setup_event(&plan->ftrace, plan->nr_events);
-		plan->events[plan->nr_events++] = optarg;
 		break;
 	case 'o':
 		plan->output = optarg;
@@ -292,8 +292,7 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case ':':
 		return option_error(plan->cmd, argv, c);
 	default:
-		ret = ftrace_setup_option(&plan->ftrace, c, optarg, plan->nr_events ?
-					  plan->events[plan->nr_events - 1] : NULL);
+		ret = buffer_plan_option(&plan->top, c, optarg);
 		if (ret < 0)
 			return usage_follows(plan->cmd);
 		if (!ret)
@@ -307,9 +306,9 @@ static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
 
-	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
+	if (!plan->top.nr_specs && !plan->top.ftrace.plugin && !rec_instances_count(plan->instances))
 		return usage_error(cmd, "no events to record: give -e EVENT");
-	if (ftrace_setup_check_usage(&plan->ftrace) < 0 ||
+	if (ftrace_setup_check_usage(&plan->top.ftrace) < 0 ||
 	    rec_instances_check_usage(plan->instances) < 0 ||
 	    record_net_check_opts(&plan->net) < 0)
 		return usage_follows(cmd);
@@ -332,11 +331,11 @@ static int check_options(struct record_plan *plan)
 		return usage_error(cmd, "-o needs a file name");
 	if (plan->version == 6 && plan->compression && strcmp(plan->compression, "none"))
 		return usage_error(cmd, "--compression %s needs --file-version 7", plan->compression);
-	if (plan->ftrace.follow_command && !plan->argv)
+	if (plan->top.ftrace.follow_command && !plan->argv)
 		return usage_error(cmd, "-F needs a COMMAND to trace");
-	if (plan->ftrace.user && !plan->argv)
+	if (plan->top.ftrace.user && !plan->argv)
 		return usage_error(cmd, "--user needs a COMMAND to run");
-	if (plan->proc_map && !plan->argv && !plan->ftrace.nr_pids)
+	if (plan->proc_map && !plan->argv && !plan->top.ftrace.nr_pids)
 		return usage_error(cmd, "--proc-map needs a COMMAND or -P PID");
 	return PARSE_RUN;
 }
@@ -347,12 +346,11 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	int c, ret;
 
 	plan->version = 7;
-	plan->events = xcalloc(argc, sizeof(*plan->events));
-	ftrace_setup_init(&plan->ftrace, argc);
+	buffer_plan_init(&plan->top, NULL, argc);
 	plan->instances = rec_instances_new(argc);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkKiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
 		/* After -B NAME, its events and their options go to that instance. */
 		ret = rec_instances_option(plan->instances, c, optarg);
 		if (ret < 0)
@@ -367,29 +365,6 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	}
 	plan->argv = optind < argc ? argv + optind : NULL;
 	return check_options(plan);
-}
-
-/* PATH lookup, so a missing command is found out before tracefs is touched. */
-static char *find_command_path(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dirs, *dir, *save = NULL, *full = NULL;
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		struct stat st;
-
-		full = xmalloc(strlen(dir) + strlen(name) + 2);
-		sprintf(full, "%s/%s", *dir ? dir : ".", name);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-			break;
-		free(full);
-		full = NULL;
-	}
-	free(dirs);
-	return full;
 }
 
 /* Opens the output before tracing starts: an old file survives a failed run. */
@@ -484,7 +459,7 @@ static int tune_recorder(struct record_run *run, int cpu, pid_t pid)
 /* The top buffer is recorded when it has events or a tracer, not for -B alone. */
 static int top_used(const struct record_plan *plan)
 {
-	return plan->nr_events || plan->ftrace.plugin;
+	return plan->top.nr_specs || plan->top.ftrace.plugin;
 }
 
 static int tune_instance_recorder(void *run, int cpu, pid_t pid)
@@ -517,43 +492,6 @@ static int start_recorders(struct record_run *run)
 			return -1;
 		}
 		if (tune_recorder(run, cpu, run->recorders[cpu]) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * A buffer never used since boot reads "7 (expanded: 1408)" at the top and
- * "7" per CPU; any trace expands it for good.  Expanding it first means the
- * sizes saved below are the real ones, so 1408 comes back, not 7 KB.
- */
-static void expand_buffer(void)
-{
-	char *top, *at;
-	size_t len;
-
-	if (tfs_read_file(NULL, "buffer_size_kb", &top, &len) < 0)
-		return;
-	at = strstr(top, "(expanded: ");
-	if (at) {
-		at[11 + strspn(at + 11, "0123456789")] = '\0';
-		tfs_write_file(NULL, "buffer_size_kb", at + 11);
-	}
-	free(top);
-}
-
-/* -b: every CPU's buffer, each saved so different sizes come back as they were. */
-static int set_buffer_size(struct record_run *run)
-{
-	char rel[64], val[32];
-
-	if (!run->plan->buffer_kb)
-		return 0;
-	expand_buffer();
-	snprintf(val, sizeof(val), "%lu", run->plan->buffer_kb);
-	for (int cpu = 0; cpu < run->nr_cpus; cpu++) {
-		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/buffer_size_kb", cpu);
-		if (tfs_set(run->saved, NULL, rel, val) < 0)
 			return -1;
 	}
 	return 0;
@@ -652,10 +590,10 @@ static int start_command(struct record_run *run)
 			while (read(sync[0], &go, 1) < 0 && errno == EINTR)
 				;
 		}
-		if (ftrace_setup_child(&run->plan->ftrace, NULL) == 0 &&
+		if (ftrace_setup_child(&run->plan->top.ftrace, NULL) == 0 &&
 		    rec_instances_child(run->plan->instances) == 0 &&
 		    tfs_write_file(NULL, "tracing_on", "1") == 0 &&
-		    ftrace_setup_become_user(&run->plan->ftrace) == 0)
+		    ftrace_setup_become_user(&run->plan->top.ftrace) == 0)
 			execv(run->cmd_path, run->plan->argv);
 		err = errno;
 		write_all(errpipe[1], &err, sizeof(err));
@@ -757,7 +695,7 @@ static void wait_command(struct record_run *run)
  */
 static int wait_signal(struct record_run *run, struct rec_instances *instances)
 {
-	const struct ftrace_setup *ftrace = &run->plan->ftrace;
+	const struct ftrace_setup *ftrace = &run->plan->top.ftrace;
 	struct pidwatch *tasks = NULL;
 	sigset_t block, old;
 
@@ -836,7 +774,8 @@ static unsigned long long recorded_events(struct record_run *run, int cpu)
 {
 	unsigned long long events = 0, missed;
 
-	if (!run->plan->recorder.max_bytes &&
+	/* -K: the count goes back to before this run, as the buffer was not cleared. */
+	if (!run->plan->recorder.max_bytes && !run->plan->top.keep_contents &&
 	    ringbuf_stat_find(run->stats[cpu], "read events", &events) == 0)
 		return events;
 	recorder_count_events(run->tmp_fds[cpu], run->page_size, kernel_long_size(), &events,
@@ -911,8 +850,8 @@ static int add_proc_maps(struct record_run *run, struct trace_output *out)
 
 	if (!run->maps)
 		return 0;
-	for (int i = 0; i < run->plan->ftrace.nr_pids; i++)
-		proc_maps_read(run->maps, atoi(run->plan->ftrace.pids[i]));
+	for (int i = 0; i < run->plan->top.ftrace.nr_pids; i++)
+		proc_maps_read(run->maps, atoi(run->plan->top.ftrace.pids[i]));
 	text = proc_maps_text(run->maps, &size);
 	if (!text) {
 		warning("--proc-map: no address map could be read");
@@ -1084,7 +1023,7 @@ static int finish(struct record_run *run, int status)
 	if (run->plan->keep && run->out_written) {
 		warning("tracefs settings kept (-k): 'trace-cmd reset' undoes them");
 	} else {
-		if (ftrace_setup_restore(&run->plan->ftrace) < 0 && status == EXIT_OK)
+		if (ftrace_setup_restore(&run->plan->top.ftrace) < 0 && status == EXIT_OK)
 			status = EXIT_FAILED;
 		if (tfs_restore(run->saved) < 0 && status == EXIT_OK)
 			status = EXIT_FAILED;
@@ -1166,10 +1105,10 @@ static int setup(struct record_run *run)
 		return error("cannot run '%s': command not found", plan->argv[0]);
 	if ((!plan->net.target && !plan->live && open_output(run) < 0) || !tfs_dir())
 		return -1;
-	run->events = ftrace_select_events(&plan->ftrace, NULL, plan->events, plan->nr_events);
+	run->events = ftrace_select_events(&plan->top.ftrace, NULL, plan->top.specs, plan->top.nr_specs);
 	if (!run->events)
 		return -1;
-	if (ftrace_setup_check(&plan->ftrace, NULL) < 0)
+	if (ftrace_setup_check(&plan->top.ftrace, NULL) < 0 || buffer_plan_check(&plan->top, NULL) < 0)
 		return -1;
 	run->nr_cpus = tfs_cpu_count();
 	if (run->nr_cpus < 1)
@@ -1181,16 +1120,15 @@ static int setup(struct record_run *run)
 		return -1;
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
-	if (tfs_set(run->saved, NULL, "tracing_on", "0") < 0 || set_buffer_size(run) < 0 ||
-	    tfs_write_file(NULL, "trace", "") < 0)
+	if (tfs_set(run->saved, NULL, "tracing_on", "0") < 0 || buffer_plan_apply_size(&plan->top, run->saved, run->nr_cpus) < 0 ||
+	    buffer_plan_clear(&plan->top) < 0)
 		return -1;
-	if (ftrace_setup_apply(&plan->ftrace, NULL, run->saved) < 0 ||
+	if (ftrace_setup_apply(&plan->top.ftrace, NULL, run->saved) < 0 ||
 	    tfs_events_enable(run->events, NULL, run->saved) < 0)
 		return -1;
 	/* stream's instances have no recorders' files. */
 	prefix = plan->live ? NULL : temp_prefix(plan);
-	ret = rec_instances_setup(plan->instances, &plan->ftrace, run->saved, run->nr_cpus,
-				  plan->buffer_kb, prefix);
+	ret = rec_instances_setup(plan->instances, &plan->top, run->saved, run->nr_cpus, prefix);
 	free(prefix);
 	if (ret < 0 || (run->net && send_net_header(run) < 0))
 		return -1;
@@ -1206,7 +1144,7 @@ static int setup(struct record_run *run)
 	pids = rec_instances_all_pids(plan->instances, run->recorders,
 				      run->recorders ? run->nr_cpus : 0, &nr_pids);
 	pids = add_worker_tids(run, pids, &nr_pids);
-	ret = ftrace_setup_exclude(&plan->ftrace, NULL, run->saved, pids, nr_pids);
+	ret = ftrace_setup_exclude(&plan->top.ftrace, NULL, run->saved, pids, nr_pids);
 	if (ret == 0)
 		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
 	free(pids);
@@ -1286,8 +1224,7 @@ out:
 
 static void plan_free(struct record_plan *plan)
 {
-	free(plan->events);
-	ftrace_setup_free(&plan->ftrace);
+	buffer_plan_free(&plan->top);
 	rec_instances_free(plan->instances);
 }
 

@@ -4,15 +4,22 @@
  * recording.  start replaces the event selection, clears the buffer and
  * leaves tracing on; set changes only what its options name.  Everything is
  * checked before the first write, and a refused write puts back what was done.
+ * Each buffer is a buffer plan (trace-buffer-plan.h), as record's are; a
+ * COMMAND after the options runs with the buffers set up (trace-exec.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-buffer-plan.h"
 #include "trace-buffers.h"
+#include "trace-exec.h"
 #include "trace-ftrace-setup.h"
 #include "trace-tracefs.h"
 
@@ -24,6 +31,7 @@ extern const struct command cmd_start, cmd_set;
 	"  -R TRIGGER add TRIGGER to the events of the preceding -e (their trigger file)\n" \
 	"  -p TRACER  set the tracer (trace-cmd list shows them)\n" \
 	"  -b SIZE    per-CPU buffer size in KiB\n" \
+	"  --subbuf-size KB     the ring buffer's sub-buffer (page) size in KiB\n" \
 	"  -C CLOCK   the trace clock (trace-cmd list shows them)\n" \
 	"  -O OPTION  set a trace option, noOPTION clears it (trace-cmd list shows them)\n" \
 	"  -B NAME    the options after it apply to the instance NAME (created if needed)\n" \
@@ -34,26 +42,40 @@ extern const struct command cmd_start, cmd_set;
 	"  --max-graph-depth N  the function_graph depth limit\n" \
 	"  --func-stack         a stack trace at each traced function (-p function)\n" \
 	"  -P PID     trace only PID's events (repeatable; set_event_pid, set_ftrace_pid)\n" \
-	"  -c         with -P, their children too (options/event-fork, function-fork)\n" \
+	"  -F         trace only COMMAND (and with -c its children)\n" \
+	"  -c         with -P or -F, their children too (options/event-fork, function-fork)\n" \
 	"  -M CPUMASK trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n" \
 	"  -T         a stack trace with each event (options/stacktrace)\n" \
 	"  -d         keep the function tracer off (options/function-trace)\n" \
 	"  -D         -d and /proc/sys/kernel/ftrace_enabled off as well\n" \
 	"  --cmdlines-size N    how many command names the kernel keeps (saved_cmdlines_size)\n" \
 	"  -i         an -e that matches no event is a warning, not an error\n" \
-	"  -v         the -e after it takes its events out (-e sched -v -e sched_switch)\n"
+	"  -v         the -e after it takes its events out (-e sched -v -e sched_switch)\n" \
+	"  -K         do not clear the buffers before tracing (set never clears them)\n" \
+	"  -k         accepted as upstream's: start and set never reset the buffers after\n" \
+	"  -q, --quiet          accepted as upstream's: start and set print no statistics\n" \
+	"  --verbose[=LEVEL]    accepted as upstream's, LEVEL checked: start and set print only\n" \
+	"                       errors and warnings\n" \
+	"  --user USER          run COMMAND as USER\n" \
+	"  --fork               return once COMMAND is started, without waiting for it\n" \
+	"  COMMAND    run with tracing set up (and on, for start), as a shell would; the exit\n" \
+	"             status is its own\n"
 
 static const char start_usage[] =
 	"usage: trace-cmd start [-e EVENT [-f FILTER] [-R TRIGGER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
-	"                       [-O OPTION]... [-B NAME [OPTIONS]]...\n"
+	"                       [-O OPTION]... [-K] [--subbuf-size KB] [-B NAME [OPTIONS]]...\n"
+	"                       [-F] [--fork] [--user USER] [COMMAND [ARG]...]\n"
 	START_OPTIONS
 	"Replaces the events enabled in each buffer it names, clears it and turns tracing on.\n";
 
 static const char set_usage[] =
 	"usage: trace-cmd set [-e EVENT [-f FILTER] [-R TRIGGER]]... [-p TRACER] [-b SIZE] [-C CLOCK]\n"
-	"                     [-O OPTION]... [-B NAME [OPTIONS]]...\n"
+	"                     [-O OPTION]... [-K] [--subbuf-size KB] [-B NAME [OPTIONS]]...\n"
+	"                     [-F] [--fork] [--user USER] [COMMAND [ARG]...]\n"
 	START_OPTIONS
 	"Changes only what its options name; tracing_on and the buffer stay as they are.\n";
+
+enum { START_OPT_FORK = 0x4000, START_OPT_VERBOSE };	/* after the modules' (their headers) */
 
 static const struct option start_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -61,31 +83,37 @@ static const struct option start_longopts[] = {
 	{ "max-graph-depth", required_argument, NULL, FTRACE_OPT_MAX_GRAPH_DEPTH },
 	{ "func-stack", no_argument, NULL, FTRACE_OPT_FUNC_STACK },
 	{ "cmdlines-size", required_argument, NULL, FTRACE_OPT_CMDLINES_SIZE },
+	{ "subbuf-size", required_argument, NULL, BUFFER_OPT_SUBBUF_SIZE },
+	{ "user", required_argument, NULL, FTRACE_OPT_USER },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "fork", no_argument, NULL, START_OPT_FORK },
+	{ "verbose", optional_argument, NULL, START_OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 }
 };
 
-/* What one buffer (the top one, or an instance) is to get. */
-struct buffer_plan {
-	const char *instance;	/* NULL: top */
-	struct tfs_instance *buf;	/* the instance's, NULL for the top buffer */
+/*
+ * What one buffer (the top one, or an instance) is to get: the plan record
+ * keeps per buffer: its -e, -v, -f, -R, -O, -p, -C, -b and --subbuf-size; the
+ * top buffer's other settings (-l, -P, -F ...) are start_plan.ftrace.
+ */
+struct start_buffer {
+	struct buffer_plan plan;
 	bool used;		/* an option names it (the top buffer may be unused) */
-	bool created;
-	const char **specs;	/* -e, in order */
-	int nr_specs;
-	struct ftrace_setup events;	/* its -v, -f, -R and -O, as record's */
-	struct tfs_events *selected;	/* what its -e and -v select */
-	const char *tracer, *clock;
-	unsigned long size_kb;
 };
 
 struct start_plan {
 	const struct command *cmd;
 	bool start;
 	int argc;		/* each buffer's lists have room for every option */
-	struct buffer_plan *bufs;
+	struct start_buffer *bufs;
 	int nr_bufs;
 	struct tfs_saved *saved;
+	int nr_cpus;		/* -b resizes each CPU's buffer */
 	struct ftrace_setup ftrace;	/* -l, -n, -g ... of the top buffer */
+	char **argv;		/* COMMAND and its arguments, or NULL */
+	char *cmd_path;		/* where COMMAND was found */
+	bool fork_only;		/* --fork: do not wait for COMMAND */
+	bool keep_contents;	/* -K: no buffer is cleared */
 };
 
 static int bad_value(struct start_plan *p)
@@ -93,18 +121,19 @@ static int bad_value(struct start_plan *p)
 	return usage_follows(p->cmd);
 }
 
+/* The instance is named now and looked up later (check_plan). */
 static void add_buffer(struct start_plan *p, const char *instance)
 {
-	struct buffer_plan *b;
+	struct start_buffer *b;
 
 	p->bufs = xrealloc(p->bufs, (p->nr_bufs + 1) * sizeof(*p->bufs));
 	b = &p->bufs[p->nr_bufs++];
-	*b = (struct buffer_plan){ .instance = instance, .used = instance != NULL };
-	b->specs = xcalloc(p->argc, sizeof(*b->specs));
-	ftrace_setup_init(&b->events, p->argc);
+	buffer_plan_init(&b->plan, NULL, p->argc);
+	b->plan.name = instance;
+	b->used = instance != NULL;
 }
 
-static struct buffer_plan *cur(struct start_plan *p)
+static struct start_buffer *cur(struct start_plan *p)
 {
 	if (!p->nr_bufs)
 		add_buffer(p, NULL);
@@ -112,31 +141,31 @@ static struct buffer_plan *cur(struct start_plan *p)
 }
 
 /* Has the latest -e of @b a -f (or with @trigger a -R) already? */
-static bool has_rule(const struct buffer_plan *b, bool trigger)
+static bool has_rule(const struct start_buffer *b, bool trigger)
 {
-	const struct ftrace_setup *ev = &b->events;
+	const struct ftrace_setup *ev = &b->plan.ftrace;
 
 	for (int i = 0; i < ev->nr_rules; i++)
-		if (ev->rules[i].spec == b->specs[b->nr_specs - 1] &&
+		if (ev->rules[i].spec == buffer_plan_last_event(&b->plan) &&
 		    !ev->rules[i].trigger == !trigger)
 			return true;
 	return false;
 }
 
 /* -f or -R: after an -e that enables events, once each. */
-static int event_rule(struct start_plan *p, struct buffer_plan *b, int c, const char *arg)
+static int event_rule(struct start_plan *p, struct start_buffer *b, int c, const char *arg)
 {
-	if (!b->nr_specs || has_rule(b, c == 'R'))
+	if (!b->plan.nr_specs || has_rule(b, c == 'R'))
 		return usage_error(p->cmd, "-%c must follow an -e", c);
-	if (b->events.negated[b->nr_specs - 1])
+	if (b->plan.ftrace.negated[b->plan.nr_specs - 1])
 		return usage_error(p->cmd, "-%c cannot follow a -v -e: its events are not enabled", c);
-	if (ftrace_setup_option(&b->events, c, arg, b->specs[b->nr_specs - 1]) < 0)
+	if (buffer_plan_option(&b->plan, c, arg) < 0)
 		return bad_value(p);
 	return PARSE_RUN;
 }
 
 /* The options of the top buffer (the function filters, -P ...) and -i. */
-static int top_option(struct start_plan *p, struct buffer_plan *b, int c, const char *arg)
+static int top_option(struct start_plan *p, struct start_buffer *b, int c, const char *arg)
 {
 	/* For every buffer, wherever it is given, as record's -i. */
 	if (c == 'i') {
@@ -144,19 +173,76 @@ static int top_option(struct start_plan *p, struct buffer_plan *b, int c, const 
 		return PARSE_RUN;
 	}
 	/* The function filter files exist in the top buffer only. */
-	if (b->instance && (c == 'l' || c == 'n' || c == 'g' || c == FTRACE_OPT_MODULE ||
+	if (b->plan.name && (c == 'l' || c == 'n' || c == 'g' || c == FTRACE_OPT_MODULE ||
 			    c == FTRACE_OPT_MAX_GRAPH_DEPTH || c == FTRACE_OPT_FUNC_STACK))
 		return usage_error(p->cmd, "function filters apply to the top buffer, not -B %s",
-				   b->instance);
+				   b->plan.name);
 	/* The others are set once, in the top buffer, as for the function filters. */
-	if (b->instance && c == FTRACE_OPT_CMDLINES_SIZE)
+	if (b->plan.name && c == FTRACE_OPT_CMDLINES_SIZE)
 		return usage_error(p->cmd, "--cmdlines-size applies to the whole kernel, not -B %s",
-				   b->instance);
-	if (b->instance)
-		return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s", c, b->instance);
+				   b->plan.name);
+	if (b->plan.name)
+		return usage_error(p->cmd, "-%c applies to the top buffer, not -B %s", c, b->plan.name);
 	if (ftrace_setup_option(&p->ftrace, c, arg, NULL) < 0)
 		return bad_value(p);
-	b->used = true;
+	/* -c alone changes nothing: with -F it holds in every buffer traced. */
+	if (c != 'c')
+		b->used = true;
+	return PARSE_RUN;
+}
+
+/*
+ * upstream's --verbose levels, by name (or a longer word starting with one,
+ * as "warning") or number.  start and set print nothing above warnings, so
+ * the level is only checked.
+ */
+static int check_verbose(const char *arg)
+{
+	static const char *const names[] = { "none", "crit", "err", "warn", "info", "debug", "all" };
+	unsigned long num;
+
+	if (!arg)
+		return 0;
+	if (isdigit((unsigned char)*arg))
+		return parse_ulong("--verbose", arg, 0, 1UL << 20, &num);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strncmp(arg, names[i], strlen(names[i])))
+			return 0;
+	return error("invalid --verbose value '%s': not a level (none crit err warn info debug all, or a number)",
+		     arg);
+}
+
+/* The options about the run rather than a buffer: -F, -K, -k, -q, --user, --fork, --verbose. */
+static int run_option(struct start_plan *p, int c, const char *arg)
+{
+	switch (c) {
+	case 'F':
+	case FTRACE_OPT_USER:
+		if (ftrace_setup_option(&p->ftrace, c, arg, NULL) < 0)
+			return bad_value(p);
+		break;
+	case 'K':
+		p->keep_contents = true;
+		break;
+	case START_OPT_FORK:
+		p->fork_only = true;
+		break;
+	case START_OPT_VERBOSE:
+		if (check_verbose(arg) < 0)
+			return bad_value(p);
+		break;
+	}
+	return PARSE_RUN;
+}
+
+/* What COMMAND's options need. */
+static int check_command(struct start_plan *p)
+{
+	const char *need = p->ftrace.follow_command ? "-F" : p->ftrace.user ? "--user" :
+			   p->fork_only ? "--fork" : NULL;
+
+	if (!p->argv && need)
+		return usage_error(p->cmd, "%s needs a COMMAND", need);
 	return PARSE_RUN;
 }
 
@@ -166,14 +252,15 @@ static int check_parsed(struct start_plan *p, int argc, char **argv)
 	bool any = false;
 
 	for (int i = 0; i < p->nr_bufs; i++)
-		if (p->bufs[i].events.negate_next)
+		if (p->bufs[i].plan.ftrace.negate_next)
 			return usage_error(p->cmd, "-v must come before an -e");
-	if (p->nr_bufs && !p->bufs[0].instance)
-		p->ftrace.plugin = p->bufs[0].tracer;
+	if (p->nr_bufs && !p->bufs[0].plan.name)
+		p->ftrace.plugin = p->bufs[0].plan.ftrace.plugin;
 	if (ftrace_setup_check_usage(&p->ftrace) < 0)
 		return bad_value(p);
-	if (optind < argc)
-		return usage_error(p->cmd, "unexpected argument '%s'", argv[optind]);
+	p->argv = optind < argc ? argv + optind : NULL;
+	if (check_command(p) != PARSE_RUN)
+		return EXIT_USAGE;
 	/* Every option but -v, -f, -R and -i puts its buffer to use. */
 	for (int i = 0; i < p->nr_bufs; i++)
 		any = any || p->bufs[i].used;
@@ -188,25 +275,23 @@ static int check_parsed(struct start_plan *p, int argc, char **argv)
  */
 static int parse(struct start_plan *p, int argc, char **argv)
 {
-	struct buffer_plan *b;
+	struct start_buffer *b;
 	int c, ret;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDiv", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDivFKkq", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
 			return show_usage(p->cmd);
 		case 'e':
-			if (check_named("-e", optarg, "an event name") < 0)
+			if (buffer_plan_event(&b->plan, optarg) < 0)
 				return bad_value(p);
-			ftrace_setup_event(&b->events, b->nr_specs);
-			b->specs[b->nr_specs++] = optarg;
 			b->used = true;
 			break;
 		case 'v':
-			b->events.negate_next = 1;
+			b->plan.ftrace.negate_next = 1;
 			break;
 		case 'f':
 		case 'R':
@@ -216,24 +301,25 @@ static int parse(struct start_plan *p, int argc, char **argv)
 		case 'p':
 			if (check_named("-p", optarg, "a tracer name") < 0)
 				return bad_value(p);
-			b->tracer = optarg;
+			b->plan.ftrace.plugin = optarg;
 			b->used = true;
 			break;
 		case 'b':
-			if (parse_ulong("-b", optarg, 1, 1UL << 30, &b->size_kb) < 0)
+		case BUFFER_OPT_SUBBUF_SIZE:
+			if (buffer_plan_option(&b->plan, c, optarg) < 0)
 				return bad_value(p);
 			b->used = true;
 			break;
 		case 'C':
 			if (check_named("-C", optarg, "a clock name") < 0)
 				return bad_value(p);
-			b->clock = optarg;
+			b->plan.ftrace.clock = optarg;
 			b->used = true;
 			break;
 		case 'O':
 			if (check_named("-O", optarg, "a trace option") < 0)
 				return bad_value(p);
-			b->events.options[b->events.nr_options++] = optarg;
+			b->plan.ftrace.options[b->plan.ftrace.nr_options++] = optarg;
 			b->used = true;
 			break;
 		case 'B':
@@ -248,6 +334,11 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			if ((ret = top_option(p, b, c, optarg)) != PARSE_RUN)
 				return ret;
 			break;
+		case 'F': case 'K': case 'k': case 'q':
+		case FTRACE_OPT_USER: case START_OPT_FORK: case START_OPT_VERBOSE:
+			if ((ret = run_option(p, c, optarg)) != PARSE_RUN)
+				return ret;
+			break;
 		default:
 			return option_error(p->cmd, argv, c);
 		}
@@ -255,47 +346,54 @@ static int parse(struct start_plan *p, int argc, char **argv)
 	return check_parsed(p, argc, argv);
 }
 
-/* Is @word one of the space separated words of tracefs file @rel ("[x]" counts as x)? */
-static bool in_list(const char *rel, const char *word)
+/*
+ * -F and -c hold in every buffer traced: each instance's plan gets them (the
+ * top buffer's are in start_plan.ftrace), and the child writes its pid in each.
+ */
+static void follow_command_everywhere(struct start_plan *p)
 {
-	char *s, *w, *save = NULL;
-	bool found = false;
-	size_t len;
+	for (int i = 0; i < p->nr_bufs; i++) {
+		struct ftrace_setup *fs = &p->bufs[i].plan.ftrace;
 
-	if (tfs_read_file(NULL, rel, &s, &len) < 0)
-		return false;
-	for (w = strtok_r(s, " \n", &save); w && !found; w = strtok_r(NULL, " \n", &save)) {
-		if (*w == '[' && w[strlen(w) - 1] == ']') {
-			w[strlen(w) - 1] = '\0';
-			w++;
+		if (p->bufs[i].plan.name) {
+			fs->follow_command = p->ftrace.follow_command;
+			fs->children = p->ftrace.children && p->ftrace.follow_command;
 		}
-		found = !strcmp(w, word);
+		p->bufs[i].plan.keep_contents = p->keep_contents;
 	}
-	free(s);
-	return found;
+	/* An unused top buffer is left alone (it has no -P then: -P uses it). */
+	if (!p->nr_bufs || p->bufs[0].plan.name || !p->bufs[0].used) {
+		p->ftrace.follow_command = 0;
+		p->ftrace.children = 0;
+	}
 }
 
 /* Every name in the plan, checked before anything is written. */
 static int check_plan(struct start_plan *p)
 {
+	if (p->argv && !(p->cmd_path = find_command_path(p->argv[0])))
+		return error("cannot run '%s': command not found", p->argv[0]);
+	follow_command_everywhere(p);
 	for (int i = 0; i < p->nr_bufs; i++) {
-		struct buffer_plan *b = &p->bufs[i];
+		struct buffer_plan *b = &p->bufs[i].plan;
 
-		if (b->instance && !(b->buf = tfs_instance_alloc(b->instance)))
+		if (b->name && !(b->inst = tfs_instance_alloc(b->name)))
+			return -1;
+		/* A new instance gets the files the top buffer has. */
+		if (buffer_plan_check(b, b->inst && tfs_instance_exists(b->inst) ? b->inst : NULL) < 0)
 			return -1;
 		/* -i holds for every buffer; a spec it skips takes its -f and -R along. */
-		b->events.ignore_missing = p->ftrace.ignore_missing;
-		b->selected = ftrace_select_events(&b->events, NULL, b->specs, b->nr_specs);
-		if (!b->selected)
+		b->ftrace.ignore_missing = p->ftrace.ignore_missing;
+		if (buffer_plan_select(b, NULL) < 0)
 			return -1;
-		if (b->tracer && !in_list("available_tracers", b->tracer))
-			return error("no tracer '%s' (see trace-cmd list -t)", b->tracer);
-		if (b->clock && !in_list("trace_clock", b->clock))
-			return error("no trace clock '%s' (see trace-cmd list -C)", b->clock);
-		/* A tracer's own options may appear only once it is set: apply checks them. */
-		b->events.plugin = b->tracer;
-		b->events.list_hint = 1;
-		if (ftrace_setup_check_options(&b->events, b->buf) < 0)
+		/*
+		 * The tracer and clock in the top buffer's lists, the options in the
+		 * buffer (a tracer's own only once it is set: apply checks them),
+		 * in start's words.
+		 */
+		b->ftrace.list_hint = 1;
+		if (ftrace_setup_check(&b->ftrace, NULL) < 0 ||
+		    (b->inst && ftrace_setup_check_options(&b->ftrace, b->inst) < 0))
 			return -1;
 	}
 	return 0;
@@ -303,7 +401,7 @@ static int check_plan(struct start_plan *p)
 
 static int set_rel(struct start_plan *p, struct buffer_plan *b, const char *rel, const char *val)
 {
-	return tfs_set(p->saved, b->buf, rel, val);
+	return tfs_set(p->saved, b->inst, rel, val);
 }
 
 /*
@@ -318,7 +416,7 @@ static int disable_events(struct start_plan *p, struct buffer_plan *b)
 	size_t len;
 	int ret = 0;
 
-	if (tfs_read_file(b->buf, "set_event", &list, &len) < 0)
+	if (tfs_read_file(b->inst, "set_event", &list, &len) < 0)
 		return -1;
 	for (line = strtok_r(list, "\n", &save); line && !ret;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -327,20 +425,21 @@ static int disable_events(struct start_plan *p, struct buffer_plan *b)
 			continue;
 		snprintf(rel, sizeof(rel), "events/%.*s/%s/enable", (int)(colon - line), line,
 			 colon + 1);
-		ret = tfs_save(p->saved, b->buf, rel);
+		ret = tfs_save(p->saved, b->inst, rel);
 	}
 	free(list);
-	return ret ? -1 : tfs_write_file(b->buf, "set_event", "");
+	return ret ? -1 : tfs_write_file(b->inst, "set_event", "");
 }
 
-/* The filters and triggers first, so no unfiltered event slips in. */
-static int apply_events(struct start_plan *p, struct buffer_plan *b)
+/*
+ * Each event's own enable file, so set enables exactly what it names (the
+ * filters and triggers are on already, so no unfiltered event slips in).
+ */
+static int enable_events(struct start_plan *p, struct buffer_plan *b)
 {
 	const struct tfs_events *ev = b->selected;
 	char rel[512];
 
-	if (ftrace_setup_apply_rules(&b->events, b->buf, p->saved, ev) < 0)
-		return -1;
 	for (size_t i = 0; i < tfs_events_count(ev); i++) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/enable",
 			 tfs_events_system(ev, i), tfs_events_name(ev, i));
@@ -350,61 +449,102 @@ static int apply_events(struct start_plan *p, struct buffer_plan *b)
 	return 0;
 }
 
+/*
+ * The buffer's plan applied as record's are (clock, options, -F's pid
+ * files, filters and triggers, tracer), then its size and events.  start
+ * replaces the event selection and the tracer (nop without -p); the filters
+ * go only on the events selected, as -v takes an event out of them too.
+ */
 static int apply_buffer(struct start_plan *p, struct buffer_plan *b)
 {
-	char num[32];
-
-	if (b->buf) {
-		int made = tfs_instance_create(b->buf);
-
-		if (made < 0)
-			return -1;
-		b->created = made > 0;
-	}
+	if (buffer_plan_create(b) < 0)
+		return -1;
 	if (p->start && disable_events(p, b) < 0)
 		return -1;
-	if ((b->tracer || p->start) && set_rel(p, b, "current_tracer", b->tracer ? b->tracer : "nop") < 0)
+	if (p->start && !b->ftrace.plugin)
+		b->ftrace.plugin = "nop";
+	b->ftrace.rules_only = b->selected;
+	if (ftrace_setup_apply(&b->ftrace, b->inst, p->saved) < 0)
 		return -1;
-	if (b->clock && set_rel(p, b, "trace_clock", b->clock) < 0)
+	if (buffer_plan_apply_size(b, p->saved, p->nr_cpus) < 0)
 		return -1;
-	if (ftrace_setup_apply_options(&b->events, b->buf, p->saved) < 0)
-		return -1;
-	snprintf(num, sizeof(num), "%lu", b->size_kb);
-	if (b->size_kb && set_rel(p, b, "buffer_size_kb", num) < 0)
-		return -1;
-	if (apply_events(p, b) < 0)
-		return -1;
-	return 0;
+	return enable_events(p, b);
 }
 
 /* start's last steps: they are what it is for, so they are not undone. */
-static int start_tracing(struct buffer_plan *b)
+static int start_tracing(struct start_plan *p)
 {
-	if (tfs_write_file(b->buf, "trace", "") < 0)
+	for (int i = 0; p->start && i < p->nr_bufs; i++) {
+		struct buffer_plan *b = &p->bufs[i].plan;
+
+		if (!p->bufs[i].used)
+			continue;
+		if (buffer_plan_clear(b) < 0 || tfs_write_file(b->inst, "tracing_on", "1") < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * In COMMAND's child, right before exec: -F's pid in each buffer traced,
+ * then (start) tracing on, as record does, so the trace begins with it.
+ */
+static int before_exec(void *arg)
+{
+	struct start_plan *p = arg;
+
+	for (int i = 0; i < p->nr_bufs; i++) {
+		struct buffer_plan *b = &p->bufs[i].plan;
+
+		if (p->bufs[i].used &&
+		    ftrace_setup_child(b->inst ? &b->ftrace : &p->ftrace, b->inst) < 0)
+			return -1;
+	}
+	if (start_tracing(p) < 0)
 		return -1;
-	return tfs_write_file(b->buf, "tracing_on", "1");
+	if (ftrace_setup_become_user(&p->ftrace) < 0)
+		return error("--user %s: cannot become that user: %s", p->ftrace.user,
+			     strerror(errno));
+	return 0;
+}
+
+/* COMMAND, its exit status ours as a shell would give it; --fork: 0 once it runs. */
+static int run_command(struct start_plan *p)
+{
+	pid_t pid = exec_command(p->cmd_path, p->argv, before_exec, p);
+	int status;
+
+	if (pid < 0)
+		return EXIT_FAILED;
+	if (p->fork_only)
+		return EXIT_OK;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			error("waiting for '%s': %s", p->argv[0], strerror(errno));
+			return EXIT_FAILED;
+		}
+	}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
 }
 
 /* Puts every changed file back and removes the instances this run created. */
 static void undo(struct start_plan *p)
 {
 	for (int i = p->nr_bufs - 1; i >= 0; i--)
-		ftrace_setup_restore(&p->bufs[i].events);
+		ftrace_setup_restore(&p->bufs[i].plan.ftrace);
 	tfs_restore(p->saved);
 	for (int i = 0; i < p->nr_bufs; i++)
-		if (p->bufs[i].created)
-			tfs_instance_destroy(p->bufs[i].buf);
+		buffer_plan_finish(&p->bufs[i].plan, 0);
 }
 
 static void free_plan(struct start_plan *p)
 {
-	for (int i = 0; i < p->nr_bufs; i++) {
-		tfs_events_free(p->bufs[i].selected);
-		ftrace_setup_free(&p->bufs[i].events);
-		free(p->bufs[i].specs);
-		tfs_instance_free(p->bufs[i].buf);
-	}
+	for (int i = 0; i < p->nr_bufs; i++)
+		buffer_plan_free(&p->bufs[i].plan);
 	free(p->bufs);
+	free(p->cmd_path);
 	tfs_saved_free(p->saved);
 	ftrace_setup_free(&p->ftrace);
 }
@@ -423,8 +563,9 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 	if (!tfs_dir() || check_plan(&p) < 0 || ftrace_setup_check(&p.ftrace, NULL) < 0)
 		goto out;
 	p.saved = tfs_saved_new();
+	p.nr_cpus = tfs_cpu_count();
 	for (int i = 0; i < p.nr_bufs; i++) {
-		if (p.bufs[i].used && apply_buffer(&p, &p.bufs[i]) < 0) {
+		if (p.bufs[i].used && apply_buffer(&p, &p.bufs[i].plan) < 0) {
 			undo(&p);
 			goto out;
 		}
@@ -434,10 +575,10 @@ static int run(const struct command *cmd, bool start, int argc, char **argv)
 		undo(&p);
 		goto out;
 	}
-	for (int i = 0; start && i < p.nr_bufs; i++)
-		if (p.bufs[i].used && start_tracing(&p.bufs[i]) < 0)
-			goto out;
-	ret = EXIT_OK;
+	if (p.argv)
+		ret = run_command(&p);
+	else
+		ret = start_tracing(&p) < 0 ? EXIT_FAILED : EXIT_OK;
 out:
 	free_plan(&p);
 	return ret;

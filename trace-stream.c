@@ -57,6 +57,8 @@ static const char stream_usage[] =
 	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
 	"  -T                  a stack trace with each event (options/stacktrace)\n"
 	"  -b KB               ring buffer size per CPU in KB while streaming (restored after)\n"
+	"  --subbuf-size KB    the sub-buffer (page) size in KB while streaming (restored after)\n"
+	"  -K                  do not clear the buffers first: what they hold is streamed too\n"
 	"  -s USECS            read the buffers every USECS microseconds (default 50000)\n"
 	"  --cmdlines-size N   how many command names the kernel keeps (saved_cmdlines_size)\n"
 	"  -d                  keep the function tracer off (options/function-trace)\n"
