@@ -479,7 +479,8 @@ static inline uint32_t common_value(const unsigned char *p, int size, int big_en
  * keep, or NULL at the page's end; *@first is cleared once one is skipped.
  * A damaged position is left to fill_record() to report.
  */
-static const void *skip_unwanted(struct cpu_stream *s, const void *data, int *first)
+static inline __attribute__((always_inline)) const void *
+skip_unwanted(struct cpu_stream *s, const void *data, int *first, const int kb)
 {
 	struct trace_input *in = s->in;
 	const unsigned char *ids = in->want_ids;
@@ -504,7 +505,7 @@ static const void *skip_unwanted(struct cpu_stream *s, const void *data, int *fi
 		s->prev_skipped = 1;
 		s->last_off = off;
 		*first = 0;
-		data = page_walk_next(&s->walk);
+		data = page_walk_step(&s->walk, kb);
 	}
 	return data;
 }
@@ -522,8 +523,11 @@ static int page_done(struct cpu_stream *s)
 	return 0;
 }
 
-/* Moves @s to its next record: 1 when there is one, 0 at its end, -1 on damage. */
-int cpu_stream_advance(struct cpu_stream *s)
+/*
+ * Moves @s to its next record: 1 when there is one, 0 at its end, -1 on
+ * damage.  Compiled once per walker (@kb constant): see advance_own().
+ */
+static inline __attribute__((always_inline)) int advance_with(struct cpu_stream *s, const int kb)
 {
 	const void *data;
 
@@ -533,7 +537,7 @@ int cpu_stream_advance(struct cpu_stream *s)
 		/* Land on the record to drop (whatever its id); the code below steps past it. */
 		s->skip_next = 0;
 		s->no_skip = 1;
-		ret = cpu_stream_advance(s);
+		ret = s->advance(s);
 		s->no_skip = 0;
 		if (ret <= 0)
 			return ret;
@@ -541,7 +545,7 @@ int cpu_stream_advance(struct cpu_stream *s)
 	if (s->page_loaded) {
 		int first = 0;
 
-		data = skip_unwanted(s, page_walk_next(&s->walk), &first);
+		data = skip_unwanted(s, page_walk_step(&s->walk, kb), &first, kb);
 		if (data)
 			return fill_record(s, data, 0);
 		if (page_done(s) < 0)
@@ -558,12 +562,23 @@ int cpu_stream_advance(struct cpu_stream *s)
 		}
 		if (load_page(s) < 0)
 			return -1;
-		data = skip_unwanted(s, page_walk_event(&s->walk), &first);
+		data = skip_unwanted(s, page_walk_event(&s->walk), &first, kb);
 		if (data)
 			return fill_record(s, data, first);
 		if (page_done(s) < 0)
 			return -1;
 	}
+}
+
+/* The stream's step with our walker, and with kbuffer: cpu_stream_init() picks one. */
+static int advance_own(struct cpu_stream *s)
+{
+	return advance_with(s, 0);
+}
+
+static int advance_kbuffer(struct cpu_stream *s)
+{
+	return advance_with(s, 1);
 }
 
 static int common_usable(const struct tep_format_field *f)
@@ -650,6 +665,7 @@ int cpu_stream_init(struct trace_input *in, struct cpu_stream *s, int b, int cpu
 		s->end += 4;
 	if (walk_init(in, &s->walk) < 0)
 		return -1;
+	s->advance = page_walk_uses_kbuffer(&s->walk) ? advance_kbuffer : advance_own;
 	if (s->chunked) {
 		unsigned char hdr[4];
 		struct cursor c;

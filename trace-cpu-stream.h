@@ -20,6 +20,8 @@
 struct trace_input;
 
 struct cpu_stream {
+	/* The step, for the walker page_walk_init() chose: no test per record. */
+	int			(*advance)(struct cpu_stream *s);
 	struct trace_input	*in;
 	int			buffer;
 	int			cpu;
@@ -60,7 +62,10 @@ struct cpu_stream {
 int cpu_stream_init(struct trace_input *in, struct cpu_stream *s, int b, int cpu);
 void cpu_stream_free(struct cpu_stream *s);
 /* Moves @s to its next record (s->rec): 1 when there is one, 0 at its end, -1 on damage. */
-int cpu_stream_advance(struct cpu_stream *s);
+static inline int cpu_stream_advance(struct cpu_stream *s)
+{
+	return s->advance(s);
+}
 /*
  * The record after @s's current one, when the window holds it whole and it
  * looks sound: 1 and a copy in *@next, else 0.  @s does not move.

@@ -104,7 +104,7 @@ void page_walk_load(struct page_walk *w, const void *page)
 		w->missed = -1;
 	w->ts = page_u64(w, p);
 	w->curr = w->index = w->next = 0;
-	page_walk_next(w);
+	page_walk_own_next(w);
 }
 
 const void *page_walk_copy(struct page_walk *dst, const struct page_walk *src)
