@@ -8,8 +8,8 @@
  * before), and TRACE_CMD_KBUFFER=1 (the test oracle), still go through
  * kbuffer: page_walk_init() chooses, once per walk, and a hot loop is
  * compiled for one walker or the other (page_walk_step() with a constant),
- * so the step itself never asks which.  Both trace.dat's pages
- * (trace-cpu-stream.c) and live ones (trace-stream.c) are walked here.
+ * so the step itself never asks which.  Both trace.dat's pages and live
+ * ones (stream's) are walked here, through trace-cpu-stream.c.
  */
 #ifndef TRACE_PAGE_H
 #define TRACE_PAGE_H
