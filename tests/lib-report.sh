@@ -32,46 +32,35 @@ upstream_events() {
 	! grep -i "error\|warning\|bug" "$1.err" && events_of "$1.theirs"
 }
 
-# Our report of FILE must exit 0 and print upstream 3.1.6's event lines (ARGS
-# are given before -i, where upstream honours them); ours with --line-3.1,
-# 3.1's line without the latency column.
-same_as_upstream() {
-	file=$1; shift
-	"$TRACE_CMD" report --line-3.1 "$@" -i "$file" >ours.out &&
-	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	events_of ours.out >ours.events &&
-	events_of upstream.out >upstream.events &&
-	test_cmp upstream.events ours.events
+# reports_compared KIND UPSTREAM_BIN FILE [ARGS]: our report of FILE and
+# UPSTREAM_BIN's (ARGS are given before -i, where upstream honours them).
+# KIND "events": ours exits 0 and prints upstream's event lines; "output": the
+# whole output, less the header lines only we print.  Against 3.1.6
+# ($UPSTREAM) ours prints --line-3.1, 3.1's line without the latency column;
+# against 3.4 ($UPSTREAM34) our default line, as 3.3 and later print it.
+reports_compared() {
+	kind=$1 bin=$2 file=$3
+	shift 3
+	line=
+	[ "$bin" = "$UPSTREAM" ] && line=--line-3.1
+	if [ "$kind" = events ]; then
+		"$TRACE_CMD" report $line "$@" -i "$file" >ours.out &&
+		"$bin" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+		events_of ours.out >ours.events &&
+		events_of upstream.out >upstream.events &&
+		test_cmp upstream.events ours.events
+	else
+		"$TRACE_CMD" report $line "$@" -i "$file" >ours.out &&
+		"$bin" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+		grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
+		test_cmp upstream.out ours.cmp
+	fi
 }
 
-# Like same_as_upstream, for the listing options: the whole output, less the
-# header lines only we print.
-same_output_as_upstream() {
-	file=$1; shift
-	"$TRACE_CMD" report --line-3.1 "$@" -i "$file" >ours.out &&
-	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
-	test_cmp upstream.out ours.cmp
-}
-
-# The same two checks against upstream 3.4 ($UPSTREAM34), our default line:
-# the latency column after the CPU, as 3.3 and later print it.
-same_as_upstream34() {
-	file=$1; shift
-	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
-	"$UPSTREAM34" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	events_of ours.out >ours.events &&
-	events_of upstream.out >upstream.events &&
-	test_cmp upstream.events ours.events
-}
-
-same_output_as_upstream34() {
-	file=$1; shift
-	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
-	"$UPSTREAM34" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
-	test_cmp upstream.out ours.cmp
-}
+same_as_upstream() { reports_compared events "$UPSTREAM" "$@"; }
+same_output_as_upstream() { reports_compared output "$UPSTREAM" "$@"; }
+same_as_upstream34() { reports_compared events "$UPSTREAM34" "$@"; }
+same_output_as_upstream34() { reports_compared output "$UPSTREAM34" "$@"; }
 
 # same_both_ways FILE [ARGS]: fast and slow printers give the same bytes.
 # (The timeouts are for a hang; a busy machine may take seconds on a file.)
