@@ -726,7 +726,7 @@ static void keep_current(struct cpu_stream *s)
 	s->win_len -= from;
 	s->page = 0;
 	s->page_end -= from;
-	s->walk.data -= from;
+	page_walk_moved(&s->walk, s->win);
 	s->rec.data = (char *)s->rec.data - from;
 }
 

@@ -69,6 +69,9 @@ int page_walk_host_big_endian(void);
  */
 void page_walk_load(struct page_walk *w, const void *page);
 
+/* The page @w stands in was copied to @page: @w goes on there, at the same event. */
+void page_walk_moved(struct page_walk *w, const void *page);
+
 /* Stands @dst on @src's current event, to look ahead without moving @src. */
 const void *page_walk_copy(struct page_walk *dst, const struct page_walk *src);
 
