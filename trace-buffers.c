@@ -190,3 +190,22 @@ int buffers_option(struct buffers *b, int opt, const char *arg)
 	}
 	return 0;
 }
+
+int buffers_parse(buffers_parse_fn parse, const void *ctx, int argc, char **argv,
+		  struct buffers **out)
+{
+	int ret = parse(ctx, argc, argv, NULL);
+
+	*out = NULL;
+	if (ret != PARSE_RUN)
+		return ret;
+	if (!tfs_dir())
+		return EXIT_FAILED;
+	*out = buffers_new();
+	ret = parse(ctx, argc, argv, *out);
+	if (ret != PARSE_RUN) {
+		buffers_free(*out);
+		*out = NULL;
+	}
+	return ret;
+}

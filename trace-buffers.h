@@ -31,6 +31,16 @@ void buffers_select_top(struct buffers *b);
  * not, -1 when the selection failed (the error is printed).
  */
 int buffers_option(struct buffers *b, int opt, const char *arg);
+/* A command's option parser: with @b NULL it only checks the words. */
+typedef int (*buffers_parse_fn)(const void *ctx, int argc, char **argv, struct buffers *b);
+/*
+ * A small command's two passes over its words: @parse checks them all first
+ * (@b NULL, so a bad one changes nothing), then, with the tracing directory
+ * found, selects into a new list.  PARSE_RUN with *@out the list (the
+ * caller frees it), or the exit status.
+ */
+int buffers_parse(buffers_parse_fn parse, const void *ctx, int argc, char **argv,
+		  struct buffers **out);
 /* Adds the top buffer when nothing was selected at all. */
 void buffers_default_top(struct buffers *b);
 /* True when the most recent selector was -t, or none was given yet. */

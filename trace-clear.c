@@ -25,8 +25,9 @@ static const struct option clear_longopts[] = {
 };
 
 /* First pass (@b NULL) only checks; returns PARSE_RUN or the exit status. */
-static int parse(int argc, char **argv, struct buffers *b)
+static int parse(const void *ctx, int argc, char **argv, struct buffers *b)
 {
+	(void)ctx;
 	int c;
 
 	optind = 0;
@@ -74,15 +75,11 @@ static int clear(struct buffers *b)
 static int run_clear(int argc, char **argv)
 {
 	struct buffers *b;
-	int ret;
+	int ret = buffers_parse(parse, NULL, argc, argv, &b);
 
-	if ((ret = parse(argc, argv, NULL)) != PARSE_RUN)
+	if (ret != PARSE_RUN)
 		return ret;
-	if (!tfs_dir())
-		return EXIT_FAILED;
-	b = buffers_new();
-	if ((ret = parse(argc, argv, b)) == PARSE_RUN)
-		ret = clear(b);
+	ret = clear(b);
 	buffers_free(b);
 	return ret;
 }

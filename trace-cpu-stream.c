@@ -2,7 +2,8 @@
 /*
  * One CPU of one buffer of a trace.dat as a stream of records: its data read
  * in windows with pread, or chunk by chunk decompressed (ahead, by the worker
- * of trace-ahead.c), each page checked and stepped through with trace-page.h.
+ * of trace-ahead.c), or a live buffer's pages read from its trace_pipe_raw
+ * (stream), each page checked and stepped through with trace-page.h.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,12 +16,18 @@
 #include "trace-reader.h"
 #include "trace-cpu-stream.h"
 
+/* @s's buffer in messages: "" for the top one. */
+static const char *buffer_name(const struct cpu_stream *s)
+{
+	return s->live ? s->live_name : s->in->buffers[s->buffer].name;
+}
+
 static int stream_bad(struct cpu_stream *s, uint64_t off, const char *fmt, const char *detail,
 		      unsigned long long v)
 {
 	struct cursor c;
 	char msg[256];
-	const char *name = s->in->buffers[s->buffer].name;
+	const char *name = buffer_name(s);
 
 	cur_init(&c, NULL, 0, 0, 0, s->in->file);
 	snprintf(msg, sizeof(msg), fmt, detail, v);
@@ -33,7 +40,7 @@ static int stream_truncated(struct cpu_stream *s, uint64_t off, uint64_t need, c
 {
 	struct cursor c;
 	char full[128];
-	const char *name = s->in->buffers[s->buffer].name;
+	const char *name = buffer_name(s);
 
 	cur_init(&c, NULL, 0, off, 0, s->in->file);
 	if (*name)
@@ -240,6 +247,8 @@ static int fill_window(struct cpu_stream *s)
 {
 	size_t len;
 
+	if (s->live)
+		return 0;	/* its pages come from cpu_stream_read_live() */
 	if (!s->chunked) {
 		if (s->next >= s->end)
 			return 0;
@@ -431,7 +440,8 @@ static int fill_record(struct cpu_stream *s, const void *data, int first)
 		return stream_bad(s, page_offset(s) + off, "%s (%llu bytes) runs past its page",
 				  "event", size);
 	memset(&s->rec, 0, sizeof(s->rec));
-	s->rec.ts = clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->walk));
+	s->rec.ts = s->live ? page_walk_ts(&s->walk) :
+			      clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->walk));
 	s->rec.offset = page_offset(s) + off;
 	s->rec.size = size;
 	s->rec.record_size = page_walk_record_size(&s->walk);
@@ -463,7 +473,8 @@ static inline uint32_t common_value(const unsigned char *p, int size, int big_en
  * keep, or NULL at the page's end; *@first is cleared once one is skipped.
  * A damaged position is left to fill_record() to report.
  */
-static const void *skip_unwanted(struct cpu_stream *s, const void *data, int *first)
+static inline __attribute__((always_inline)) const void *
+skip_unwanted(struct cpu_stream *s, const void *data, int *first, const int kb)
 {
 	struct trace_input *in = s->in;
 	const unsigned char *ids = in->want_ids;
@@ -488,7 +499,7 @@ static const void *skip_unwanted(struct cpu_stream *s, const void *data, int *fi
 		s->prev_skipped = 1;
 		s->last_off = off;
 		*first = 0;
-		data = page_walk_next(&s->walk);
+		data = page_walk_step(&s->walk, kb);
 	}
 	return data;
 }
@@ -506,8 +517,11 @@ static int page_done(struct cpu_stream *s)
 	return 0;
 }
 
-/* Moves @s to its next record: 1 when there is one, 0 at its end, -1 on damage. */
-int cpu_stream_advance(struct cpu_stream *s)
+/*
+ * Moves @s to its next record: 1 when there is one, 0 at its end, -1 on
+ * damage.  Compiled once per walker (@kb constant): see advance_own().
+ */
+static inline __attribute__((always_inline)) int advance_with(struct cpu_stream *s, const int kb)
 {
 	const void *data;
 
@@ -517,7 +531,7 @@ int cpu_stream_advance(struct cpu_stream *s)
 		/* Land on the record to drop (whatever its id); the code below steps past it. */
 		s->skip_next = 0;
 		s->no_skip = 1;
-		ret = cpu_stream_advance(s);
+		ret = s->advance(s);
 		s->no_skip = 0;
 		if (ret <= 0)
 			return ret;
@@ -525,7 +539,7 @@ int cpu_stream_advance(struct cpu_stream *s)
 	if (s->page_loaded) {
 		int first = 0;
 
-		data = skip_unwanted(s, page_walk_next(&s->walk), &first);
+		data = skip_unwanted(s, page_walk_step(&s->walk, kb), &first, kb);
 		if (data)
 			return fill_record(s, data, 0);
 		if (page_done(s) < 0)
@@ -542,12 +556,23 @@ int cpu_stream_advance(struct cpu_stream *s)
 		}
 		if (load_page(s) < 0)
 			return -1;
-		data = skip_unwanted(s, page_walk_event(&s->walk), &first);
+		data = skip_unwanted(s, page_walk_event(&s->walk), &first, kb);
 		if (data)
 			return fill_record(s, data, first);
 		if (page_done(s) < 0)
 			return -1;
 	}
+}
+
+/* The stream's step with our walker, and with kbuffer: cpu_stream_init() picks one. */
+static int advance_own(struct cpu_stream *s)
+{
+	return advance_with(s, 0);
+}
+
+static int advance_kbuffer(struct cpu_stream *s)
+{
+	return advance_with(s, 1);
 }
 
 static int common_usable(const struct tep_format_field *f)
@@ -615,6 +640,15 @@ static int walk_init(struct trace_input *in, struct page_walk *w)
 			      in->tep && tep_is_old_format(in->tep));
 }
 
+/* The walk of s->in's pages, and the step for the walker it got. */
+static int init_walk(struct cpu_stream *s)
+{
+	if (walk_init(s->in, &s->walk) < 0)
+		return -1;
+	s->advance = page_walk_uses_kbuffer(&s->walk) ? advance_kbuffer : advance_own;
+	return 0;
+}
+
 int cpu_stream_init(struct trace_input *in, struct cpu_stream *s, int b, int cpu)
 {
 	struct buffer *buf = &in->buffers[b];
@@ -632,8 +666,9 @@ int cpu_stream_init(struct trace_input *in, struct cpu_stream *s, int b, int cpu
 	 */
 	if (s->chunked && s->end + 4 <= in->fsize)
 		s->end += 4;
-	if (walk_init(in, &s->walk) < 0)
+	if (init_walk(s) < 0)
 		return -1;
+	s->live_fd = -1;
 	if (s->chunked) {
 		unsigned char hdr[4];
 		struct cursor c;
@@ -648,6 +683,70 @@ int cpu_stream_init(struct trace_input *in, struct cpu_stream *s, int b, int cpu
 		s->next += 4;
 	}
 	return 0;
+}
+
+int cpu_stream_init_live(struct trace_input *in, struct cpu_stream *s, int cpu, int order,
+			 size_t page_size, int fd, const char *name, const char *path)
+{
+	s->in = in;
+	s->cpu = cpu;
+	s->idx = order;
+	s->page_size = page_size;
+	s->live = 1;
+	s->live_fd = fd;
+	s->live_name = name;
+	s->live_path = path;
+	if (init_walk(s) < 0)
+		return -1;
+	ensure_window(s, (size_t)WINDOW_PAGES * page_size);
+	return 0;
+}
+
+/* Moves the pages from the current record's on to the window's start. */
+static void keep_current(struct cpu_stream *s)
+{
+	size_t from = s->page;
+
+	memmove(s->win, s->win + from, s->win_len - from);
+	s->win_len -= from;
+	s->page = 0;
+	s->page_end -= from;
+	page_walk_moved(&s->walk, s->win);
+	s->rec.data = (char *)s->rec.data - from;
+}
+
+int cpu_stream_read_live(struct cpu_stream *s, int keep)
+{
+	size_t ps = s->page_size, slots;
+
+	if (keep && s->page_loaded) {
+		keep_current(s);
+	} else {
+		s->win_len = 0;
+		s->page = 0;
+		s->page_loaded = 0;
+	}
+	/* A page left out still takes its place in the window's count. */
+	for (slots = s->win_len / ps; slots < WINDOW_PAGES; slots++) {
+		unsigned char *page = s->win + s->win_len;
+		ssize_t n = read(s->live_fd, page, ps);
+
+		if (n < 0 && errno == EINTR) {
+			slots--;
+			continue;
+		}
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n < 0)
+			return error("cannot read '%s': %s", s->live_path, strerror(errno));
+		if (n == 0)
+			return 0;
+		memset(page + n, 0, ps - n);
+		/* The kernel's page with a header that claims more than it holds: left out. */
+		if (!header_fault(s, page_commit(s, s->win_len)))
+			s->win_len += ps;
+	}
+	return 1;
 }
 
 void cpu_stream_free(struct cpu_stream *s)
@@ -707,7 +806,8 @@ int cpu_stream_peek(struct cpu_stream *s, struct tep_record *next)
 		data = page_walk_event(&s->peek);
 	}
 	memset(next, 0, sizeof(*next));
-	next->ts = clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->peek));
+	next->ts = s->live ? page_walk_ts(&s->peek) :
+			     clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->peek));
 	next->size = page_walk_event_size(&s->peek);
 	next->data = (void *)data;
 	next->cpu = s->cpu;

@@ -58,16 +58,8 @@ void jbuf_puts(struct jbuf *b, const char *s)
 
 void jbuf_u64(struct jbuf *b, uint64_t v)
 {
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	jbuf_reserve(b, n);
-	while (n)
-		b->data[b->len++] = tmp[--n];
+	jbuf_reserve(b, 20);
+	b->len = put_decimal(b->data + b->len, v, 0, 0) - b->data;
 }
 
 void jbuf_i64(struct jbuf *b, int64_t v)

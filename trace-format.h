@@ -24,6 +24,27 @@ enum trace_format_kind {
 /* "text", "jsonl" or "csv" to its kind; -1 for any other name. */
 int trace_format_kind(const char *name);
 
+/*
+ * Writes @v in decimal at @p, at least @width digits wide, padded with @pad
+ * on the left (at most 20 digits + the padding); returns the end.  Inline:
+ * the text line's prefix (trace-line.c) writes several per event.
+ */
+static inline char *put_decimal(char *p, unsigned long long v, int width, char pad)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (int i = n; i < width; i++)
+		*p++ = pad;
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
 /* A growing byte buffer that JSON is built in. */
 struct jbuf {
 	char	*data;

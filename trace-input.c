@@ -4,7 +4,8 @@
  * Documentation/): the file and its metadata, parsed through bounded cursors
  * over a read-only mapping, and the accessors of trace-input.h.  The formats
  * become a tep handle in trace-tep.c; records come from trace-cpu-stream.c,
- * merged in trace-merge.c.
+ * merged in trace-merge.c; trace-reader.c opens and closes the whole, so
+ * calls go one way, from those modules down to this one.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1249,7 +1250,7 @@ static int clock_in_usecs(const char *clock)
 	return 0;
 }
 
-struct trace_input *trace_input_open(const char *file, int flags)
+struct trace_input *reader_open_file(const char *file, int flags)
 {
 	struct trace_input *in = xcalloc(1, sizeof(*in));
 	struct cursor c;
@@ -1291,22 +1292,21 @@ struct trace_input *trace_input_open(const char *file, int flags)
 	/* Like upstream, a file that names no clock is shown in seconds even with --raw-ts. */
 	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock)) ||
 		       clock_conv_in_ns(&in->conv);
-	if (!(flags & TRACE_INPUT_NO_TEP) && reader_build_tep(in) < 0)
-		goto fail;
-	for (int b = 0; b < in->nr_buffers; b++)
-		check_page_size(in, &in->buffers[b], !b);
-	check_unclaimed(in);
 	return in;
 fail:
-	trace_input_close(in);
+	reader_free(in);
 	return NULL;
 }
 
-void trace_input_close(struct trace_input *in)
+void reader_check_layout(struct trace_input *in)
 {
-	if (!in)
-		return;
-	merge_free(in);
+	for (int b = 0; b < in->nr_buffers; b++)
+		check_page_size(in, &in->buffers[b], !b);
+	check_unclaimed(in);
+}
+
+void reader_free(struct trace_input *in)
+{
 	if (in->plugins)
 		tep_unload_plugins(in->plugins, in->tep);
 	if (in->tep)

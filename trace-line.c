@@ -331,23 +331,6 @@ static const char *comm_of(struct line_source *src, int pid)
 	return comm;
 }
 
-/* Writes @v in decimal, at least @width digits wide, padded with @pad on the left. */
-static char *put_num(char *p, unsigned long long v, int width, char pad)
-{
-	char tmp[24];
-	int n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (int i = n; i < width; i++)
-		*p++ = pad;
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /*
  * The latency column (libtraceevent's TEP_PRINT_LATENCY) from the record's
  * common fields, found in the file's first event as libtraceevent finds
@@ -388,7 +371,7 @@ static char *put_extra_col(char *p, int *col, long long v, int have)
 	if ((int)v < 0)
 		*p++ = '.';
 	else
-		p = put_num(p, (int)v, 0, ' ');
+		p = put_decimal(p, (int)v, 0, ' ');
 	return p;
 }
 
@@ -462,15 +445,15 @@ static size_t prefix_text(struct trace_line *l, struct line_source *src, struct 
 	start = p;
 	if (pid < 0) {
 		*p++ = '-';
-		p = put_num(p, -(long long)pid, 0, ' ');
+		p = put_decimal(p, -(long long)pid, 0, ' ');
 	} else {
-		p = put_num(p, pid, 0, ' ');
+		p = put_decimal(p, pid, 0, ' ');
 	}
 	while (p - start < 5)
 		*p++ = ' ';
 	*p++ = ' ';
 	*p++ = '[';
-	p = put_num(p, rec->cpu, 3, '0');
+	p = put_decimal(p, rec->cpu, 3, '0');
 	*p++ = ']';
 	if (l->opts.line_31) {
 		/* trace-cmd 3.1: no latency column */
@@ -487,19 +470,19 @@ static size_t prefix_text(struct trace_line *l, struct line_source *src, struct 
 		p = latency_text(l, src, rec, p);
 	}
 	if (!src->usecs) {
-		p = put_num(p, rec->ts, 12, ' ');
+		p = put_decimal(p, rec->ts, 12, ' ');
 	} else if (l->opts.nsec) {
 		*p++ = ' ';
-		p = put_num(p, rec->ts / 1000000000ULL, 5, ' ');
+		p = put_decimal(p, rec->ts / 1000000000ULL, 5, ' ');
 		*p++ = '.';
-		p = put_num(p, rec->ts % 1000000000ULL, 9, '0');
+		p = put_decimal(p, rec->ts % 1000000000ULL, 9, '0');
 	} else {
 		unsigned long long us = (rec->ts + 500) / 1000;
 
 		*p++ = ' ';
-		p = put_num(p, us / 1000000, 5, ' ');
+		p = put_decimal(p, us / 1000000, 5, ' ');
 		*p++ = '.';
-		p = put_num(p, us % 1000000, 6, '0');
+		p = put_decimal(p, us % 1000000, 6, '0');
 	}
 	*p++ = ':';
 	*p = 0;

@@ -21,6 +21,7 @@
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-line.h"
+#include "trace-list.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_list;
@@ -346,8 +347,8 @@ static int list_plugin_files(void)
 	return 0;
 }
 
-/* -O: each loaded plugin's options and report's own (fgraph), as libtraceevent prints them. */
-static int list_plugin_options(void)
+/* -O (and the options command): see trace-list.h. */
+int list_plugin_options(void)
 {
 	struct tep_handle *tep = tep_alloc();
 	struct tep_plugin_list *plugins;

@@ -37,6 +37,8 @@ struct cpu_chan {
 struct session {
 	const struct listen_opts *o;
 	struct listen_slot *slot;
+	const volatile sig_atomic_t *stopping;	/* the listener is stopping */
+	void		(*log)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 	struct net_peer	peer;
 	char		name[128];	/* HOST:PORT */
 	char		file[300];	/* PREFIX.HOST:PORT.dat */
@@ -335,7 +337,7 @@ static int pump(struct session *s, int draining)
 	struct net_msg *m = xmalloc(sizeof(*m));
 	int ret = 0;
 
-	while (!ret && !listen_stopping) {
+	while (!ret && !*s->stopping) {
 		int timeout = -1, open = 0, waiting = !s->init.tcp, k;
 
 		for (uint32_t i = 0; i < n; i++) {
@@ -404,14 +406,14 @@ static int finish(struct session *s, int cut_off)
 	if (ret < 0)
 		return -1;
 	if (!cut_off) {
-		listen_log("Finished with %s: wrote %s", s->name, s->file);
+		s->log("Finished with %s: wrote %s", s->name, s->file);
 		return 0;
 	}
 	snprintf(final, sizeof(final), "%s.incomplete", s->file);
 	if (renameat(s->o->dir_fd, s->file, s->o->dir_fd, final) < 0)
 		return error("cannot rename '%s': %s", s->file, strerror(errno));
-	listen_log("Incomplete trace from %s: %s before the end, kept what arrived in %s", s->name,
-		   listen_stopping ? "the listener was stopped" : "the client hung up", final);
+	s->log("Incomplete trace from %s: %s before the end, kept what arrived in %s", s->name,
+		   *s->stopping ? "the listener was stopped" : "the client hung up", final);
 	return 0;
 }
 
@@ -426,14 +428,14 @@ static int serve(struct session *s)
 	net_clear_deadline(&s->peer);
 	if (ret <= 0) {
 		if (!ret)
-			listen_log("Refused protocol v3 from %s (v1 only): it may reconnect with v1",
+			s->log("Refused protocol v3 from %s (v1 only): it may reconnect with v1",
 				   s->name);
 		return ret;
 	}
-	listen_log("cpus=%u", s->init.cpus);
-	listen_log("pagesize=%u", s->init.page_size);
+	s->log("cpus=%u", s->init.cpus);
+	s->log("pagesize=%u", s->init.page_size);
 	if (s->init.tcp)
-		listen_log("Using TCP for live connection");
+		s->log("Using TCP for live connection");
 	s->page = xmalloc(s->init.page_size);
 	s->dat = open_out(s, s->file, O_RDWR);
 	if (s->dat < 0 || open_channels(s, ports) < 0)
@@ -448,25 +450,28 @@ static int serve(struct session *s)
 	ret = pump(s, 0);
 	if (ret < 0)
 		return -1;
-	if (!listen_stopping)
+	if (!*s->stopping)
 		pump(s, 1);
-	return finish(s, ret > 0 || listen_stopping);
+	return finish(s, ret > 0 || *s->stopping);
 }
 
-int listen_client(int fd, const struct listen_opts *o, struct listen_slot *slot)
+int listen_client(int fd, const struct listen_client_env *env)
 {
-	struct session s = { .o = o, .slot = slot, .dat = -1 };
+	const struct listen_opts *o = env->opts;
+	struct session s = {
+		.o = o, .slot = env->slot, .stopping = env->stopping, .log = env->log, .dat = -1
+	};
 	int ret;
 
 	s.peer.fd = fd;
-	s.peer.cut = &slot->cut;
+	s.peer.cut = &env->slot->cut;
 	s.peer.cut_why = "dropped to make room for a new client: every --max-clients slot was taken, and this client had been the longest in its handshake or file header";
 	s.peer.timeout_ms = o->timeout_ms;
 	s.peer.name = s.name;
 	if (net_peer_name(fd, s.name, sizeof(s.name)) < 0)
 		return EXIT_FAILED;
 	snprintf(s.file, sizeof(s.file), "%s.%s.dat", o->prefix, s.name);
-	listen_log("Connected with %s", s.name);
+	s.log("Connected with %s", s.name);
 	ret = serve(&s);
 	close_channels(&s);
 	if (s.dat >= 0) {

@@ -36,7 +36,7 @@
 
 extern const struct command cmd_listen;
 
-volatile sig_atomic_t listen_stopping;
+static volatile sig_atomic_t listen_stopping;
 static int log_fd = 1;
 static int log_prefix;		/* "[PID]" before each line, in the -l file */
 
@@ -80,7 +80,10 @@ struct listen_cfg {
 	struct listen_opts opts;
 };
 
-void listen_log(const char *fmt, ...)
+static void listen_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* One log line: "msg" on stdout, or "[PID]msg" in the -l file. */
+static void listen_log(const char *fmt, ...)
 {
 	char line[1024];
 	int n = 0;
@@ -277,7 +280,12 @@ static void run_child(int lfd, int fd, struct kids *k, unsigned long place,
 	if (log_prefix)
 		errors_to_log();
 	fflush(stdout);
-	_exit(listen_client(fd, &cfg->opts, &k->slot[place]));
+	_exit(listen_client(fd, &(struct listen_client_env){
+		.opts = &cfg->opts,
+		.slot = &k->slot[place],
+		.stopping = &listen_stopping,
+		.log = listen_log,
+	}));
 }
 
 /* Forgets the children that ended, and our copy of connections past their header. */

@@ -31,14 +31,21 @@ struct listen_slot {
 	unsigned char	cut;
 };
 
-/* Set by SIGINT/SIGTERM: finish or give up and leave. */
-extern volatile sig_atomic_t listen_stopping;
-
-/* One log line: "msg" on stdout, or "[PID]msg" in the -l file. */
-void listen_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * What the listener hands one client's process: the client module calls
+ * nothing of the listener's and reads none of its globals.
+ */
+struct listen_client_env {
+	const struct listen_opts *opts;
+	struct listen_slot	*slot;
+	/* Set by SIGINT/SIGTERM in the listener: finish or give up and leave. */
+	const volatile sig_atomic_t *stopping;
+	/* One log line: "msg" on stdout, or "[PID]msg" in the -l file. */
+	void			(*log)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+};
 
 /* Serves one connected client in a child process; returns its exit status. */
-int listen_client(int fd, const struct listen_opts *o, struct listen_slot *slot);
+int listen_client(int fd, const struct listen_client_env *env);
 
 /* One CPU's received data, in a temporary file. */
 struct listen_cpu {

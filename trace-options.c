@@ -6,11 +6,10 @@
  */
 #include <getopt.h>
 #include <stdio.h>
-#include <event-parse.h>
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
-#include "trace-line.h"
+#include "trace-list.h"
 
 extern const struct command cmd_options;
 
@@ -42,27 +41,11 @@ static int parse(int argc, char **argv)
 
 static int run_options(int argc, char **argv)
 {
-	struct tep_plugin_list *plugins;
-	struct tep_handle *tep;
-	struct trace_seq s;
 	int ret = parse(argc, argv);
 
 	if (ret != PARSE_RUN)
 		return ret;
-	tep = tep_alloc();
-	if (!tep)
-		return error("out of memory"), EXIT_FAILED;
-	/* Registered first, listed last: as upstream lists them. */
-	trace_line_register_options();
-	plugins = tep_load_plugins(tep);
-	trace_seq_init(&s);
-	tep_plugin_print_options(&s);
-	trace_seq_terminate(&s);
-	fputs(s.buffer, stdout);
-	trace_seq_destroy(&s);
-	tep_unload_plugins(plugins, tep);
-	tep_free(tep);
-	return EXIT_OK;
+	return list_plugin_options() ? EXIT_FAILED : EXIT_OK;
 }
 
 const struct command cmd_options = {

@@ -104,7 +104,7 @@ void page_walk_load(struct page_walk *w, const void *page)
 		w->missed = -1;
 	w->ts = page_u64(w, p);
 	w->curr = w->index = w->next = 0;
-	page_walk_next(w);
+	page_walk_own_next(w);
 }
 
 const void *page_walk_copy(struct page_walk *dst, const struct page_walk *src)
@@ -120,4 +120,14 @@ const void *page_walk_copy(struct page_walk *dst, const struct page_walk *src)
 	dst->kb = kb;
 	kbuffer_load_subbuffer(kb, (void *)(src->data - src->start));
 	return kb_sync(dst, kbuffer_read_at_offset(kb, page_walk_offset(src), NULL));
+}
+
+void page_walk_moved(struct page_walk *w, const void *page)
+{
+	w->data = (const unsigned char *)page + w->start;
+	if (!w->kb)
+		return;
+	/* kbuffer keeps its own pointer to the page: load it again, at the same event. */
+	kbuffer_load_subbuffer(w->kb, (void *)page);
+	kb_sync(w, kbuffer_read_at_offset(w->kb, page_walk_offset(w), NULL));
 }

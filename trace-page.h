@@ -5,9 +5,11 @@
  * the job of libtraceevent's kbuffer, which report used to call once per
  * event through function pointers; the step here is inline so a loop that
  * skips events by id stays tight.  Old-format files (Linux 2.6.30 and
- * before), and TRACE_CMD_KBUFFER=1, still go through kbuffer.  Both
- * trace.dat's pages (trace-cpu-stream.c) and live ones (trace-stream.c)
- * are walked here.
+ * before), and TRACE_CMD_KBUFFER=1 (the test oracle), still go through
+ * kbuffer: page_walk_init() chooses, once per walk, and a hot loop is
+ * compiled for one walker or the other (page_walk_step() with a constant),
+ * so the step itself never asks which.  Both trace.dat's pages and live
+ * ones (stream's) are walked here, through trace-cpu-stream.c.
  */
 #ifndef TRACE_PAGE_H
 #define TRACE_PAGE_H
@@ -67,6 +69,9 @@ int page_walk_host_big_endian(void);
  */
 void page_walk_load(struct page_walk *w, const void *page);
 
+/* The page @w stands in was copied to @page: @w goes on there, at the same event. */
+void page_walk_moved(struct page_walk *w, const void *page);
+
 /* Stands @dst on @src's current event, to look ahead without moving @src. */
 const void *page_walk_copy(struct page_walk *dst, const struct page_walk *src);
 
@@ -87,17 +92,16 @@ static inline const void *page_walk_event(const struct page_walk *w)
 }
 
 /*
- * Steps to the next event: time extends, time stamps and padding only move
- * the clock or the position.  The arithmetic wraps at 32 bits as kbuffer's
- * does, so a damaged length gives the same positions and the caller's
- * checks see the same thing with either walker.
+ * Steps to the next event with our own walker (never on a walk that
+ * page_walk_init() gave to kbuffer): time extends, time stamps and padding
+ * only move the clock or the position.  The arithmetic wraps at 32 bits as
+ * kbuffer's does, so a damaged length gives the same positions and the
+ * caller's checks see the same thing with either walker.
  */
-static inline const void *page_walk_next(struct page_walk *w)
+static inline const void *page_walk_own_next(struct page_walk *w)
 {
 	uint32_t back = 0;
 
-	if (w->kb)
-		return page_walk_kb_next(w);
 	for (;;) {
 		const unsigned char *p;
 		uint32_t word, type_len, delta;
@@ -155,6 +159,28 @@ static inline const void *page_walk_next(struct page_walk *w)
 		w->index = w->curr + 8;
 		w->next = w->index;
 	}
+}
+
+/*
+ * The next event, with kbuffer when @kb (a constant where this is inlined
+ * into a hot loop: the compiler keeps one walker's step, no test per event).
+ */
+static inline __attribute__((always_inline)) const void *page_walk_step(struct page_walk *w,
+									const int kb)
+{
+	return kb ? page_walk_kb_next(w) : page_walk_own_next(w);
+}
+
+/* The next event with whichever walker @w has, where one test per event costs nothing. */
+static inline const void *page_walk_next(struct page_walk *w)
+{
+	return page_walk_step(w, w->kb != NULL);
+}
+
+/* Whether page_walk_init() gave @w to kbuffer. */
+static inline int page_walk_uses_kbuffer(const struct page_walk *w)
+{
+	return w->kb != NULL;
 }
 
 /* The current event's time stamp, as the page counts it (no offsets). */

@@ -2,8 +2,9 @@
 /*
  * The inside of the trace.dat reader, shared by its modules and by no one
  * else: trace-input.c (file and metadata), trace-tep.c (formats to tep),
- * trace-cpu-stream.c (per-CPU records) and trace-merge.c (their merge).
- * Callers use trace-input.h.
+ * trace-cpu-stream.c (per-CPU records), trace-merge.c (their merge) and
+ * trace-reader.c (open and close, above the others).  Callers use
+ * trace-input.h.
  */
 #ifndef TRACE_READER_H
 #define TRACE_READER_H
@@ -141,6 +142,16 @@ int reader_decompress(struct trace_input *in, const struct cursor *at, const voi
 		      size_t csize, void *dst, size_t usize, uint64_t off, const char *what);
 /* The kallsyms text, decompressed now if it waited (a damaged one is warned of). */
 void reader_kallsyms_text(struct trace_input *in);
+
+/*
+ * The file and its metadata, parsed (trace_input_open() does the rest, in
+ * trace-reader.c); NULL when it cannot be read (printed).
+ */
+struct trace_input *reader_open_file(const char *file, int flags);
+/* After the tep handle: warns of page sizes and bytes no part of the file claims. */
+void reader_check_layout(struct trace_input *in);
+/* Frees what reader_open_file() and the tep handle hold (not the merge's streams). */
+void reader_free(struct trace_input *in);
 
 /* trace-tep.c: the tep handle from the file's formats (all, or lazily), printk, cmdlines. */
 int reader_build_tep(struct trace_input *in);

@@ -11,6 +11,19 @@
 
 struct command;
 
+/* The help lines of the tracer and function options record and stream share. */
+#define RECORD_TRACER_USAGE \
+	"  -p PLUGIN           the tracer to run (from available_tracers), as function\n" \
+	"  -l FUNC             trace only functions matching FUNC (set_ftrace_filter)\n" \
+	"  -n FUNC             do not trace functions matching FUNC (set_ftrace_notrace)\n" \
+	"  -g FUNC             graph only FUNC and what it calls (set_graph_function)\n" \
+	"  --module MOD        limit -l to the functions of module MOD (alone: all of them)\n" \
+	"  --max-graph-depth N the function_graph tracer's depth limit\n" \
+	"  --func-stack        a stack trace at each traced function (-p function)\n" \
+	"  -P PID              trace only PID (repeatable; set_event_pid, set_ftrace_pid)\n" \
+	"  -F                  trace only COMMAND\n" \
+	"  -c                  with -F or -P, trace their children too\n"
+
 /* The ring buffers stream reads: each of @nr_cpus CPUs, pages of @page_size. */
 struct record_live_buffers {
 	int nr_cpus;

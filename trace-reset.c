@@ -294,12 +294,13 @@ static int reset_buffer(struct tfs_instance *inst, const char *name, unsigned lo
 	return t.failed ? -1 : 0;
 }
 
-static int parse(int argc, char **argv, struct buffers *b)
+static int parse(const void *ctx, int argc, char **argv, struct buffers *b)
 {
 	unsigned long kb;
 	bool top = true;	/* the most recent selector is -t, or there is none */
 	int c;
 
+	(void)ctx;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:hb:B:atd", reset_longopts, NULL)) != -1) {
@@ -350,15 +351,8 @@ static int run_reset(int argc, char **argv)
 	struct buffers *b;
 	int ret;
 
-	if ((ret = parse(argc, argv, NULL)) != PARSE_RUN)
+	if ((ret = buffers_parse(parse, NULL, argc, argv, &b)) != PARSE_RUN)
 		return ret;
-	if (!tfs_dir())
-		return EXIT_FAILED;
-	b = buffers_new();
-	if ((ret = parse(argc, argv, b)) != PARSE_RUN) {
-		buffers_free(b);
-		return ret;
-	}
 	buffers_default_top(b);
 	ret = EXIT_OK;
 	for (int i = 0; i < buffers_count(b); i++) {

@@ -37,8 +37,9 @@ static const struct option stop_options[] = {
  * and usage errors need neither root nor tracefs; the second selects.
  * Returns PARSE_RUN to go on, else the exit status.
  */
-static int parse(const struct command *cmd, int argc, char **argv, struct buffers *b)
+static int parse(const void *ctx, int argc, char **argv, struct buffers *b)
 {
+	const struct command *cmd = ctx;
 	int c;
 
 	optind = 0;
@@ -80,14 +81,10 @@ static int set_tracing_on(const struct command *cmd, int argc, char **argv, cons
 	struct buffers *b;
 	int ret;
 
-	if ((ret = parse(cmd, argc, argv, NULL)) != PARSE_RUN)
-		return ret;
-	if (!tfs_dir())
-		return EXIT_FAILED;
-	b = buffers_new();
 	/* A bad -B changes nothing: every name is checked before any write. */
-	if ((ret = parse(cmd, argc, argv, b)) == PARSE_RUN)
-		ret = write_tracing_on(b, val);
+	if ((ret = buffers_parse(parse, cmd, argc, argv, &b)) != PARSE_RUN)
+		return ret;
+	ret = write_tracing_on(b, val);
 	buffers_free(b);
 	return ret;
 }

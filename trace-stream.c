@@ -3,12 +3,15 @@
  * trace-cmd stream: record's options and tracefs setup (trace-record.c), but
  * instead of recorders and a file, this process reads each CPU's
  * trace_pipe_raw (of the top buffer and each -B instance) without blocking
- * at every interval, merges what it got by timestamp and prints it with
- * report's own line printer (trace-line.c), as it happens.
+ * at every interval, into report's per-CPU record streams
+ * (trace-cpu-stream.c, the live page source), merges them by timestamp in
+ * report's heap (trace-merge.h) and prints them with report's own line
+ * printer (trace-line.c), as it happens.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -24,7 +27,7 @@
 #include "trace-line.h"
 #include "trace-merge.h"
 #include "trace-output.h"
-#include "trace-page.h"
+#include "trace-cpu-stream.h"
 #include "trace-record.h"
 #include "trace-ringbuf.h"
 #include "trace-tracefs.h"
@@ -42,16 +45,7 @@ static const char stream_usage[] =
 	"  -R TRIGGER          set TRIGGER on the events of the -e before it\n"
 	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 	"  -i                  an -e that matches no event is a warning, not an error\n"
-	"  -p PLUGIN           the tracer to run (from available_tracers), as function\n"
-	"  -l FUNC             trace only functions matching FUNC (set_ftrace_filter)\n"
-	"  -n FUNC             do not trace functions matching FUNC (set_ftrace_notrace)\n"
-	"  -g FUNC             graph only FUNC and what it calls (set_graph_function)\n"
-	"  --module MOD        limit -l to the functions of module MOD (alone: all of them)\n"
-	"  --max-graph-depth N the function_graph tracer's depth limit\n"
-	"  --func-stack        a stack trace at each traced function (-p function)\n"
-	"  -P PID              trace only PID (repeatable; set_event_pid, set_ftrace_pid)\n"
-	"  -F                  trace only COMMAND\n"
-	"  -c                  with -F or -P, trace their children too\n"
+	RECORD_TRACER_USAGE
 	"  -C CLOCK            the trace clock (from trace_clock) while streaming\n"
 	"  -O OPTION           turn trace option OPTION on, or off as -O noOPTION\n"
 	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
@@ -80,31 +74,18 @@ static const char stream_usage[] =
 /* Rounds a function_graph entry waits for its exit before it is printed open. */
 #define STREAM_HOLD_ROUNDS	10
 
-/* A record decoded from a slot's pages, and the page it is in. */
-struct live_rec {
-	struct tep_record	rec;
-	size_t			page;
-};
-
 /*
- * One CPU of one buffer.  Its pages are this round's, after any left from
- * the last round (which stopped before printing them: see print_round).
- * The page walk (trace-page.h) sits at @ahead when there is one, else at @cur.
+ * One CPU of one buffer: its records come from a per-CPU record stream
+ * (trace-cpu-stream.h) over the pages read from its trace_pipe_raw each
+ * round.  A round that stops before a record (see print_round) leaves it
+ * current, and the next round reads new pages after it.
  */
 struct live_cpu {
 	int			fd;		/* per_cpu/cpuN/trace_pipe_raw, or -1 */
-	unsigned char		*pages;
-	size_t			nr_pages;
-	size_t			page;		/* the one loaded in walk */
-	struct page_walk	walk;
-	struct live_rec		cur, ahead;	/* the next to print, and the one after */
-	int			has_cur, has_ahead;
-	int			held;		/* the rounds @cur has waited for @ahead */
-	/* Where the last round stopped: the first unprinted record, if any. */
-	int			resume;
-	size_t			resume_page;
-	int			resume_offset;
-	int			resume_missed;
+	char			*path;		/* that file, as messages name it */
+	struct cpu_stream	s;
+	int			pending;	/* s.rec is the next to print */
+	int			held;		/* the rounds it has waited for the next */
 	unsigned long long	events;
 };
 
@@ -126,7 +107,6 @@ struct stream {
 	struct line_next	next;		/* the printer's view of what follows */
 	struct trace_input	*in;		/* the metadata: tep, clock */
 	struct tep_handle	*tep;
-	int			long_size;
 	struct trace_line	*line;		/* report's printer, with no option set */
 	struct line_source	*src;		/* the metadata's events, as it prints them */
 	int			cmdlines_read;	/* saved_cmdlines read again this round */
@@ -184,169 +164,32 @@ static void buffer_file(char *rel, size_t size, const char *name, int cpu, const
 		snprintf(rel, size, "per_cpu/cpu%d/%s", cpu, file);
 }
 
-static int open_cpu(struct live_cpu *c, const char *name, int cpu, size_t page_size,
-		    int long_size)
+static int open_cpu(struct stream *st, int i)
 {
+	struct live_cpu *c = &st->cpus[i];
+	const char *name = st->names[i / st->nr_cpus];
+	int cpu = i % st->nr_cpus;
 	char rel[PATH_MAX], *path;
 
 	c->fd = -1;
 	if (!cpu_is_online(cpu))
 		return 0;
 	buffer_file(rel, sizeof(rel), name, cpu, "trace_pipe_raw");
+	c->path = xstrdup(rel);
 	path = tfs_path(NULL, rel);
 	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	free(path);
 	if (c->fd < 0)
 		return error("cannot open '%s': %s", rel, strerror(errno));
-	/* + 8: the walk reads up to 8 bytes past a page's data (trace-page.h) */
-	c->pages = xcalloc(1, page_size * STREAM_BATCH_PAGES + 8);
-	return page_walk_init(&c->walk, page_walk_host_big_endian(), long_size, 0);
+	return cpu_stream_init_live(st->in, &c->s, cpu, i, st->page_size, c->fd, name, c->path);
 }
 
-/*
- * The pages left from the last round, moved to the front, then up to a
- * batch of them in all from @c's buffer: 1 if the batch is full, 0, or -1.
- */
-static int read_pages(struct live_cpu *c, const char *name, int cpu, size_t page_size)
+/* The slot of @rec's stream: every record of a live_cpu points to its stream. */
+static struct live_cpu *slot_of(const struct tep_record *rec)
 {
-	char rel[PATH_MAX];
+	struct cpu_stream *s = rec->priv;
 
-	if (c->resume) {
-		c->nr_pages -= c->resume_page;
-		memmove(c->pages, c->pages + c->resume_page * page_size, c->nr_pages * page_size);
-		c->resume_page = 0;
-	} else {
-		c->nr_pages = 0;
-	}
-	while (c->fd >= 0 && c->nr_pages < STREAM_BATCH_PAGES) {
-		unsigned char *page = c->pages + c->nr_pages * page_size;
-		ssize_t n = read(c->fd, page, page_size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		if (n < 0) {
-			int err = errno;
-
-			buffer_file(rel, sizeof(rel), name, cpu, "trace_pipe_raw");
-			return error("cannot read '%s': %s", rel, strerror(err));
-		}
-		if (n == 0)
-			return 0;
-		memset(page + n, 0, page_size - n);
-		c->nr_pages++;
-	}
-	return c->nr_pages == STREAM_BATCH_PAGES;
-}
-
-/* A page whose header claims more data than the page holds is skipped. */
-static int page_usable(struct stream *st, const unsigned char *page)
-{
-	size_t hdr = 8 + st->long_size;
-	uint64_t commit;
-
-	if (st->long_size == 8) {
-		memcpy(&commit, page + 8, 8);
-	} else {
-		uint32_t c32;
-
-		memcpy(&c32, page + 8, 4);
-		commit = c32;
-	}
-	return (commit & PAGE_COMMIT_MASK) <= st->page_size - hdr;
-}
-
-/* The record at @data in the loaded page, filled as trace-input fills its records. */
-static void fill_record(struct live_cpu *c, struct live_rec *lr, int cpu, const void *data,
-			int missed)
-{
-	struct tep_record *rec = &lr->rec;
-
-	memset(rec, 0, sizeof(*rec));
-	rec->ts = page_walk_ts(&c->walk);
-	rec->size = page_walk_event_size(&c->walk);
-	rec->record_size = page_walk_record_size(&c->walk);
-	rec->offset = page_walk_offset(&c->walk);	/* in its page */
-	rec->data = (void *)data;
-	rec->cpu = cpu;
-	rec->ref_count = 1;
-	rec->missed_events = missed;
-	lr->page = c->page;
-}
-
-/* The first record of a usable page from @c->page on into @lr: 1, or 0 if none. */
-static int first_record(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
-{
-	const void *data;
-
-	for (; c->page < c->nr_pages; c->page++) {
-		unsigned char *page = c->pages + c->page * st->page_size;
-
-		if (!page_usable(st, page))
-			continue;
-		page_walk_load(&c->walk, page);
-		data = page_walk_event(&c->walk);
-		if (data) {
-			fill_record(c, lr, cpu, data, page_walk_missed(&c->walk));
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* The record after the walk's current one into @lr: 1, or 0 at the end of the pages. */
-static int decode_next(struct stream *st, struct live_cpu *c, int cpu, struct live_rec *lr)
-{
-	const void *data = page_walk_next(&c->walk);
-
-	if (data) {
-		fill_record(c, lr, cpu, data, 0);
-		return 1;
-	}
-	c->page++;
-	return first_record(st, c, cpu, lr);
-}
-
-/* The slot's first records this round: where the last one stopped, or its first. */
-static void start_slot(struct stream *st, struct live_cpu *c, int cpu)
-{
-	const void *data = NULL;
-
-	c->page = 0;
-	c->has_ahead = 0;
-	if (c->resume && c->nr_pages) {
-		/* the first event at or after the offset, as kbuffer_read_at_offset() */
-		page_walk_load(&c->walk, c->pages);
-		data = page_walk_event(&c->walk);
-		while (data && page_walk_offset(&c->walk) < c->resume_offset)
-			data = page_walk_next(&c->walk);
-	}
-	if (data)
-		fill_record(c, &c->cur, cpu, data, c->resume_missed);
-	c->has_cur = data ? 1 : first_record(st, c, cpu, &c->cur);
-	c->resume = 0;
-	if (c->has_cur)
-		c->has_ahead = decode_next(st, c, cpu, &c->ahead);
-}
-
-/* @c's next record becomes the one to print; a new one is read ahead. */
-static void advance(struct stream *st, struct live_cpu *c, int cpu)
-{
-	c->held = 0;
-	c->has_cur = c->has_ahead;
-	c->cur = c->ahead;
-	if (c->has_ahead)
-		c->has_ahead = decode_next(st, c, cpu, &c->ahead);
-}
-
-/* The slot whose record @rec is (the printer gives it back through line_next). */
-static int slot_of(struct stream *st, const struct tep_record *rec)
-{
-	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++)
-		if (st->cpus[i].has_cur && &st->cpus[i].cur.rec == rec)
-			return i;
-	return -1;
+	return (struct live_cpu *)((char *)s - offsetof(struct live_cpu, s));
 }
 
 /*
@@ -357,27 +200,21 @@ static int slot_of(struct stream *st, const struct tep_record *rec)
 static int peek_ahead(void *ctx, const struct tep_record *rec, struct tep_record *next)
 {
 	struct stream *st = ctx;
-	int i = slot_of(st, rec);
-	struct live_cpu *c = i >= 0 ? &st->cpus[i] : NULL;
+	struct live_cpu *c = slot_of(rec);
 
-	if (!c || !c->has_ahead || merge_heap_first(&st->merge) != c ||
-	    merge_heap_other_before(&st->merge, c->ahead.rec.ts, i))
+	if (merge_heap_first(&st->merge) != c || !cpu_stream_peek(&c->s, next))
 		return 0;
-	*next = c->ahead.rec;
-	return 1;
+	return !merge_heap_other_before(&st->merge, next->ts, c->s.idx);
 }
 
 /* The record after @rec was printed with it (a function_graph leaf): drop it. */
 static void skip_ahead(void *ctx, const struct tep_record *rec)
 {
-	struct stream *st = ctx;
-	int i = slot_of(st, rec);
-	struct live_cpu *c = i >= 0 ? &st->cpus[i] : NULL;
+	struct live_cpu *c = slot_of(rec);
 
-	if (c && c->has_ahead) {
-		c->events++;	/* shown, as part of the leaf's line */
-		c->has_ahead = decode_next(st, c, rec->cpu, &c->ahead);
-	}
+	(void)ctx;
+	c->events++;	/* shown, as part of the leaf's line */
+	c->s.skip_next = 1;
 }
 
 static int stream_open(void *ctx, const struct record_live_buffers *b)
@@ -398,7 +235,6 @@ static int stream_open(void *ctx, const struct record_live_buffers *b)
 	if (!st->in)
 		return -1;
 	st->tep = trace_input_tep(st->in);
-	st->long_size = trace_input_kernel_long_size(st->in);
 	st->line = trace_line_new(&(struct line_opts){ 0 });
 	st->src = line_source_new(st->line, st->in, trace_input_file(st->in));
 	line_source_set_buffers(st->src, st->names, st->nr_bufs);
@@ -413,8 +249,7 @@ static int stream_open(void *ctx, const struct record_live_buffers *b)
 	for (int i = 0; i < nr; i++)
 		st->cpus[i].fd = -1;
 	for (int i = b->top ? 0 : st->nr_cpus; i < nr; i++)
-		if (open_cpu(&st->cpus[i], st->names[i / st->nr_cpus], i % st->nr_cpus,
-			     st->page_size, st->long_size) < 0)
+		if (open_cpu(st, i) < 0)
 			return -1;
 	return 0;
 }
@@ -468,56 +303,73 @@ static void learn_comm(struct stream *st, int pid)
  */
 static int wait_for_exit(struct stream *st, struct live_cpu *c)
 {
-	return st->graph_entry >= 0 && !st->draining && !c->has_ahead &&
-	       c->held < STREAM_HOLD_ROUNDS &&
-	       tep_data_type(st->tep, &c->cur.rec) == st->graph_entry;
+	struct tep_record next;
+
+	return st->graph_entry >= 0 && !st->draining && c->held < STREAM_HOLD_ROUNDS &&
+	       tep_data_type(st->tep, &c->s.rec) == st->graph_entry &&
+	       !cpu_stream_peek(&c->s, &next);
 }
 
-/* The round stops: each slot resumes at its first unprinted record. */
+/* The round stops: each slot with a record left starts the next round with it. */
 static void hold_round(struct stream *st, struct live_cpu *waiting)
 {
-	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++) {
-		struct live_cpu *c = &st->cpus[i];
-
-		c->resume = c->has_cur;
-		c->resume_page = c->cur.page;
-		c->resume_offset = c->cur.rec.offset;
-		c->resume_missed = c->cur.rec.missed_events;
-	}
+	for (int i = 0; i < st->merge.len; i++)
+		((struct live_cpu *)st->merge.e[i].src)->pending = 1;
 	waiting->held++;
 }
 
-/* Prints this round's records of every buffer and CPU, merged in timestamp order. */
-static void print_round(struct stream *st)
+/* The slots' first records this round, in the merge: 0, or -1 (printed). */
+static int start_round(struct stream *st)
 {
-	int nr = st->nr_bufs * st->nr_cpus;
-	struct live_cpu *min;
-
 	st->merge.len = 0;
-	for (int i = 0; i < nr; i++) {
-		start_slot(st, &st->cpus[i], i % st->nr_cpus);
-		if (st->cpus[i].has_cur)
-			merge_heap_add(&st->merge, st->cpus[i].cur.rec.ts, i, &st->cpus[i]);
+	for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++) {
+		struct live_cpu *c = &st->cpus[i];
+		int ret = 1;
+
+		if (c->fd < 0)
+			continue;
+		if (!c->pending)
+			ret = cpu_stream_advance(&c->s);
+		c->pending = 0;
+		if (ret < 0)
+			return -1;
+		if (ret)
+			merge_heap_add(&st->merge, c->s.rec.ts, i, c);
 	}
 	merge_heap_order(&st->merge);
+	return 0;
+}
+
+/* Prints this round's records of every buffer and CPU, merged in timestamp order. */
+static int print_round(struct stream *st)
+{
+	struct live_cpu *min;
+	int ret;
+
+	if (start_round(st) < 0)
+		return -1;
 	while ((min = merge_heap_first(&st->merge))) {
 		int min_i = min - st->cpus;
 
 		if (wait_for_exit(st, min)) {
 			hold_round(st, min);
-			return;
+			return 0;
 		}
-		learn_comm(st, tep_data_pid(st->tep, &min->cur.rec));
-		trace_line_print(st->line, st->src, &min->cur.rec, min_i / st->nr_cpus);
+		learn_comm(st, tep_data_pid(st->tep, &min->s.rec));
+		trace_line_print(st->line, st->src, &min->s.rec, min_i / st->nr_cpus);
 		/* A full stdio buffer is written out inside the print: its errno is here. */
 		if (ferror(stdout)) {
 			st->out_errno = errno;
-			return;
+			return 0;
 		}
 		min->events++;
-		advance(st, min, min_i % st->nr_cpus);
-		merge_heap_next(&st->merge, min->has_cur, min->cur.rec.ts);
+		min->held = 0;
+		ret = cpu_stream_advance(&min->s);
+		if (ret < 0)
+			return -1;
+		merge_heap_next(&st->merge, ret, min->s.rec.ts);
 	}
+	return 0;
 }
 
 /* Flushes what was printed: 0, 1 if the reader of stdout is gone, -1 on another error. */
@@ -541,13 +393,17 @@ static int stream_poll(void *ctx)
 		more = 0;
 		st->cmdlines_read = 0;
 		for (int i = 0; i < st->nr_bufs * st->nr_cpus; i++) {
-			ret = read_pages(&st->cpus[i], st->names[i / st->nr_cpus], i % st->nr_cpus,
-					 st->page_size);
+			struct live_cpu *c = &st->cpus[i];
+
+			if (c->fd < 0)
+				continue;
+			ret = cpu_stream_read_live(&c->s, c->pending);
 			if (ret < 0)
 				return -1;
 			more |= ret;
 		}
-		print_round(st);
+		if (print_round(st) < 0)
+			return -1;
 		ret = flush_output(st);
 		if (ret)
 			return ret;
@@ -597,8 +453,8 @@ static int stream_close(void *ctx, int drain)
 
 		if (c->fd >= 0)
 			close(c->fd);
-		page_walk_free(&c->walk);
-		free(c->pages);
+		cpu_stream_free(&c->s);
+		free(c->path);
 	}
 	free(st->cpus);
 	st->cpus = NULL;

@@ -32,46 +32,35 @@ upstream_events() {
 	! grep -i "error\|warning\|bug" "$1.err" && events_of "$1.theirs"
 }
 
-# Our report of FILE must exit 0 and print upstream 3.1.6's event lines (ARGS
-# are given before -i, where upstream honours them); ours with --line-3.1,
-# 3.1's line without the latency column.
-same_as_upstream() {
-	file=$1; shift
-	"$TRACE_CMD" report --line-3.1 "$@" -i "$file" >ours.out &&
-	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	events_of ours.out >ours.events &&
-	events_of upstream.out >upstream.events &&
-	test_cmp upstream.events ours.events
+# reports_compared KIND UPSTREAM_BIN FILE [ARGS]: our report of FILE and
+# UPSTREAM_BIN's (ARGS are given before -i, where upstream honours them).
+# KIND "events": ours exits 0 and prints upstream's event lines; "output": the
+# whole output, less the header lines only we print.  Against 3.1.6
+# ($UPSTREAM) ours prints --line-3.1, 3.1's line without the latency column;
+# against 3.4 ($UPSTREAM34) our default line, as 3.3 and later print it.
+reports_compared() {
+	kind=$1 bin=$2 file=$3
+	shift 3
+	line=
+	[ "$bin" = "$UPSTREAM" ] && line=--line-3.1
+	if [ "$kind" = events ]; then
+		"$TRACE_CMD" report $line "$@" -i "$file" >ours.out &&
+		"$bin" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+		events_of ours.out >ours.events &&
+		events_of upstream.out >upstream.events &&
+		test_cmp upstream.events ours.events
+	else
+		"$TRACE_CMD" report $line "$@" -i "$file" >ours.out &&
+		"$bin" report "$@" -i "$file" >upstream.out 2>/dev/null &&
+		grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
+		test_cmp upstream.out ours.cmp
+	fi
 }
 
-# Like same_as_upstream, for the listing options: the whole output, less the
-# header lines only we print.
-same_output_as_upstream() {
-	file=$1; shift
-	"$TRACE_CMD" report --line-3.1 "$@" -i "$file" >ours.out &&
-	"$UPSTREAM" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
-	test_cmp upstream.out ours.cmp
-}
-
-# The same two checks against upstream 3.4 ($UPSTREAM34), our default line:
-# the latency column after the CPU, as 3.3 and later print it.
-same_as_upstream34() {
-	file=$1; shift
-	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
-	"$UPSTREAM34" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	events_of ours.out >ours.events &&
-	events_of upstream.out >upstream.events &&
-	test_cmp upstream.events ours.events
-}
-
-same_output_as_upstream34() {
-	file=$1; shift
-	"$TRACE_CMD" report "$@" -i "$file" >ours.out &&
-	"$UPSTREAM34" report "$@" -i "$file" >upstream.out 2>/dev/null &&
-	grep -av -e '^version = [0-9]*$' -e '^CPU [0-9]* is empty$' ours.out >ours.cmp
-	test_cmp upstream.out ours.cmp
-}
+same_as_upstream() { reports_compared events "$UPSTREAM" "$@"; }
+same_output_as_upstream() { reports_compared output "$UPSTREAM" "$@"; }
+same_as_upstream34() { reports_compared events "$UPSTREAM34" "$@"; }
+same_output_as_upstream34() { reports_compared output "$UPSTREAM34" "$@"; }
 
 # same_both_ways FILE [ARGS]: fast and slow printers give the same bytes.
 # (The timeouts are for a hang; a busy machine may take seconds on a file.)
@@ -107,4 +96,65 @@ all_files() {
 		esac
 	done
 	[ $n -gt 0 ] && [ $bad = 0 ]
+}
+
+# The report options both upstreams print alike, "FILE ARGS" a line, for the
+# tables that compare them with 3.1.6 (t1106) and 3.4 (t1112); $F $Z $G $I
+# are the caller's files.
+report_shared_option_cases() {
+	cat <<CASES
+$F -e
+$F -f
+$F -P
+$F -E
+$F --cpus
+$F --first-event
+$F --last-event
+$F --stat
+$F --uname
+$F --version
+$F -t
+$F -N
+$F -l
+$F --ts-diff
+$F -t --ts-diff
+$F --ts2secs 2000000000 --ts-diff
+$F -I
+$F -S
+$F --raw-ts
+$F --nodate
+$F --align-ts
+$F --ts-check
+$F -r sched_switch
+$F -r sched.*
+$F -n sched_switch
+$F -q
+$F --pid 9414
+$F --pid 0
+$F --comm sh
+$F --comm ls
+$F --comm sh --pid 0
+$Z --pid 9420
+$F -w
+$F -L
+$F -L -F sched_switch
+$F -w -F sched_switch,sched_wakeup
+$Z -w
+$Z --stat
+$Z --first-event
+$Z -l
+$Z --uname
+$G -N
+$G -l
+$G --last-event
+$G -O fgraph:depth=1
+$G -O tailprint
+$G -O tailprint=1 -O depth=1
+$I --stat
+$I --first-event
+$FIXTURES/synth-sched-be32-v6.dat -e
+$FIXTURES/synth-sched-be32-v7-zstd.dat -t
+$FIXTURES/synth-sched-le32-v6.dat -f
+$FIXTURES/synth-sched-be64-v6.dat -P
+CASES
 }

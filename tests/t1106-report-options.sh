@@ -16,63 +16,11 @@ while read file args; do
 		same_output_as_upstream '"$file $args"'
 	'
 done <<TABLE
-$F -e
-$F -f
-$F -P
-$F -E
-$F --cpus
-$F --first-event
-$F --last-event
-$F --stat
-$F --uname
-$F --version
-$F -t
+$(report_shared_option_cases)
 $F -R
-$F -N
-$F -l
 $F -l -R
-$F --ts-diff
-$F -t --ts-diff
-$F --ts2secs 2000000000 --ts-diff
-$F -I
-$F -S
-$F --raw-ts
-$F --nodate
-$F --align-ts
-$F --ts-check
-$F -r sched_switch
-$F -r sched.*
-$F -n sched_switch
-$F -q
-$F --pid 9414
-$F --pid 0
-$F --comm sh
-$F --comm ls
-$F --comm sh --pid 0
-$Z --pid 9420
-$F -w
-$F -L
-$F -L -F sched_switch
-$F -w -F sched_switch,sched_wakeup
-$Z -w
 $F -T -F sched_switch:prev_pid==0 -F sched_wakeup -v -F sched_waking
-$Z --stat
-$Z --first-event
-$Z -l
-$Z --uname
-$G -N
 $G -R
-$G -l
-$G --last-event
-$G -O fgraph:depth=1
-$G -O tailprint
-$G -O tailprint=1 -O depth=1
-$I --stat
-$I --first-event
-$FIXTURES/synth-sched-be32-v6.dat -e
-$FIXTURES/synth-sched-be32-v7-zstd.dat -t
-$FIXTURES/synth-sched-le32-v6.dat -f
-$FIXTURES/synth-sched-be64-v6.dat -P
 TABLE
 
 test_expect_success '-e names the byte order of the file and of the host' '
