@@ -26,6 +26,7 @@ enum {
 	TRACE_INPUT_NO_TEP	= 1 << 3,	/* read the layout only, build no tep handle */
 	TRACE_INPUT_LOCAL_PLUGINS = 1 << 4,	/* only the user's plugins, not the system's */
 	TRACE_INPUT_LAZY	= 1 << 5,	/* formats and kallsyms parsed when needed */
+	TRACE_INPUT_LOG_VERSION	= 1 << 6,	/* print "version = N" once it is read */
 };
 
 /*
