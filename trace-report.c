@@ -46,6 +46,10 @@ static const char report_usage[] =
 	"  -t               print timestamps in nanoseconds\n"
 	"  -l               latency format: CPU, irqs-off, need-resched, context, preempt depth\n"
 	"  --line-3.1       lines as trace-cmd 3.1 printed them: no latency column after the CPU\n"
+	"  --boundary       a line CPU:N [SUBBUFFER START] before each sub-buffer's first event\n"
+	"  --debug          those lines with the page's time stamp and offset, each event's\n"
+	"                   delta, offset and size, the paddings and time extends after it;\n"
+	"                   and the header's version, as at --verbose=info\n"
 	"  -R               print every event's raw fields\n"
 	"  -r EVENTS        print the raw fields of the events matching regex EVENTS\n"
 	"  -n EVENTS        ignore plugin handlers for the events matching regex EVENTS\n"
@@ -108,6 +112,8 @@ enum {
 	OPT_VERBOSE,
 	OPT_EVENT,
 	OPT_KALLSYMS,
+	OPT_BOUNDARY,
+	OPT_DEBUG,
 };
 
 static const struct option long_options[] = {
@@ -120,6 +126,8 @@ static const struct option long_options[] = {
 	{ "align-ts",		no_argument,		NULL, OPT_ALIGN_TS },
 	{ "ts-diff",		no_argument,		NULL, OPT_TS_DIFF },
 	{ "line-3.1",		no_argument,		NULL, OPT_LINE_31 },
+	{ "boundary",		no_argument,		NULL, OPT_BOUNDARY },
+	{ "debug",		no_argument,		NULL, OPT_DEBUG },
 	{ "ts-check",		no_argument,		NULL, OPT_TS_CHECK },
 	{ "raw-ts",		no_argument,		NULL, OPT_RAW_TS },
 	{ "nodate",		no_argument,		NULL, OPT_NODATE },
@@ -279,14 +287,17 @@ static void print_header(const struct report *r, struct file_ctx *f)
 }
 
 /*
- * At the info log level, a v6 file's CPUs without data, as upstream's
- * libtracecmd logs them when it opens the file (3.1.6 and 3.4 alike; a v7
- * file's are never named).
+ * At the info log level, the CPUs without data, as upstream's libtracecmd
+ * logs them when it opens the file (3.1.6 and 3.4 alike): every one of a v6
+ * file; of a v7 file, those below the last CPU with data (its table ends there).
  */
 static void log_empty_cpus(const struct report *r, struct trace_input *in)
 {
-	for (int cpu = 0; r->info_header && trace_input_version(in) < 7 &&
-	     !trace_input_is_latency(in) && cpu < trace_input_buffer_cpus(in, 0); cpu++) {
+	int nr = r->info_header && !trace_input_is_latency(in) ? trace_input_buffer_cpus(in, 0) : 0;
+
+	while (trace_input_version(in) >= 7 && nr > 0 && !trace_input_cpu_size(in, 0, nr - 1))
+		nr--;
+	for (int cpu = 0; cpu < nr; cpu++) {
 		if (!trace_input_cpu_size(in, 0, cpu))
 			printf("CPU %d is empty\n", cpu);
 	}
@@ -974,6 +985,14 @@ static int parse_print_opt(struct report *r, int c)
 		return 0;
 	case OPT_LINE_31:
 		r->line_opts.line_31 = 1;
+		return 0;
+	case OPT_BOUNDARY:
+		r->line_opts.boundary = 1;
+		return 0;
+	case OPT_DEBUG:
+		/* as upstream's libtracecmd debug flag, which logs the version too */
+		r->line_opts.debug = 1;
+		r->info_header = 1;
 		return 0;
 	case 'R':
 		r->line_opts.raw = 1;
