@@ -291,9 +291,9 @@ static void print_header(const struct report *r, struct file_ctx *f)
  * logs them when it opens the file (3.1.6 and 3.4 alike): every one of a v6
  * file; of a v7 file, those below the last CPU with data (its table ends there).
  */
-static void log_empty_cpus(const struct report *r, struct trace_input *in)
+static void log_empty_cpus(struct trace_input *in)
 {
-	int nr = r->info_header && !trace_input_is_latency(in) ? trace_input_buffer_cpus(in, 0) : 0;
+	int nr = trace_input_is_latency(in) ? 0 : trace_input_buffer_cpus(in, 0);
 
 	while (trace_input_version(in) >= 7 && nr > 0 && !trace_input_cpu_size(in, 0, nr - 1))
 		nr--;
@@ -545,11 +545,15 @@ static int needs_all_events(struct report *r)
 static int open_file(struct report *r, struct file_ctx *f)
 {
 	/* Formats and kallsyms load as records need them, unless all are listed or filtered. */
+	/* The info-level header lines belong to the text lines, not to a --format stream. */
+	int log = r->info_header && r->format == TRACE_FORMAT_TEXT;
+
 	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY |
-				 (r->info_header ? TRACE_INPUT_LOG_VERSION : 0));
+				 (log ? TRACE_INPUT_LOG_VERSION : 0));
 	if (!f->in)
 		return -1;
-	log_empty_cpus(r, f->in);
+	if (log)
+		log_empty_cpus(f->in);
 	if (r->kallsyms)
 		trace_input_add_kallsyms(f->in, r->kallsyms, r->kallsyms_len);
 	filter_set_inherit(&f->filters, &r->filters);
