@@ -68,7 +68,8 @@ test_expect_success '--debug of compressed data numbers pages as upstream'"'"'s 
 test_expect_success '--format jsonl stays one record a line with --debug or -V' '
 	"$TRACE_CMD" report --debug --format jsonl -i "$D" >out &&
 	"$TRACE_CMD" report -N -V --format jsonl -i "$D" >>out &&
-	test $(wc -l <out) = 14 && ! grep -v "^{" out
+	"$TRACE_CMD" report --format jsonl -i "$D" >plain && cat plain plain >want &&
+	test $(wc -l <out) = $(wc -l <want) && ! grep -v "^{" out
 '
 
 test_expect_success '--boundary and --debug are report options in -h and report(1)' '
