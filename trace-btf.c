@@ -87,14 +87,14 @@ static const struct btf_type *type_of(const struct trace_btf *btf, uint32_t id)
 	return id && id < btf->nr_types ? btf->types[id] : NULL;
 }
 
-static const struct trace_btf *sort_btf;
-
-static int by_name(const void *a, const void *b)
+/* qsort_r()'s order of FUNC ids by their names in @arg, the BTF. */
+static int by_name(const void *a, const void *b, void *arg)
 {
-	const struct btf_type *ta = sort_btf->types[*(const uint32_t *)a];
-	const struct btf_type *tb = sort_btf->types[*(const uint32_t *)b];
+	const struct trace_btf *btf = arg;
+	const struct btf_type *ta = btf->types[*(const uint32_t *)a];
+	const struct btf_type *tb = btf->types[*(const uint32_t *)b];
 
-	return strcmp(name_of(sort_btf, ta->name_off), name_of(sort_btf, tb->name_off));
+	return strcmp(name_of(btf, ta->name_off), name_of(btf, tb->name_off));
 }
 
 /* Indexes every type of the type section (@at, @len bytes); -1 when damaged. */
@@ -121,8 +121,7 @@ static int index_types(struct trace_btf *btf, size_t at, size_t len, const char 
 		}
 		pos += sizeof(*t) + more;
 	}
-	sort_btf = btf;
-	qsort(btf->funcs, btf->nr_funcs, sizeof(*btf->funcs), by_name);
+	qsort_r(btf->funcs, btf->nr_funcs, sizeof(*btf->funcs), by_name, btf);
 	return 0;
 }
 
