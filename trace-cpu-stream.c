@@ -305,6 +305,8 @@ static int fill_window(struct cpu_stream *s)
 		queue_ahead(s);
 	}
 loaded:
+	s->upos = s->upos_next;
+	s->upos_next += len;
 	zero_slack(s, len);
 	s->win_len = len;
 	s->page = 0;
@@ -318,7 +320,7 @@ static uint64_t page_offset(struct cpu_stream *s)
 }
 
 /* The commit word of the page at @page in the window (its header is there). */
-static uint64_t page_commit(struct cpu_stream *s, size_t page)
+static uint64_t page_commit(const struct cpu_stream *s, size_t page)
 {
 	struct cursor c;
 
@@ -773,6 +775,79 @@ void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw
 	raw->offset = page_walk_offset(&s->walk);
 	raw->size = page_walk_record_size(&s->walk);
 	raw->raw_ts = page_walk_ts(&s->walk);
+	raw->data_start = 8 + s->in->kernel_long_size;
+	raw->data_size = page_commit(s, s->page) & PAGE_COMMIT_MASK;
+	raw->big_endian = s->in->big_endian;
+}
+
+/* A compressed CPU's data size once decompressed: its chunks' sizes summed. */
+static uint64_t chunked_size(struct trace_input *in, int b, int cpu)
+{
+	struct cpu_stream s = { .in = in, .buffer = b, .cpu = cpu };
+	const struct cpu_data *d = &in->buffers[b].cpu[cpu];
+	uint64_t at = d->offset + 4, end = d->offset + d->size + 4, total = 0;
+	unsigned char hdr[8];
+	uint32_t count, cs, us;
+	struct cursor c;
+
+	if (!d->size || read_at(&s, hdr, 4, d->offset, "chunk count") < 0)
+		return 0;
+	cur_init(&c, hdr, 4, d->offset, in->big_endian, in->file);
+	cur_u32(&c, &count, "chunk count");
+	for (; count && at + 8 <= end; count--) {
+		if (read_at(&s, hdr, 8, at, "data chunk header") < 0)
+			break;
+		cur_init(&c, hdr, 8, at, in->big_endian, in->file);
+		cur_u32(&c, &cs, "chunk size");
+		cur_u32(&c, &us, "chunk size");
+		total += us;
+		at += 8 + (uint64_t)cs;
+	}
+	return total;
+}
+
+/* The top buffer's index: the one without a name. */
+static int top_index(const struct trace_input *in)
+{
+	for (int i = 0; i < in->nr_buffers; i++)
+		if (!in->buffers[i].name || !*in->buffers[i].name)
+			return i;
+	return 0;
+}
+
+/* Where upstream's decompressed copy puts @b's CPU @cpu (see trace_input_record_offset()). */
+static uint64_t chunked_base(struct trace_input *in, int b, int cpu)
+{
+	uint64_t base = in->page_size;
+	int top = top_index(in);
+
+	for (int i = 0; i < in->nr_buffers; i++) {
+		/* the top buffer first, then the others in file order */
+		int bi = i == 0 ? top : (i <= top ? i - 1 : i);
+		const struct buffer *buf = &in->buffers[bi];
+
+		for (int c = 0; c < buf->cpus; c++) {
+			uint64_t ps = buf->page_size;
+
+			if (bi == b && c == cpu)
+				return base;
+			base += (chunked_size(in, bi, c) + ps - 1) / ps * ps;
+		}
+	}
+	return base;
+}
+
+uint64_t trace_input_record_offset(struct trace_input *in, const struct tep_record *rec)
+{
+	struct cpu_stream *s = rec->priv;
+
+	if (!s->chunked)
+		return rec->offset;
+	if (!s->vbase_known) {
+		s->vbase = chunked_base(in, s->buffer, s->cpu);
+		s->vbase_known = 1;
+	}
+	return s->vbase + s->upos + s->page + page_walk_offset(&s->walk);
 }
 
 /* Whether the page at @page in the window has a header load_page() would take. */

@@ -61,6 +61,10 @@ struct cpu_stream {
 	uint64_t		ahead_next;	/* file offset after the last one queued */
 	uint32_t		ahead_chunks;	/* chunks left after the last one queued */
 	size_t			ahead_bytes;	/* their decompressed size */
+	uint64_t		upos;		/* compressed: win[0]'s place in the CPU's data */
+	uint64_t		upos_next;	/* and the next chunk's */
+	uint64_t		vbase;		/* report --debug: upstream's offset of upos 0 */
+	int			vbase_known;
 };
 
 /*

@@ -31,6 +31,7 @@ enum {
 	TRACE_OPT_PRINTK	= 20,
 	TRACE_OPT_CMDLINES	= 21,
 	TRACE_OPT_BUFFER_TEXT	= 22,
+	TRACE_OPT_MODULES	= 25,	/* v7: the section of a saved /proc/modules (3.4) */
 };
 
 /*

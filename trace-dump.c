@@ -26,9 +26,9 @@ static const char dump_usage[] =
 	"usage: trace-cmd dump [-i FILE] [-v] [--summary] [--head-page] [--head-event]\n"
 	"                      [--ftrace-events] [--systems] [--events] [--kallsyms]\n"
 	"                      [--printk] [--cmd-lines] [--options] [--flyrecord] [--clock]\n"
-	"                      [--all] [--verbose[=LEVEL]]\n"
+	"                      [--strings] [--sections] [--modules] [--all] [--verbose[=LEVEL]]\n"
 	"  -i FILE            read FILE instead of trace.dat\n"
-	"  -v                 only check that the file is valid\n"
+	"  -v, --validate     only check that the file is valid\n"
 	"  --summary          a summary of the metadata (the default)\n"
 	"  --head-page        the header page format\n"
 	"  --head-event       the header event format\n"
@@ -41,6 +41,9 @@ static const char dump_usage[] =
 	"  --options          every option, with its payload\n"
 	"  --flyrecord        each buffer's per-CPU data offsets and sizes\n"
 	"  --clock            the trace clock\n"
+	"  --strings          version 7: the strings table, each with its offset\n"
+	"  --sections         version 7: every section, in file order\n"
+	"  --modules          version 7: the /proc/modules saved by record\n"
 	"  --all              every part above\n"
 	"  --verbose[=LEVEL]  accepted as upstream's (dump prints no log messages)\n"
 	"  -h                 show this help\n";
@@ -49,11 +52,12 @@ enum {
 	D_SUMMARY = 1 << 0, D_HEAD_PAGE = 1 << 1, D_HEAD_EVENT = 1 << 2, D_FTRACE = 1 << 3,
 	D_SYSTEMS = 1 << 4, D_EVENTS = 1 << 5, D_KALLSYMS = 1 << 6, D_PRINTK = 1 << 7,
 	D_CMDLINES = 1 << 8, D_FLYRECORD = 1 << 9, D_CLOCK = 1 << 10, D_OPTIONS = 1 << 11,
-	D_VALIDATE = 1 << 12, D_SECTIONS = 1 << 13,
-	D_ALL = ((1 << 12) - 1) | D_SECTIONS,	/* the strings and section list only here */
+	D_VALIDATE = 1 << 12, D_STRINGS = 1 << 13, D_SECTIONS = 1 << 14, D_MODULES = 1 << 15,
+	D_ALL = ((1 << 12) - 1) | D_STRINGS | D_SECTIONS | D_MODULES,
 };
 
-enum { OPT_ALL = 256 + 12, OPT_VERBOSE };
+/* Each option's value is 256 + its flag's bit. */
+enum { OPT_ALL = 256 + 16, OPT_VERBOSE };
 
 static const struct option dump_options[] = {
 	{ "summary",	   no_argument, NULL, 256 + 0 },
@@ -68,6 +72,10 @@ static const struct option dump_options[] = {
 	{ "flyrecord",	   no_argument, NULL, 256 + 9 },
 	{ "clock",	   no_argument, NULL, 256 + 10 },
 	{ "options",	   no_argument, NULL, 256 + 11 },
+	{ "validate",	   no_argument, NULL, 256 + 12 },
+	{ "strings",	   no_argument, NULL, 256 + 13 },
+	{ "sections",	   no_argument, NULL, 256 + 14 },
+	{ "modules",	   no_argument, NULL, 256 + 15 },
 	{ "all",	   no_argument, NULL, OPT_ALL },
 	{ "verbose",	   optional_argument, NULL, OPT_VERBOSE },
 	{ "help",	   no_argument, NULL, 'h' },
@@ -232,6 +240,20 @@ static int do_sized(struct dump *d, struct cursor *s, int size64, const char *he
 	return 0;
 }
 
+/*
+ * The saved /proc/modules: its text, as it is, under --modules and in the
+ * summary (upstream 3.4 prints it in both; of an uncompressed section it
+ * prints blanks before the text, its bug).
+ */
+static void do_modules(struct dump *d, struct cursor *s)
+{
+	if (!(d->flags & (D_MODULES | D_SUMMARY)))
+		return;
+	printf("\t[Saved modules]\n");
+	fwrite(s->data, 1, s->size, stdout);
+	printf("\n[%llu bytes]\n", (unsigned long long)s->size);
+}
+
 /* CPU data must lie inside the file (upstream fails such files too). */
 static int check_data(struct dump *d, uint32_t cpu, uint64_t off, uint64_t size)
 {
@@ -264,7 +286,7 @@ static const char *const option_names[] = {
 	[TRACE_OPT_HEADER_INFO] = "HEADERS", [TRACE_OPT_FTRACE_EVENTS] = "FTRACE EVENTS",
 	[TRACE_OPT_EVENT_FORMATS] = "EVENT FORMATS", [TRACE_OPT_KALLSYMS] = "KALLSYMS",
 	[TRACE_OPT_PRINTK] = "PRINTK", [TRACE_OPT_CMDLINES] = "CMDLINES",
-	[TRACE_OPT_BUFFER_TEXT] = "BUFFER_TEXT",
+	[TRACE_OPT_BUFFER_TEXT] = "BUFFER_TEXT", [TRACE_OPT_MODULES] = "MODULES_FILE",
 };
 
 static void print_option_head(uint16_t id, uint32_t size)
@@ -380,7 +402,7 @@ out:
 static int print_option(struct dump *d, uint16_t id, const char *data, uint32_t size)
 {
 	if (!(d->flags & D_OPTIONS) || id == TRACE_OPT_BUFFER || id == TRACE_OPT_BUFFER_TEXT ||
-	    (id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES))
+	    (id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES) || id == TRACE_OPT_MODULES)
 		return 0;
 	if (id >= ARRAY_SIZE(option_names) || !option_names[id]) {
 		printf(" %u %u\t[Unknown option, size - skipping]\n", id, size);
@@ -612,14 +634,19 @@ static int load_strings(struct dump *d, uint64_t start, int *nr_sections)
 	return 0;
 }
 
-/* --all, version 7: the strings table, then every section in file order. */
+/* --strings, version 7: the strings table, each string at its offset. */
+static void print_strings(const struct dump *d)
+{
+	printf("\t[String @ offset]\n");
+	for (size_t i = 0; i < d->strings_len; i += strlen(d->strings + i) + 1)
+		printf("\t\t\"%s\" @ %zu\n", d->strings + i, i);
+}
+
+/* --sections, version 7: every section in file order. */
 static int print_sections(struct dump *d, uint64_t start)
 {
 	uint64_t at = start;
 
-	printf("\t[String @ offset]\n");
-	for (size_t i = 0; i < d->strings_len; i += strlen(d->strings + i) + 1)
-		printf("\t\t\"%s\" @ %zu\n", d->strings + i, i);
 	while (at < d->f.size) {
 		struct section sec;
 		uint32_t sizes[2];
@@ -718,7 +745,8 @@ static int print_v7_latency(struct dump *d, const char *data, uint32_t size)
 static int v7_option(struct dump *d, uint16_t id, const char *data, uint32_t size,
 		     uint64_t *ptrs, int *nr_ptrs)
 {
-	int pointer = id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES && size >= 8;
+	int pointer = ((id >= TRACE_OPT_HEADER_INFO && id <= TRACE_OPT_CMDLINES) ||
+		       id == TRACE_OPT_MODULES) && size >= 8;
 
 	if (print_option(d, id, data, size) < 0)
 		return -1;
@@ -798,7 +826,7 @@ static int dump_v7_section(struct dump *d, uint64_t at)
 		[TRACE_OPT_HEADER_INFO] = D_HEAD_PAGE | D_HEAD_EVENT,
 		[TRACE_OPT_FTRACE_EVENTS] = D_FTRACE, [TRACE_OPT_EVENT_FORMATS] = D_SYSTEMS | D_EVENTS,
 		[TRACE_OPT_KALLSYMS] = D_KALLSYMS, [TRACE_OPT_PRINTK] = D_PRINTK,
-		[TRACE_OPT_CMDLINES] = D_CMDLINES,
+		[TRACE_OPT_CMDLINES] = D_CMDLINES, [TRACE_OPT_MODULES] = D_MODULES,
 	};
 	struct section sec;
 	struct cursor body;
@@ -807,7 +835,8 @@ static int dump_v7_section(struct dump *d, uint64_t at)
 
 	if (read_section(d, at, &sec) < 0)
 		return -1;
-	if (sec.id < TRACE_OPT_HEADER_INFO || sec.id > TRACE_OPT_CMDLINES)
+	if ((sec.id < TRACE_OPT_HEADER_INFO || sec.id > TRACE_OPT_CMDLINES) &&
+	    sec.id != TRACE_OPT_MODULES)
 		return error("'%s': offset %llu is not a metadata section", d->f.name,
 			     (unsigned long long)at);
 	if (section_body(d, &sec, &body, &mem) < 0)
@@ -820,6 +849,7 @@ static int dump_v7_section(struct dump *d, uint64_t at)
 	case TRACE_OPT_EVENT_FORMATS: ret = do_events(d, &body); break;
 	case TRACE_OPT_KALLSYMS: ret = do_sized(d, &body, 0, "Kallsyms", D_KALLSYMS); break;
 	case TRACE_OPT_PRINTK: ret = do_sized(d, &body, 0, "Trace printk", D_PRINTK); break;
+	case TRACE_OPT_MODULES: do_modules(d, &body); ret = 0; break;
 	default: ret = do_sized(d, &body, 1, "Saved command lines", D_CMDLINES); break;
 	}
 	free(mem);
@@ -845,6 +875,8 @@ static int dump_v7(struct dump *d)
 	sections_at = cur_offset(s);
 	if (load_strings(d, sections_at, &nr_sections) < 0)
 		return -1;
+	if (d->flags & D_STRINGS)
+		print_strings(d);
 	if ((d->flags & D_SECTIONS) && print_sections(d, sections_at) < 0)
 		return -1;
 	if (walk_options(d, first, ptrs, &nr_ptrs) < 0)
@@ -855,7 +887,7 @@ static int dump_v7(struct dump *d)
 	for (int i = nr_ptrs - 1; i >= 0; i--)
 		if (dump_v7_section(d, ptrs[i]) < 0)
 			return -1;
-	if (d->flags & D_SUMMARY)
+	if (d->flags & (D_SUMMARY | D_SECTIONS))
 		printf("\t[%d sections]\n", nr_sections);
 	return 0;
 }
@@ -948,7 +980,7 @@ static int run_dump(int argc, char **argv)
 			file = optarg;
 		else if (c == 'v')
 			d.flags |= D_VALIDATE;
-		else if (c >= 256 && c <= 256 + 11)
+		else if (c >= 256 && c <= 256 + 15)
 			d.flags |= 1U << (c - 256);
 		else if (c == OPT_ALL)
 			d.flags |= D_ALL;

@@ -892,6 +892,9 @@ static int parse_prefix(struct trace_input *in, struct cursor *c)
 	if (!*version || *end || v < 1 || v > 7)
 		return cur_bad(c, 10, "file version '%.8s' is not supported (1 to 7)", version);
 	in->version = v;
+	/* Upstream's info-level log line, printed before the plugins load, as there. */
+	if (in->flags & TRACE_INPUT_LOG_VERSION)
+		printf("version = %ld\n", v);
 	if (cur_u8(c, &endian, "endianness") < 0 || cur_u8(c, &lsize, "long size") < 0)
 		return -1;
 	if (endian > 1)

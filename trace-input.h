@@ -26,6 +26,7 @@ enum {
 	TRACE_INPUT_NO_TEP	= 1 << 3,	/* read the layout only, build no tep handle */
 	TRACE_INPUT_LOCAL_PLUGINS = 1 << 4,	/* only the user's plugins, not the system's */
 	TRACE_INPUT_LAZY	= 1 << 5,	/* formats and kallsyms parsed when needed */
+	TRACE_INPUT_LOG_VERSION	= 1 << 6,	/* print "version = N" once it is read */
 };
 
 /*
@@ -165,7 +166,18 @@ struct trace_input_raw {
 	const unsigned char *page;
 	unsigned int page_size, offset, size;
 	uint64_t raw_ts;
+	unsigned int data_start;	/* the page header's size: where events start */
+	uint32_t data_size;		/* the page's commit: bytes of events */
+	int big_endian;			/* the page's byte order (the file's) */
 };
 void trace_input_record_raw(const struct tep_record *rec, struct trace_input_raw *raw);
+
+/*
+ * The number upstream's libtracecmd gives @rec's position (report --debug):
+ * its file offset, or in compressed data an offset in the CPUs' decompressed
+ * data laid end to end (each CPU rounded up to whole pages, buffers in file
+ * order, the top one first), starting one page in.
+ */
+uint64_t trace_input_record_offset(struct trace_input *in, const struct tep_record *rec);
 
 #endif

@@ -17,6 +17,7 @@
 #include "trace-format.h"
 #include "trace-print.h"
 #include "trace-line.h"
+#include "trace-page.h"
 #include "trace-debug.h"
 
 #define COMM_CACHE	4096
@@ -628,7 +629,7 @@ static int plain_line(const struct trace_line *l, const struct line_source *src,
 		      const struct tep_record *rec, const struct tep_event *ev)
 {
 	return l->nr_files <= 1 && !src->multi_buffer && !rec->missed_events &&
-	       !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->fmt && !l->opts.raw &&
+	       !l->opts.boundary && !l->opts.debug && !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->fmt && !l->opts.raw &&
 	       ev && ev->id >= 0 &&
 	       ev->id < EVENT_CACHE && ev != src->graph_entry && ev != src->graph_exit;
 }
@@ -668,6 +669,62 @@ static int print_plain(struct trace_line *l, struct line_source *src, struct tep
 	return 0;
 }
 
+/* A page header's time stamp: its first 8 bytes, in the file's order. */
+static uint64_t page_header_ts(const struct trace_input_raw *raw)
+{
+	uint64_t v;
+
+	memcpy(&v, raw->page, 8);
+	return raw->big_endian != page_walk_host_big_endian() ? __builtin_bswap64(v) : v;
+}
+
+/*
+ * --boundary and --debug: "CPU:N [SUBBUFFER START]" before a page's first
+ * event (if it is shown), as upstream 3.4 marks it; --debug adds the page's time stamp and upstream's offset of it.
+ */
+static void print_boundary(const struct trace_line *l, struct line_source *src,
+			   struct trace_seq *s, struct tep_record *rec)
+{
+	struct trace_input_raw raw;
+
+	if (!trace_input_record_at_page_start(rec))
+		return;
+	trace_input_record_raw(rec, &raw);
+	trace_seq_printf(s, "CPU:%d [SUBBUFFER START]", rec->cpu);
+	if (l->opts.debug)
+		trace_seq_printf(s, " [%lld:0x%llx]", (long long)page_header_ts(&raw),
+				 (unsigned long long)(trace_input_record_offset(src->in, rec) &
+						      ~(uint64_t)(raw.page_size - 1)));
+	trace_seq_putc(s, '\n');
+}
+
+/*
+ * --debug: " [delta:offset:size]" of the event (its header's delta, its
+ * offset in the page, its payload size), then a line for each padding,
+ * time extend or time stamp before the next event, as upstream 3.4 prints.
+ */
+static void print_debug(struct line_source *src, struct trace_seq *s, struct tep_record *rec)
+{
+	struct trace_input_raw raw;
+	struct page_entry e;
+	unsigned int pos;
+
+	trace_input_record_raw(rec, &raw);
+	if (!page_entry_at(raw.page, raw.data_start, raw.data_size, raw.big_endian, raw.offset, &e))
+		return;
+	trace_seq_printf(s, " [%d:0x%llx:%d]", (int)(e.delta & ((1U << PAGE_TS_BITS) - 1)),
+			 (unsigned long long)(trace_input_record_offset(src->in, rec) &
+					      (raw.page_size - 1)), rec->size);
+	for (pos = e.next; page_entry_at(raw.page, raw.data_start, raw.data_size, raw.big_endian,
+					  pos, &e) && e.type >= PAGE_TYPE_PADDING; pos = e.next) {
+		static const char *const names[] = { "PADDING", "TIME EXTEND", "TIME STAMP" };
+
+		trace_seq_printf(s, "\n %s: %s:%lld length:%u", names[e.type - PAGE_TYPE_PADDING],
+				 e.type == PAGE_TYPE_TIME_STAMP ? "timestamp" : "delta",
+				 (long long)e.delta, e.length);
+	}
+}
+
 void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_record *rec,
 		      int buffer)
 {
@@ -695,6 +752,8 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 				 (long long)rec->missed_events);
 	else if (rec->missed_events < 0)
 		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec->cpu);
+	if (l->opts.boundary || l->opts.debug)
+		print_boundary(l, src, s, rec);
 	start = s->len;
 	if (l->opts.latency) {
 		tep_print_event(src->tep, s, rec, "%8.8s-%-5d %3d", TEP_PRINT_COMM, TEP_PRINT_PID,
@@ -729,6 +788,8 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		trace_printer_print(src->printer, s, ev, rec, l->opts.raw);
 	if (s->len && s->buffer[s->len - 1] == '\n')
 		s->len--;
+	if (l->opts.debug && !l->fmt)
+		print_debug(src, s, rec);
 	if (l->opts.wakeup)
 		wakeup_latency(l, src, s, rec);
 	if (l->fmt)

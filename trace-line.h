@@ -25,6 +25,8 @@ struct line_opts {
 	int	wakeup;		/* -w: wakeup latency at each sched_switch */
 	int	no_plugins;	/* -N: no function graph drawing either */
 	int	line_31;	/* --line-3.1: no latency column, as trace-cmd 3.1 and older */
+	int	boundary;	/* --boundary: a line before each sub-buffer's first event */
+	int	debug;		/* --debug: that line, and where each event lies in its page */
 };
 
 /*

@@ -19,6 +19,7 @@
 #include <trace-seq.h>
 
 #include "trace-cmd.h"
+#include "trace-btf.h"
 #include "trace-buffers.h"
 #include "trace-line.h"
 #include "trace-list.h"
@@ -28,7 +29,7 @@ extern const struct command cmd_list;
 
 static const char list_usage[] =
 	"usage: trace-cmd list [-e [REGEX] [-F [--full] | -R | -l]] [-s] [-t | -p] [-o [REGEX]]\n"
-	"                      [-f [REGEX]] [-C] [-B] [-c] [-P] [-O] [--proto FUNC]\n"
+	"                      [-f [REGEX] [--proto]] [-C] [-B] [-c] [-P] [-O]\n"
 	"  -e [REGEX]  list the events (\"system:event\"), those REGEX matches if given\n"
 	"  -F          with -e: print each event's format (fields)\n"
 	"  --full      with -F: print the \"print fmt\" line too\n"
@@ -38,25 +39,29 @@ static const char list_usage[] =
 	"  -t, -p      list the tracers\n"
 	"  -o [REGEX]  list the trace options (\"noNAME\" when off), those whose NAME REGEX matches\n"
 	"  -f [REGEX]  list the functions the function tracer can filter on\n"
+	"  --proto     with -f: each function's prototype, from the kernel's BTF\n"
 	"  -C          list the trace clocks, the current one in brackets\n"
 	"  -B          list the buffer instances\n"
 	"  -c          list the trace file compression algorithms\n"
 	"  -P          list the plugin files libtraceevent loads (by path)\n"
 	"  -O          list the plugins' options (report -O sets them)\n"
-	"  --proto FUNC  refused: the prototype needs BTF, which this trace-cmd does not read\n"
 	"With no option, lists systems, events, tracers, options and compressions.\n";
 
 enum { LIST_FULL = 256, LIST_PROTO };
 
+/* Where the running kernel describes its types (CONFIG_DEBUG_INFO_BTF). */
+#define BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
+
 static const struct option list_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "full", no_argument, NULL, LIST_FULL },
-	{ "proto", required_argument, NULL, LIST_PROTO },
+	{ "proto", no_argument, NULL, LIST_PROTO },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct list_opts {
 	bool events, formats, full, systems, tracers, options, funcs, clocks, instances, comps;
+	bool proto;
 	bool triggers, filters, plugin_files, plugin_options;
 	const char *event_re, *func_re, *option_re;
 };
@@ -114,9 +119,8 @@ static int parse(int argc, char **argv, struct list_opts *o)
 			o->plugin_options = true;
 			break;
 		case LIST_PROTO:
-			/* 3.4 built without libbpf ignores it and lists everything. */
-			return usage_error(&cmd_list, "--proto '%s': a function's prototype comes from "
-					   "the kernel's BTF, which this trace-cmd does not read", optarg);
+			o->proto = true;
+			break;
 		case 'f':
 			o->funcs = true;
 			o->func_re = optional_arg(argc, argv);
@@ -138,6 +142,9 @@ static int parse(int argc, char **argv, struct list_opts *o)
 		return usage_error(&cmd_list, "unexpected argument '%s'", argv[optind]);
 	if (o->formats && !o->events)
 		return usage_error(&cmd_list, "-F must be used with -e");
+	/* 3.4 ignores it without -f (and lists everything) */
+	if (o->proto && !o->funcs)
+		return usage_error(&cmd_list, "--proto must be used with -f");
 	if (o->full && !o->formats)
 		return usage_error(&cmd_list, "--full must be used with -F");
 	if ((o->triggers || o->filters) && !o->events)
@@ -368,22 +375,50 @@ int list_plugin_options(void)
 	return 0;
 }
 
-static int list_funcs(const char *re)
+/*
+ * --proto: @line's function with its prototype from @btf, as 3.4 prints it;
+ * a function BTF does not know (or a module's, "name [module]") as listed.
+ */
+static void print_func(const struct trace_btf *btf, struct trace_seq *s, char *line)
 {
-	char *all, *line, *save = NULL;
+	size_t n = strcspn(line, " \t");
+	char end = line[n];
+
+	if (!btf)
+		return (void)puts(line);
+	line[n] = '\0';
+	trace_seq_reset(s);
+	if (trace_btf_proto(btf, s, line)) {
+		trace_seq_terminate(s);
+		puts(s->buffer);
+		return;
+	}
+	line[n] = end;
+	puts(line);
+}
+
+static int list_funcs(const char *re, bool proto)
+{
+	struct trace_btf *btf = NULL;
+	char *all = NULL, *line, *save = NULL;
+	struct trace_seq s;
 	regex_t rx;
 	int ret = compile(&rx, "-f", re);
 
 	if (ret)
 		return ret;
-	all = read_top("available_filter_functions");
-	if (!all)
+	trace_seq_init(&s);
+	if (proto && !(btf = trace_btf_open(BTF_VMLINUX)))
+		ret = EXIT_FAILED;
+	if (!ret && !(all = read_top("available_filter_functions")))
 		ret = EXIT_FAILED;
 	for (line = all ? strtok_r(all, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save))
 		if (!re || !regexec(&rx, line, 0, NULL, 0))
-			puts(line);
+			print_func(btf, &s, line);
 	if (re)
 		regfree(&rx);
+	trace_seq_destroy(&s);
+	trace_btf_free(btf);
 	free(all);
 	return ret;
 }
@@ -460,7 +495,7 @@ static int run_list(int argc, char **argv)
 	if (!ret && o.options)
 		ret = list_options(o.option_re);
 	if (!ret && o.funcs)
-		ret = list_funcs(o.func_re);
+		ret = list_funcs(o.func_re, o.proto);
 	if (!ret && o.clocks)
 		ret = list_file("trace_clock", false);
 	if (!ret && o.instances)

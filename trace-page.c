@@ -43,6 +43,48 @@ int page_walk_host_big_endian(void)
 	return host_big_endian();
 }
 
+static uint32_t entry_u32(const unsigned char *p, int big_endian)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return big_endian != host_big_endian() ? __builtin_bswap32(v) : v;
+}
+
+int page_entry_at(const unsigned char *page, unsigned int data_start, uint32_t data_size,
+		  int big_endian, unsigned int pos, struct page_entry *e)
+{
+	uint32_t word, arg;
+
+	if (pos < data_start || pos - data_start >= data_size)
+		return 0;
+	word = entry_u32(page + pos, big_endian);
+	arg = entry_u32(page + pos + 4, big_endian);
+	e->type = big_endian ? word >> PAGE_TS_BITS : word & 31;
+	e->delta = big_endian ? word & ((1U << PAGE_TS_BITS) - 1) : word >> 5;
+	switch (e->type) {
+	case PAGE_TYPE_PADDING:
+		e->length = arg;
+		e->next = pos + 4 + arg;
+		break;
+	case PAGE_TYPE_TIME_EXTEND:
+	case PAGE_TYPE_TIME_STAMP:
+		e->delta += (uint64_t)arg << PAGE_TS_BITS;
+		e->length = 0;
+		e->next = pos + 8;
+		break;
+	case 0:
+		/* the length word counts itself; kbuffer rounds the rest up to 4 */
+		e->length = (arg - 4 + 3) & ~3U;
+		e->next = pos + 8 + e->length;
+		break;
+	default:
+		e->length = e->type * 4;
+		e->next = pos + 4 + e->length;
+	}
+	return 1;
+}
+
 void page_walk_free(struct page_walk *w)
 {
 	if (w->kb)

@@ -63,6 +63,25 @@ void page_walk_free(struct page_walk *w);
 int page_walk_host_big_endian(void);
 
 /*
+ * One entry of a page as kbuffer's raw reader sees it (report --debug):
+ * its type (PAGE_TYPE_* or an event's length word), its delta (a time
+ * extend's or time stamp's whole value), its length after the header word,
+ * and where the next entry starts.
+ */
+struct page_entry {
+	unsigned int	type;
+	uint64_t	delta;
+	uint32_t	length;
+	unsigned int	next;
+};
+/*
+ * The entry at @pos of @page (events from @data_start, @data_size bytes of
+ * them, in the byte order @big_endian): 1, or 0 when @pos is past them.
+ */
+int page_entry_at(const unsigned char *page, unsigned int data_start, uint32_t data_size,
+		  int big_endian, unsigned int pos, struct page_entry *e);
+
+/*
  * Loads the page at @page, whose header the caller has checked, and stands
  * on its first event.  The walk reads up to 8 bytes past the page's data,
  * so those must be readable.

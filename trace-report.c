@@ -46,6 +46,10 @@ static const char report_usage[] =
 	"  -t               print timestamps in nanoseconds\n"
 	"  -l               latency format: CPU, irqs-off, need-resched, context, preempt depth\n"
 	"  --line-3.1       lines as trace-cmd 3.1 printed them: no latency column after the CPU\n"
+	"  --boundary       a line CPU:N [SUBBUFFER START] before each sub-buffer's first event\n"
+	"  --debug          those lines with the page's time stamp and offset, each event's\n"
+	"                   delta, offset and size, the paddings and time extends after it;\n"
+	"                   and the header's version, as at --verbose=info\n"
 	"  -R               print every event's raw fields\n"
 	"  -r EVENTS        print the raw fields of the events matching regex EVENTS\n"
 	"  -n EVENTS        ignore plugin handlers for the events matching regex EVENTS\n"
@@ -108,6 +112,8 @@ enum {
 	OPT_VERBOSE,
 	OPT_EVENT,
 	OPT_KALLSYMS,
+	OPT_BOUNDARY,
+	OPT_DEBUG,
 };
 
 static const struct option long_options[] = {
@@ -120,6 +126,8 @@ static const struct option long_options[] = {
 	{ "align-ts",		no_argument,		NULL, OPT_ALIGN_TS },
 	{ "ts-diff",		no_argument,		NULL, OPT_TS_DIFF },
 	{ "line-3.1",		no_argument,		NULL, OPT_LINE_31 },
+	{ "boundary",		no_argument,		NULL, OPT_BOUNDARY },
+	{ "debug",		no_argument,		NULL, OPT_DEBUG },
 	{ "ts-check",		no_argument,		NULL, OPT_TS_CHECK },
 	{ "raw-ts",		no_argument,		NULL, OPT_RAW_TS },
 	{ "nodate",		no_argument,		NULL, OPT_NODATE },
@@ -187,6 +195,7 @@ struct report {
 	int		input_flags;
 	struct line_opts line_opts;	/* -t, -l, -R, --ts-diff, -w, -N */
 	int		quiet;
+	int		info_header;	/* -V/--verbose at info or above, --debug */
 	int		ts_check, align_ts;
 	int64_t		ts_offset;	/* --ts-offset and --ts2secs before any -i: */
 	uint64_t	ts2secs;	/* every file's that has none of its own */
@@ -274,16 +283,24 @@ static void print_header(const struct report *r, struct file_ctx *f)
 	if (r->format != TRACE_FORMAT_TEXT)
 		return;
 	print_label(r, f->label);
-	printf("version = %d\n", trace_input_version(f->in));
-	for (int cpu = 0; !trace_input_is_latency(f->in) &&
-	     cpu < trace_input_buffer_cpus(f->in, 0); cpu++) {
-		if (trace_input_cpu_size(f->in, 0, cpu))
-			continue;
-		print_label(r, f->label);
-		printf("CPU %d is empty\n", cpu);
-	}
-	print_label(r, f->label);
 	printf("cpus=%d\n", trace_input_cpus(f->in));
+}
+
+/*
+ * At the info log level, the CPUs without data, as upstream's libtracecmd
+ * logs them when it opens the file (3.1.6 and 3.4 alike): every one of a v6
+ * file; of a v7 file, those below the last CPU with data (its table ends there).
+ */
+static void log_empty_cpus(struct trace_input *in)
+{
+	int nr = trace_input_is_latency(in) ? 0 : trace_input_buffer_cpus(in, 0);
+
+	while (trace_input_version(in) >= 7 && nr > 0 && !trace_input_cpu_size(in, 0, nr - 1))
+		nr--;
+	for (int cpu = 0; cpu < nr; cpu++) {
+		if (!trace_input_cpu_size(in, 0, cpu))
+			printf("CPU %d is empty\n", cpu);
+	}
 }
 
 /* A timestamp as the CPU listings show it (tep's "%6.1000d" / "%9.1d"). */
@@ -528,9 +545,15 @@ static int needs_all_events(struct report *r)
 static int open_file(struct report *r, struct file_ctx *f)
 {
 	/* Formats and kallsyms load as records need them, unless all are listed or filtered. */
-	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY);
+	/* The info-level header lines belong to the text lines, not to a --format stream. */
+	int log = r->info_header && r->format == TRACE_FORMAT_TEXT;
+
+	f->in = trace_input_open(f->file, r->input_flags | TRACE_INPUT_LAZY |
+				 (log ? TRACE_INPUT_LOG_VERSION : 0));
 	if (!f->in)
 		return -1;
+	if (log)
+		log_empty_cpus(f->in);
 	if (r->kallsyms)
 		trace_input_add_kallsyms(f->in, r->kallsyms, r->kallsyms_len);
 	filter_set_inherit(&f->filters, &r->filters);
@@ -741,28 +764,29 @@ static char **add_str(char **list, int *n, char *s)
 
 /*
  * --verbose[=LEVEL] and -V[LEVEL] (@opt): libtraceevent's log level, by name
- * or number; as upstream, a number above the last level means all.
+ * or number; as upstream, a number above the last level means all.  From info
+ * up, the header names the file's version (@r's info_header).
  */
-static int set_verbose(const char *opt, const char *arg)
+static int set_verbose(struct report *r, const char *opt, const char *arg)
 {
 	static const char *const names[] = {
 		"none", "crit", "err", "warn", "info", "debug", "all",
 	};
-	unsigned long n;
+	unsigned long n = TEP_LOG_INFO;
+	size_t i;
 
-	if (!arg) {
-		tep_set_loglevel(TEP_LOG_INFO);
-		return 0;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+	for (i = 0; arg && i < ARRAY_SIZE(names); i++) {
 		if (!strncmp(arg, names[i], strlen(names[i]))) {
-			tep_set_loglevel(i);
-			return 0;
+			n = i;
+			break;
 		}
 	}
-	if (parse_ulong(opt, arg, 0, ULONG_MAX, &n) < 0)
+	if (arg && i == ARRAY_SIZE(names) && parse_ulong(opt, arg, 0, ULONG_MAX, &n) < 0)
 		return -1;
-	tep_set_loglevel(n < ARRAY_SIZE(names) ? n : ARRAY_SIZE(names) - 1);
+	if (n >= ARRAY_SIZE(names))
+		n = ARRAY_SIZE(names) - 1;
+	tep_set_loglevel(n);
+	r->info_header = n >= TEP_LOG_INFO;
 	return 0;
 }
 
@@ -966,6 +990,14 @@ static int parse_print_opt(struct report *r, int c)
 	case OPT_LINE_31:
 		r->line_opts.line_31 = 1;
 		return 0;
+	case OPT_BOUNDARY:
+		r->line_opts.boundary = 1;
+		return 0;
+	case OPT_DEBUG:
+		/* as upstream's libtracecmd debug flag, which logs the version too */
+		r->line_opts.debug = 1;
+		r->info_header = 1;
+		return 0;
 	case 'R':
 		r->line_opts.raw = 1;
 		return 0;
@@ -994,9 +1026,9 @@ static int parse_print_opt(struct report *r, int c)
 		r->quiet = 1;
 		return 0;
 	case OPT_VERBOSE:
-		return set_verbose("--verbose", optarg) < 0 ? EXIT_USAGE : 0;
+		return set_verbose(r, "--verbose", optarg) < 0 ? EXIT_USAGE : 0;
 	case 'V':
-		return set_verbose("-V", optarg) < 0 ? EXIT_USAGE : 0;
+		return set_verbose(r, "-V", optarg) < 0 ? EXIT_USAGE : 0;
 	case OPT_KALLSYMS:
 		if (check_named("--kallsyms", optarg, "a file name") < 0)
 			return usage_follows(&cmd_report);

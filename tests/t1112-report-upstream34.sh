@@ -106,7 +106,7 @@ test_expect_success UPSTREAM34 'several -i files: event lines equal 3.4'"'"'s' '
 		set -- $pair
 		"$TRACE_CMD" report -i $1 -i $2 >ours &&
 		"$UPSTREAM34" report -i $1 -i $2 >up 2>/dev/null &&
-		grep -v -e ": cpus=" -e ": version = " -e " is empty$" ours >a &&
+		grep -v -e ": cpus=" ours >a &&
 		grep -v -e ": cpus=" up >b &&
 		test_cmp b a || exit 1
 	done

@@ -6,7 +6,7 @@
 
 test_lock_tracefs
 
-# The event lines of a report, without the header (version, CPU N is empty, cpus=).
+# The event lines of a report, without the header (cpus=).
 events_of() { sed '0,/^cpus=/d' "$1"; }
 
 # Only the files a test expects, no FILE.cpuN left behind.
@@ -45,7 +45,7 @@ test_expect_success TRACEFS 'the examples of trace-cmd-record(1) work' '
 
 test_expect_success TRACEFS 'the file names version 6 and every CPU' '
 	record_checked -e sched_switch -o v.dat --file-version 6 true &&
-	"$TRACE_CMD" report -i v.dat >report &&
+	"$TRACE_CMD" report -V -i v.dat >report &&
 	test "$(head -n 1 report)" = "version = 6" &&
 	grep -qx "cpus=$(ls -d $T/per_cpu/cpu* | wc -l)" report &&
 	test "$(head -c 3 v.dat | od -An -tx1 | tr -d " ")" = 170844

@@ -126,11 +126,56 @@ test_expect_success UPSTREAM34 'list -O prints the plugin options as 3.4 does, l
 test_expect_success 'list -R/-l without -e or with -F, and --proto: usage errors that say why' '
 	for args in "-R:-R must be used with -e" "-l:-l must be used with -e" \
 		    "-e sched -F -R:-R prints after each event line: not with -F" \
-		    "--proto vfs_read:--proto '"'"'vfs_read'"'"': a function'"'"'s prototype comes from the kernel'"'"'s BTF, which this trace-cmd does not read"; do
+		    "--proto:--proto must be used with -f" "-e --proto:--proto must be used with -f"; do
 		eval "set -- ${args%%:*}" &&
 		test_expect_code 2 "$TRACE_CMD" list "$@" 2>err &&
 		test "$(head -n 1 err)" = "trace-cmd list: ${args#*:}" || { echo "$args"; cat err; return 1; }
 	done
+'
+
+# --proto reads the running kernel's BTF; its functions come from a fake
+# available_filter_functions (the kernel here refuses the real one).
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	test_set_prereq BTF
+fi
+
+test_expect_success BTF 'list -f --proto prints each function with its prototype from BTF' '
+	rm -rf fk && cp -r "$FIXTURES/fake-tracing" fk &&
+	printf "vfs_read\nschedule\nnot_a_function_anywhere\nvfs_write [mod]\n" >fk/available_filter_functions &&
+	TRACE_CMD_TRACING_DIR=$PWD/fk "$TRACE_CMD" list -f --proto >got &&
+	sed -n "1p;2p;3p" got >head &&
+	printf "%s\n" "vfs_read(struct file *file, unsigned char *buf, size_t count, loff_t *pos)" \
+		"schedule()" "not_a_function_anywhere" >want &&
+	test_cmp want head &&
+	grep -q "^vfs_write(struct file \*file, const unsigned char \*buf, size_t count, loff_t \*pos)$" got &&
+	TRACE_CMD_TRACING_DIR=$PWD/fk "$TRACE_CMD" list -f "^sched" --proto >got &&
+	echo "schedule()" >want && test_cmp want got
+'
+
+# 3.4 reads the fake file through a bind mount in a mount namespace of its
+# own (tracefs itself is left alone): every function BTF names, compared.
+test_expect_success BTF,ROOT,UPSTREAM34,PYTHON 'list -f --proto of every BTF function equals 3.4'"'"'s' '
+	rm -rf fk && cp -r "$FIXTURES/fake-tracing" fk &&
+	python3 -c "
+import struct
+d = open(\"/sys/kernel/btf/vmlinux\", \"rb\").read()
+_, _, _, hl, to, tl, so, sl = struct.unpack(\"<HBBIIIII\", d[:24])
+s = d[hl + so:hl + so + sl]
+pos, end = hl + to, hl + to + tl
+while pos < end:
+	name, info, _ = struct.unpack(\"<III\", d[pos:pos + 12])
+	kind, vlen = (info >> 24) & 31, info & 0xffff
+	more = {1: 4, 3: 12, 14: 4, 17: 4}.get(kind, 0)
+	more = 12 * vlen if kind in (4, 5, 15, 19) else 8 * vlen if kind in (6, 13) else more
+	if kind == 12:
+		print(s[name:s.index(b\"\\0\", name)].decode())
+	pos += 12 + more
+" >fk/available_filter_functions &&
+	test $(wc -l <fk/available_filter_functions) -gt 1000 &&
+	unshare -m sh -c "mount --bind $PWD/fk /sys/kernel/tracing && \"\$0\" list -f --proto" \
+		"$UPSTREAM34" >theirs 2>/dev/null &&
+	TRACE_CMD_TRACING_DIR=$PWD/fk "$TRACE_CMD" list -f --proto >ours &&
+	test_cmp theirs ours
 '
 
 test_done

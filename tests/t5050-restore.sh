@@ -29,7 +29,7 @@ test_expect_success TRACEFS,UPSTREAM 'restore writes trace.dat from them, readab
 	sed -n "s/^.*tracing_mark_write: //p" up.txt >got &&
 	echo "left behind" >want && test_cmp want got &&
 	grep -q ": sched_switch: " up.txt &&
-	"$TRACE_CMD" report --line-3.1 -i trace.dat | sed 1d | grep -v -e "^cpus=" -e "^CPU [0-9]* is empty" >ours &&
+	"$TRACE_CMD" report --line-3.1 -i trace.dat | grep -v "^cpus=" >ours &&
 	test_cmp up.txt ours
 '
 
@@ -47,7 +47,7 @@ test_expect_success TRACEFS,UPSTREAM,PYTHON 'restore writes v7 uncompressed as u
 		rm -f fmt.dat &&
 		"$TRACE_CMD" restore ${spec%%:*} -o fmt.dat $(cat cpus) &&
 		echo "${spec#*:}" >want && prefix_of fmt.dat >got && test_cmp want got &&
-		"$TRACE_CMD" report --line-3.1 -i fmt.dat | sed 1d | grep -v -e "^cpus=" -e "^CPU [0-9]* is empty" >r &&
+		"$TRACE_CMD" report --line-3.1 -i fmt.dat | grep -v "^cpus=" >r &&
 		test_cmp ours r || { echo "$spec"; return 1; }
 		case $spec in *zlib*) continue ;; esac
 		events fmt.dat >u && test_cmp up.txt u || { echo "upstream: $spec"; return 1; }

@@ -66,6 +66,7 @@ OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC = 10, 11, 12,
 SEC_OPTIONS, SEC_STRINGS = 0, 15
 SEC_HEADER, SEC_FTRACE, SEC_EVENTS, SEC_KALLSYMS = 16, 17, 18, 19
 SEC_PRINTK, SEC_CMDLINES, SEC_BUFFER_TEXT = 20, 21, 22
+SEC_MODULES = 25
 META_SECTIONS = [(SEC_HEADER, "headers"), (SEC_FTRACE, "ftrace events"),
 		 (SEC_EVENTS, "events format"), (SEC_KALLSYMS, "kallsyms"),
 		 (SEC_PRINTK, "printk"), (SEC_CMDLINES, "command lines")]
@@ -443,6 +444,7 @@ class Model:
 		self.buffers = []		# {"name", "clock", "cpus": [bytes per cpu]}
 		self.latency = None		# text of a latency file
 		self.raw = None			# decompress: verbatim bodies by section id
+		self.modules = None		# v7: /proc/modules text of a MODULES_FILE section
 
 	def header_body(self, o):
 		hp, he = self.header_page.encode(), self.header_event.encode()
@@ -648,6 +650,10 @@ class V7:
 		meta = m.meta_bodies(o)
 		pointers = []
 		for sid, desc in META_SECTIONS:
+			if sid == SEC_CMDLINES and m.modules is not None:
+				# 3.4 writes a saved /proc/modules just before the command lines
+				at = self.section(SEC_MODULES, "modules", m.modules.encode(), self.comp)
+				pointers.append((SEC_MODULES, o.u64(at)))
 			if sid in meta:
 				at = self.section(sid, desc, meta[sid], self.comp)
 				pointers.append((sid, o.u64(at)))
@@ -742,6 +748,7 @@ def build_model(spec):
 						     b.get("tail_padding", True))
 					   for items in per_cpu]})
 	m.latency = spec.get("latency")
+	m.modules = spec.get("modules")	# v7 only: a MODULES_FILE section
 	if m.latency is not None:
 		m.buffers = []		# a latency file holds text, not pages
 	m.options = default_options(m, o, spec)
