@@ -620,6 +620,31 @@ static void find_events(struct sqlite_export *x)
 	x->irq_exit = event_with(x, "irq", "irq_handler_exit", exit_fields);
 }
 
+static void register_comm(struct sqlite_export *x, struct tep_event *ev, const char *comm_field,
+			  const char *pid_field, struct tep_record *rec)
+{
+	char comm[COMM_LEN];
+
+	field_text(x, ev, comm_field, rec, comm, sizeof(comm));
+	if (comm[0])
+		tep_register_comm(x->tep, comm, (int)field_num(x, ev, pid_field, rec));
+}
+
+/*
+ * The names report learns on the way: libtraceevent's sched_switch plugin
+ * registers the comms of sched_switch and sched_wakeup(_new) as it prints
+ * them, and a later record of such a pid is shown with it.
+ */
+static void learn_comms(struct sqlite_export *x, struct tep_event *ev, struct tep_record *rec)
+{
+	if (ev == x->sched_switch) {
+		register_comm(x, ev, "prev_comm", "prev_pid", rec);
+		register_comm(x, ev, "next_comm", "next_pid", rec);
+	} else if (ev == x->wakeup_ev || ev == x->wakeup_new) {
+		register_comm(x, ev, "comm", "pid", rec);
+	}
+}
+
 static int one_record(struct sqlite_export *x, struct tep_record *rec, int buffer)
 {
 	struct tep_event *ev = tep_find_event_by_record(x->tep, rec);
@@ -636,6 +661,7 @@ static int one_record(struct sqlite_export *x, struct tep_record *rec, int buffe
 	}
 	if (!ev)
 		return 0;
+	learn_comms(x, ev, rec);
 	pid = tep_data_pid(x->tep, rec);
 	task_of(x, buffer, pid);
 	t = table_of(x, ev);
