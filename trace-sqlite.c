@@ -255,8 +255,11 @@ static struct ev_table *table_of(struct sqlite_export *x, struct tep_event *ev)
 	struct ev_table *t;
 	int n = 0;
 
-	if (ev->id < 0 || ev->id >= MAX_EVENT_ID)
+	if (ev->id < 0 || ev->id >= MAX_EVENT_ID) {
+		error("'%s': event %s:%s has id %d, out of range", trace_input_file(x->in),
+		      ev->system, ev->name, ev->id);
 		return NULL;
+	}
 	if (ev->id < x->nr_tables && x->tables[ev->id])
 		return x->tables[ev->id];
 	if (ev->id >= x->nr_tables) {
