@@ -18,7 +18,7 @@ completiondir	?= $(prefix)/share/bash-completion/completions
 
 CC		?= cc
 PKG_CONFIG	?= pkg-config
-PKGS		:= libtraceevent libtracefs zlib libzstd
+PKGS		:= libtraceevent libtracefs zlib libzstd sqlite3
 
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -std=gnu11 -D_GNU_SOURCE

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * convert: turn a trace.dat into another form.  Today that is --to
- * chrome-json (the Trace Event Format, trace-chrome.c), or the same trace
+ * chrome-json (the Trace Event Format, trace-chrome.c), --to sqlite (a
+ * SQLite database, trace-sqlite.c), or the same trace
  * in another trace.dat version or compression (--file-version,
  * --compression: convert_dat(), trace-convert-dat.c), by default v7 with
  * the best compression, as upstream's convert writes.
@@ -13,16 +14,19 @@
 #include "trace-cmd.h"
 #include "trace-chrome.h"
 #include "trace-convert-dat.h"
+#include "trace-sqlite.h"
 
 extern const struct command cmd_convert;
 
 static const char convert_usage[] =
 	"usage: trace-cmd convert --to chrome-json [-i FILE] -o OUTPUT\n"
+	"       trace-cmd convert --to sqlite [-i FILE] -o OUTPUT\n"
 	"       trace-cmd convert [--file-version 6|7] [--compression C] [-i FILE] -o OUTPUT\n"
 	"       trace-cmd convert [--file-version 6|7] [--compression C] [-i FILE] OUTPUT\n"
 	"  -i FILE          read FILE instead of trace.dat\n"
-	"  -o OUTPUT        write to OUTPUT ('-' for standard output with --to)\n"
-	"  --to FORMAT      the form to write: chrome-json (the Trace Event Format)\n"
+	"  -o OUTPUT        write to OUTPUT ('-' for standard output with --to chrome-json)\n"
+	"  --to FORMAT      the form to write: chrome-json (the Trace Event Format) or\n"
+	"                   sqlite (a SQLite database)\n"
 	"  --file-version N rewrite as trace.dat version N, 6 or 7 (default 7: without\n"
 	"                   --to, convert rewrites the trace.dat as upstream's does)\n"
 	"  --compression C  version 7 compression: none, zlib, zstd or any (default any:\n"
@@ -113,11 +117,13 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 			cv->input = "trace.dat";
 		return PARSE_RUN;
 	}
-	if (strcmp(cv->to, "chrome-json"))
-		return usage_error(&cmd_convert, "invalid --to value '%s': only chrome-json is supported",
-				   cv->to);
+	if (strcmp(cv->to, "chrome-json") && strcmp(cv->to, "sqlite"))
+		return usage_error(&cmd_convert,
+				   "invalid --to value '%s': use chrome-json or sqlite", cv->to);
 	if (!cv->output)
 		return usage_error(&cmd_convert, "no -o given: say where to write");
+	if (!strcmp(cv->to, "sqlite") && !strcmp(cv->output, "-"))
+		return usage_error(&cmd_convert, "a SQLite database is written to a file, not '-'");
 	if (!cv->input)
 		cv->input = "trace.dat";
 	return PARSE_RUN;
@@ -127,6 +133,12 @@ static int parse_args(struct convert *cv, int argc, char **argv)
 static int convert_chrome(struct convert *cv)
 {
 	return trace_chrome_export(cv->input, cv->output) < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/* --to sqlite: the events, tasks and derived tables in a new database. */
+static int convert_sqlite(struct convert *cv)
+{
+	return trace_sqlite_export(cv->input, cv->output) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 /* --file-version/--compression: the same trace.dat in another layout. */
@@ -145,6 +157,8 @@ static int run_convert(int argc, char **argv)
 		return ret;
 	if (cv.version)
 		return convert_dat(&cv);
+	if (!strcmp(cv.to, "sqlite"))
+		return convert_sqlite(&cv);
 	return convert_chrome(&cv);
 }
 
@@ -152,5 +166,5 @@ const struct command cmd_convert = {
 	.name = "convert",
 	.run = run_convert,
 	.usage = convert_usage,
-	.summary = "convert a trace.dat to another form (the Trace Event Format)",
+	.summary = "convert a trace.dat to another form (the Trace Event Format, SQLite)",
 };

@@ -227,26 +227,36 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	return d;
 }
 
+/* The number of @size bytes at @p, signed or not as the format says; NULL for odd sizes. */
+static void number_value(struct tep_handle *tep, const void *p, int size, int is_signed,
+			 struct trace_field_value *v)
+{
+	uint64_t n;
+
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		v->kind = TRACE_VALUE_NULL;
+		return;
+	}
+	n = tep_read_number(tep, p, size);
+	v->kind = is_signed ? TRACE_VALUE_INT : TRACE_VALUE_UINT;
+	v->u = n;
+	if (!is_signed)
+		return;
+	switch (size) {
+	case 1: v->i = (int8_t)n; break;
+	case 2: v->i = (int16_t)n; break;
+	case 4: v->i = (int32_t)n; break;
+	default: v->i = (int64_t)n; break;
+	}
+}
+
 static void put_number(struct jbuf *b, struct tep_handle *tep, const void *p, int size,
 		       int is_signed)
 {
-	uint64_t v;
+	struct trace_field_value v;
 
-	if (size != 1 && size != 2 && size != 4 && size != 8) {
-		jbuf_puts(b, "null");
-		return;
-	}
-	v = tep_read_number(tep, p, size);
-	if (!is_signed) {
-		jbuf_u64(b, v);
-		return;
-	}
-	switch (size) {
-	case 1: jbuf_i64(b, (int8_t)v); break;
-	case 2: jbuf_i64(b, (int16_t)v); break;
-	case 4: jbuf_i64(b, (int32_t)v); break;
-	default: jbuf_i64(b, (int64_t)v); break;
-	}
+	number_value(tep, p, size, is_signed, &v);
+	trace_format_put_value(b, tep, &v);
 }
 
 /* The element size an array's type names, where the format gives none (u32 buf[]). */
@@ -277,6 +287,28 @@ static void put_array(struct jbuf *b, struct tep_handle *tep, const unsigned cha
 	jbuf_putc(b, ']');
 }
 
+void trace_format_put_value(struct jbuf *b, struct tep_handle *tep,
+			    const struct trace_field_value *v)
+{
+	switch (v->kind) {
+	case TRACE_VALUE_NULL:
+		jbuf_puts(b, "null");
+		break;
+	case TRACE_VALUE_INT:
+		jbuf_i64(b, v->i);
+		break;
+	case TRACE_VALUE_UINT:
+		jbuf_u64(b, v->u);
+		break;
+	case TRACE_VALUE_TEXT:
+		jbuf_jstr(b, v->data, v->len);
+		break;
+	case TRACE_VALUE_ARRAY:
+		put_array(b, tep, (const unsigned char *)v->data, v->len, v->elem, v->is_signed);
+		break;
+	}
+}
+
 /*
  * libtraceevent calls u8/s8 arrays strings too; only char arrays are text,
  * and old kernels' "char buf; size:0" (ftrace's print) is one.
@@ -286,27 +318,49 @@ static int is_text(struct tep_format_field *f)
 	return ((f->flags & TEP_FIELD_IS_STRING) || !f->size) && strstr(f->type, "char");
 }
 
+int trace_format_field_is_number(struct tep_format_field *f)
+{
+	return !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) && f->size;
+}
+
+static void text_value(const char *p, size_t len, struct trace_field_value *v)
+{
+	v->kind = TRACE_VALUE_TEXT;
+	v->data = p;
+	v->len = strnlen(p, len);
+}
+
+static void array_value(const unsigned char *p, size_t len, int elem, int is_signed,
+			struct trace_field_value *v)
+{
+	v->kind = TRACE_VALUE_ARRAY;
+	v->data = (const char *)p;
+	v->len = len;
+	v->elem = elem;
+	v->is_signed = is_signed;
+}
+
 /* A __data_loc / __rel_loc field: a 32-bit word of offset (low) and length (high). */
-static void put_dynamic(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
-			struct tep_record *rec)
+static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
+			  struct tep_record *rec, struct trace_field_value *v)
 {
 	const unsigned char *data = rec->data;
-	uint64_t v = tep_read_number(tep, data + f->offset, f->size >= 4 ? 4 : f->size);
-	size_t off = v & 0xffff, len = f->size >= 4 ? v >> 16 : 0;
+	uint64_t w = tep_read_number(tep, data + f->offset, f->size >= 4 ? 4 : f->size);
+	size_t off = w & 0xffff, len = f->size >= 4 ? w >> 16 : 0;
 
 	if (f->flags & TEP_FIELD_IS_RELATIVE)
 		off += f->offset + f->size;
 	if (off > (size_t)rec->size) {
-		jbuf_puts(b, "null");
+		v->kind = TRACE_VALUE_NULL;
 		return;
 	}
 	if (len > rec->size - off)
 		len = rec->size - off;
 	if (is_text(f))
-		jbuf_jstr(b, (const char *)data + off, len);
+		text_value((const char *)data + off, len, v);
 	else
-		put_array(b, tep, data + off, len, f->elementsize ? (int)f->elementsize :
-			  type_elem_size(tep, f->type), f->flags & TEP_FIELD_IS_SIGNED);
+		array_value(data + off, len, f->elementsize ? (int)f->elementsize :
+			    type_elem_size(tep, f->type), f->flags & TEP_FIELD_IS_SIGNED, v);
 }
 
 /*
@@ -315,38 +369,45 @@ static void put_dynamic(struct jbuf *b, struct tep_handle *tep, struct tep_forma
  * many entries as the stack had, fewer or more.  (Smaller elements could be
  * the record's padding.)
  */
-static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
-		      struct tep_record *rec, int last)
+void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f,
+			      struct tep_record *rec, int last, struct trace_field_value *v)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
 	int is_signed = f->flags & TEP_FIELD_IS_SIGNED;
 
 	if (f->offset < 0 || f->size < 0 || f->offset > rec->size ||
 	    (f->offset + f->size > rec->size && !(f->flags & TEP_FIELD_IS_ARRAY))) {
-		jbuf_puts(b, "null");
-		return;
-	}
-	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		put_dynamic(b, tep, f, rec);
+		v->kind = TRACE_VALUE_NULL;
+	} else if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		dynamic_value(tep, f, rec, v);
 	} else if (((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) && is_text(f)) {
 		/* char buf[] (ftrace's print): the string runs to the record's end */
-		jbuf_jstr(b, (const char *)p, f->size ? (size_t)f->size : (size_t)(rec->size - f->offset));
+		text_value((const char *)p, f->size ? (size_t)f->size :
+			   (size_t)(rec->size - f->offset), v);
 	} else if ((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) {
 		int elem = f->elementsize;
+		size_t len = f->size;
 
 		if (!elem && f->arraylen)
 			elem = f->size / f->arraylen;
 		if (!elem)
 			elem = type_elem_size(tep, f->type);
-		size_t len = f->size;
-
 		/* a trailing [] array (bprint's buf) holds the rest of the record */
 		if (!f->size || f->offset + f->size > rec->size || (last && elem >= 4))
 			len = rec->size - f->offset;
-		put_array(b, tep, p, len, elem, is_signed);
+		array_value(p, len, elem, is_signed, v);
 	} else {
-		put_number(b, tep, p, f->size, is_signed);
+		number_value(tep, p, f->size, is_signed, v);
 	}
+}
+
+static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
+		      struct tep_record *rec, int last)
+{
+	struct trace_field_value v;
+
+	trace_format_field_value(tep, f, rec, last, &v);
+	trace_format_put_value(b, tep, &v);
 }
 
 static void put_fields(struct jbuf *b, struct tep_handle *tep, struct ev_desc *d,

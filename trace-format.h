@@ -74,6 +74,36 @@ void jbuf_jstr(struct jbuf *b, const char *s, size_t len);
 void trace_format_fields(struct jbuf *b, struct tep_handle *tep, struct tep_event *ev,
 			 struct tep_record *rec);
 
+struct tep_format_field;
+
+/* One field of one record, decoded as report --format jsonl shows it. */
+struct trace_field_value {
+	enum {
+		TRACE_VALUE_NULL,	/* out of the record, or a number of odd size */
+		TRACE_VALUE_INT,	/* i */
+		TRACE_VALUE_UINT,	/* u */
+		TRACE_VALUE_TEXT,	/* data, len bytes (no NUL inside) */
+		TRACE_VALUE_ARRAY,	/* data, len bytes of elem-byte numbers */
+	} kind;
+	int64_t		i;
+	uint64_t	u;
+	const char	*data;
+	size_t		len;
+	int		elem, is_signed;
+};
+
+/*
+ * Decodes @f of @rec into @v (which points into @rec); @last: @f is the
+ * event's last field, an array that may run to the record's end.
+ */
+void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f,
+			      struct tep_record *rec, int last, struct trace_field_value *v);
+/* @v as JSON: a number, a string, an array of numbers or null. */
+void trace_format_put_value(struct jbuf *b, struct tep_handle *tep,
+			    const struct trace_field_value *v);
+/* 1 when @f's values are numbers (else text or arrays, or null). */
+int trace_format_field_is_number(struct tep_format_field *f);
+
 /* Nanoseconds of @ts when the file's clock allows it: 1 and *ns set, or 0. */
 int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns);
 

@@ -16,6 +16,8 @@ pkgs="$pkgs linux-perf"
 pkgs="$pkgs strace"
 # t3115: KernelShark opens our files under a virtual X server.
 pkgs="$pkgs kernelshark xvfb xauth"
+# convert --to sqlite links libsqlite3; its tests query the database with sqlite3.
+pkgs="$pkgs libsqlite3-dev sqlite3"
 # The guest tests (tests/lib-guest.sh): qemu boots Debian's kernel with a busybox initramfs.
 pkgs="$pkgs qemu-system-x86 busybox-static xz-utils"
 # t9003: real viewers of convert --to chrome-json (tests/lib-consumers.sh): node runs

@@ -15,7 +15,7 @@ test_expect_success 'convert -h prints the usage to stdout and exits 0' '
 
 test_expect_success 'usage errors exit 2 with one line and the usage' '
 	test_expect_code 2 "$TRACE_CMD" convert --to perfetto -i x.dat -o x.json 2>err &&
-	test "$(head -n 1 err)" = "trace-cmd convert: invalid --to value '"'"'perfetto'"'"': only chrome-json is supported" &&
+	test "$(head -n 1 err)" = "trace-cmd convert: invalid --to value '"'"'perfetto'"'"': use chrome-json or sqlite" &&
 	grep -q "^usage: trace-cmd convert" err &&
 	test_expect_code 2 "$TRACE_CMD" convert --to chrome-json -i x.dat 2>err &&
 	test "$(head -n 1 err)" = "trace-cmd convert: no -o given: say where to write" &&
