@@ -161,6 +161,7 @@ struct record_plan {
 	const char *ts_offset;	/* --ts-offset: an OFFSET option, checked to be a number */
 	int daemonize;		/* --daemonize: on in the background once recording */
 	int saved_stdout;	/* --stderr: the real stdout, for COMMAND; -1 without */
+	int nofifos;		/* --nofifos: said at --verbose, nothing to change */
 	int proc_map;		/* --proc-map: a PROCMAPS option */
 	unsigned long buffer_kb;	/* -b: 0 keeps the kernel's size */
 	int pin;		/* --pin: each recorder on its own CPU */
@@ -352,8 +353,7 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 		plan->recorder.no_splice = 1;
 		break;
 	case OPT_NOFIFOS:
-		/* 3.4 uses fifos only to read guests (-A), which record does not trace. */
-		log_info("--nofifos: no guest is traced, so no fifo would be used");
+		plan->nofifos = 1;
 		break;
 	case 'k':
 		plan->keep = 1;
@@ -421,6 +421,9 @@ static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
 
+	/* 3.4 uses fifos only to read guests (-A), which record does not trace. */
+	if (plan->nofifos)
+		log_info("--nofifos: no guest is traced, so no fifo would be used");
 	if (plan->date && plan->ts_offset)
 		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
 	if (!plan->nr_events && !plan->ftrace.plugin && !rec_instances_count(plan->instances))
