@@ -311,6 +311,20 @@ static int add_string_option(struct trace_output *out, uint16_t id, const char *
 	return trace_output_add_option(out, id, s, strlen(s) + 1);
 }
 
+int trace_output_add_date(struct trace_output *out)
+{
+	struct timespec rt, mono;
+	long long us;
+	char buf[32];
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	us = ((long long)rt.tv_sec - mono.tv_sec) * 1000000LL +
+	     (rt.tv_nsec - mono.tv_nsec) / 1000;
+	snprintf(buf, sizeof(buf), "0x%llx", us);
+	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
+}
+
 int trace_output_add_host_options(struct trace_output *out)
 {
 	struct utsname u;

@@ -1130,31 +1130,11 @@ static void print_stats(struct record_run *run)
 	rec_instances_print_stats(run->plan->instances, run->page_size, long_size);
 }
 
-/*
- * --date: the DATE option, wall-clock minus trace time in microseconds as
- * "0x<hex>" (trace-cmd.dat.v7(5), OPTION IDS), so report shows dates.  The
- * local and global clocks count from boot like CLOCK_MONOTONIC, whose offset
- * this is.
- */
-static int add_date_option(struct trace_output *out)
-{
-	struct timespec rt, mono;
-	long long us;
-	char buf[32];
-
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &rt);
-	us = ((long long)rt.tv_sec - mono.tv_sec) * 1000000LL +
-	     (rt.tv_nsec - mono.tv_nsec) / 1000;
-	snprintf(buf, sizeof(buf), "0x%llx", us);
-	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
-}
-
 /* --date's DATE or --ts-offset's OFFSET (never both), or nothing. */
 static int add_time_base_option(const struct record_plan *plan, struct trace_output *out)
 {
 	if (plan->date)
-		return add_date_option(out);
+		return trace_output_add_date(out);
 	if (plan->ts_offset)
 		return trace_output_add_option(out, TRACE_OPT_OFFSET, plan->ts_offset,
 					       strlen(plan->ts_offset) + 1);
