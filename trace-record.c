@@ -246,7 +246,7 @@ static const char *record_only_name(int c)
 
 /*
  * --ts-offset: a signed number, decimal or 0x hex, which report reads with
- * base 0 (trace-cmd.dat.v7(5), OFFSET).  0, or -1 after printing why.
+ * base 0 (trace-cmd.dat.v7(5), OPTION IDS).  0, or -1 after printing why.
  */
 static int check_ts_offset(const char *arg)
 {
