@@ -66,7 +66,6 @@ enum { LOG_NONE, LOG_CRIT, LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_ALL };
  * and returns 0, or prints "invalid --verbose value 'x': ..." and returns -1.
  */
 int set_log_level(const char *opt, const char *arg);
-int log_level(void);
 /* "trace-cmd CMD: message" at LOG_INFO and above. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "trace-cmd CMD: debug: message" at LOG_DEBUG and above. */

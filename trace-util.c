@@ -47,42 +47,31 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+/* The body of a message function that says something from level @min on. */
+#define LEVELED_MESSAGE(min, tag)		\
+	do {					\
+		va_list ap;			\
+						\
+		if (level < (min))		\
+			return;			\
+		va_start(ap, fmt);		\
+		vmessage(tag, fmt, ap);		\
+		va_end(ap);			\
+	} while (0)
+
 void warning(const char *fmt, ...)
 {
-	va_list ap;
-
-	if (level < LOG_WARN)
-		return;
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
+	LEVELED_MESSAGE(LOG_WARN, "warning: ");
 }
 
 void log_info(const char *fmt, ...)
 {
-	va_list ap;
-
-	if (level < LOG_INFO)
-		return;
-	va_start(ap, fmt);
-	vmessage("", fmt, ap);
-	va_end(ap);
+	LEVELED_MESSAGE(LOG_INFO, "");
 }
 
 void log_debug(const char *fmt, ...)
 {
-	va_list ap;
-
-	if (level < LOG_DEBUG)
-		return;
-	va_start(ap, fmt);
-	vmessage("debug: ", fmt, ap);
-	va_end(ap);
-}
-
-int log_level(void)
-{
-	return level;
+	LEVELED_MESSAGE(LOG_DEBUG, "debug: ");
 }
 
 int set_log_level(const char *opt, const char *arg)
