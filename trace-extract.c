@@ -41,8 +41,8 @@ static const char extract_usage[] =
 	"  -s       extract the snapshot buffers instead of the live ones\n"
 	"  -p TRACER  a latency tracer (irqsoff, preemptoff, preemptirqsoff, wakeup,\n"
 	"           wakeup_rt, wakeup_dl): save the text of the top buffer's trace file,\n"
-	"           its latency report, as a version 6 latency file; another tracer is\n"
-	"           only checked, with a warning that the buffers are extracted as without -p\n"
+	"           its latency report, as a latency file; another tracer is only\n"
+	"           checked, with a warning that the buffers are extracted as without -p\n"
 	"  -O OPTION  turn trace option OPTION on (noOPTION: off) in the top buffer while\n"
 	"           extracting, then back (it shapes a latency tracer's text)\n"
 	"  --date   record the wall-clock offset: report shows dates\n"
@@ -73,7 +73,6 @@ struct extract {
 	bool snapshot;
 	bool date;			/* --date: a DATE option */
 	bool latency;			/* -p named a latency tracer: its text, not the buffers */
-	bool version_given;		/* --file-version or --compression */
 	struct ftrace_setup ftrace;	/* -p (checked, never set) and -O */
 	int nr_cpus;
 	size_t page_size;
@@ -124,7 +123,6 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 			break;
 		case OPT_FILE_VERSION:
 		case OPT_COMPRESSION: {
-			x->version_given = true;
 			int ret = trace_dat_parse_format(&cmd_extract, c == OPT_FILE_VERSION ? 'V' : 'C',
 							 optarg, &x->version, &x->compression);
 
@@ -156,8 +154,8 @@ static bool is_latency_tracer(const char *name)
 
 /*
  * -p: the tracer must exist; a latency tracer's text is what is saved, as
- * upstream's extract does, and only as version 6 so far.  Another tracer
- * changes nothing, which is said.  0, or -1 after printing why.
+ * upstream's extract does.  Another tracer changes nothing, which is said.
+ * 0, or -1 after printing why.
  */
 static int check_tracer(struct extract *x)
 {
@@ -172,11 +170,7 @@ static int check_tracer(struct extract *x)
 			tracer);
 		return 0;
 	}
-	if (x->version_given && (x->version != 6 || x->compression))
-		return error("-p %s: a latency file is written as version 6 only, uncompressed",
-			     tracer);
 	x->latency = true;
-	x->version = 6;
 	return 0;
 }
 
@@ -275,26 +269,33 @@ static int add_instance_stats(struct trace_output *out, struct tfs_instance *ins
 }
 
 /*
- * -p with a latency tracer: after the options, "latency" and the text of the
- * top buffer's trace file (trace-cmd.dat.v6(5)).  Closes @out.
+ * -p with a latency tracer: the usual headers and options, then the text of
+ * the top buffer's trace file (trace-output.h, trace_output_write_latency),
+ * written in the version asked for, not through version 6.
  */
-static int write_latency(struct trace_output *out, int nr_cpus)
+static int write_latency_file(struct extract *x, struct outfile *f)
 {
-	static const char tag[10] = "latency  ";
-	char *text;
+	struct trace_output *out = trace_output_fdopen(f->fd, f->path, x->version);
+	char *text = NULL, *clock = NULL;
 	size_t len;
 	int ret = -1;
 
-	if (tfs_read_file(NULL, "trace", &text, &len) < 0) {
-		trace_output_close(out);
-		return -1;
-	}
+	if (!out)
+		return -1;	/* f->fd stays ours: outfile_abort closes it */
+	f->fd = -1;
+	if (x->compression && trace_output_set_compression(out, x->compression) < 0)
+		goto out;
+	if (tfs_read_file(NULL, "trace", &text, &len) < 0)
+		goto out;
 	log_info("the latency text: %zu bytes of 'trace'", len);
-	if (trace_output_end_metadata(out, nr_cpus) == 0 &&
-	    trace_output_write_raw(out, tag, sizeof(tag)) == 0 &&
-	    trace_output_write_raw(out, text, len) == 0)
-		ret = 0;
+	clock = tfs_current_clock(NULL);
+	if (trace_output_write_metadata(out, x->page_size, NULL, NULL) == 0 &&
+	    trace_output_add_host_options(out) == 0 &&
+	    (!x->date || trace_output_add_date(out) == 0))
+		ret = trace_output_write_latency(out, x->nr_cpus, text, len, clock ? clock : "local");
+out:
 	free(text);
+	free(clock);
 	if (trace_output_close(out) < 0)
 		ret = -1;
 	return ret;
@@ -324,11 +325,6 @@ static int write_v6(void *ctx, int fd, const char *name)
 	if (!out || trace_output_write_metadata(out, x->page_size, NULL, NULL) < 0 ||
 	    trace_output_add_host_options(out) < 0 || (x->date && trace_output_add_date(out) < 0))
 		goto out;
-	if (x->latency) {
-		ret = write_latency(out, x->nr_cpus);
-		out = NULL;
-		goto out;
-	}
 	for (int i = 0; i < buffers_count(b); i++) {
 		const char *name = buffers_name(b, i);
 
@@ -389,8 +385,7 @@ static int extract(struct extract *x, struct buffers *b)
 	if (outfile_open(&f, x->output, NULL) < 0)
 		return -1;
 	if (x->latency) {
-		ret = trace_dat_write_via_v6(&f, 6, NULL, write_v6, &job);
-		x->fds = NULL;
+		ret = write_latency_file(x, &f);
 		goto out;
 	}
 	x->fds = xcalloc(buffers_count(b), sizeof(*x->fds));

@@ -407,6 +407,18 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
 	return v6_write_data(out->v6, out->d, nr_cpus, cpu_fds, clock);
 }
 
+int trace_output_write_latency(struct trace_output *out, int nr_cpus, const char *text,
+			       size_t len, const char *clock)
+{
+	static const char tag[10] = "latency  ";
+
+	if (out->v7)
+		return v7_write_latency(out->v7, out->d, nr_cpus, text, len, clock);
+	if (v6_end_metadata(out->v6, out->d, nr_cpus) < 0 || dat_write(out->d, tag, sizeof(tag)) < 0)
+		return -1;
+	return dat_write(out->d, text, len);
+}
+
 int trace_output_end_metadata(struct trace_output *out, int nr_cpus)
 {
 	if (out->v7)

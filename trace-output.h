@@ -106,6 +106,15 @@ int trace_output_set_chunks(struct trace_output *out, int comp, const struct cpu
 			    int nr_cpus);
 
 /*
+ * A latency file's end, instead of trace_output_write_data: the CPU count
+ * and options, then @text (a latency tracer's 'trace' file): after
+ * "latency" in version 6, in a BUFFER_TEXT section (chunked when
+ * compressed) with its option, @clock the top buffer's, in version 7.
+ */
+int trace_output_write_latency(struct trace_output *out, int nr_cpus, const char *text,
+			       size_t len, const char *clock);
+
+/*
  * Where a network listener takes over (record -N): the CPU count and the
  * queued options (v6), or the first options section with the CPU count (v7).
  * The listener appends the CPU data; nothing else is written after this.

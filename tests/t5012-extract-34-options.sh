@@ -22,26 +22,49 @@ test_expect_success 'bad -p, -O and --verbose values' '
 	check_usage 2 "trace-cmd extract: only one -p TRACER" extract -p irqsoff -p wakeup &&
 	check_usage 2 "trace-cmd extract: invalid --verbose value '"'"'loud'"'"': use none, crit, err, warn, info, debug, all or 0 to 6" extract --verbose=loud &&
 	check_usage 1 "trace-cmd extract: tracer '"'"'nosuch'"'"' is not available (available: irqsoff wakeup function nop)" extract -p nosuch -o x.dat &&
-	check_usage 1 "trace-cmd extract: -p irqsoff: a latency file is written as version 6 only, uncompressed" \
-		extract -p irqsoff --file-version 7 -o x.dat &&
 	check_usage 1 "trace-cmd extract: no trace option '"'"'nosuch'"'"' (see the options directory)" extract -O nosuch -o x.dat &&
 	! test -e x.dat
 '
 
-test_expect_success '-p irqsoff: a version 6 latency file holding the text of trace' '
+# A latency text of 4000 lines (200 KB: several chunks when compressed).
+big_latency_text() {
+	{
+		printf "# tracer: irqsoff\n#\n# irqsoff latency trace v1.1.5 on 6.1.0\n"
+		seq 4000 | sed "s/.*/  <idle>-0       0d.h2 &us : do_thing <-caller_&/"
+	} >fake/trace
+}
+
+# The text report prints after its two header lines.
+latency_text() {
+	"$TRACE_CMD" report -i "$1" >report &&
+	sed -n "1,2p" report >head &&
+	printf "version = %s\ncpus=2\n" $2 >want && test_cmp want head &&
+	sed -n "3,\$p" report | head -n $(wc -l <fake/trace) >text &&
+	test_cmp fake/trace text
+}
+
+test_expect_success '-p irqsoff: a latency file holding the text of trace, v7 and v6' '
 	fresh_latency_fake &&
 	"$TRACE_CMD" extract -p irqsoff -o lat.dat &&
 	test "$(head -c 10 lat.dat | tail -c 7)" = tracing &&
-	"$TRACE_CMD" report -i lat.dat >report &&
-	sed -n "1,2p" report >head &&
-	printf "version = 6\ncpus=2\n" >want && test_cmp want head &&
-	sed -n "3,\$p" report | head -n 4 >text &&
-	test_cmp fake/trace text
+	latency_text lat.dat 7 &&
+	big_latency_text &&
+	for opt in "" "--compression none" "--compression zlib" "--file-version 6"; do
+		"$TRACE_CMD" extract -p irqsoff $opt -o "big$opt.dat" &&
+		latency_text "big$opt.dat" $(test "$opt" = "--file-version 6" && echo 6 || echo 7) ||
+		{ echo "with '"'"'$opt'"'"'"; exit 1; }
+	done
 '
 
-test_expect_success UPSTREAM34 '-p irqsoff: 3.4 reads the latency file' '
+test_expect_success UPSTREAM34 '-p irqsoff: 3.4 reads the latency files' '
 	"$UPSTREAM34" report -i lat.dat >up 2>&1 &&
-	grep -q "irqsoff latency trace v1.1.5 on 6.1.0" up
+	grep -q "irqsoff latency trace v1.1.5 on 6.1.0" up &&
+	for opt in "" "--compression none" "--compression zlib" "--file-version 6"; do
+		"$UPSTREAM34" report -i "big$opt.dat" >up 2>&1 &&
+		test $(grep -c "do_thing <-caller_" up) = 4000 &&
+		grep -q "3999us : do_thing <-caller_3999$" up ||
+		{ echo "with '"'"'$opt'"'"'"; cat up | head; exit 1; }
+	done
 '
 
 test_expect_success '-p with a tracer that is not a latency tracer: a warning, the buffers extracted' '
