@@ -44,6 +44,15 @@ test_expect_success '--quiet is -q: no buffer statistics' '
 	fake_record --quiet -e sched_switch -o a.dat true && test ! -s err
 '
 
+test_expect_success 'stream takes --quiet as -q too: no per-CPU counts' '
+	rm -rf fake && cp -r "$FAKE" fake &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" stream -e sched_switch true >out 2>err &&
+	grep -q "^CPU0: [0-9]* events streamed" err &&
+	rm -rf fake && cp -r "$FAKE" fake &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" stream --quiet -e sched_switch true >out 2>err &&
+	test ! -s err && grep -q "sched_switch:" out
+'
+
 test_expect_success '--verbose says how each recorder moves pages; levels by name or number' '
 	fake_record --verbose -e sched_switch -o a.dat true &&
 	grep -q "^trace-cmd record: cpu 0: recorder [0-9]* moves pages by splice(2)$" err &&
