@@ -53,6 +53,25 @@ extern const char *current_command;
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "trace-cmd CMD: warning: message" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * How much the commands say on stderr, upstream's --verbose levels: errors
+ * are always printed (a failure is never silent); warning() from LOG_WARN
+ * (the default), log_info() from LOG_INFO, log_debug() from LOG_DEBUG.
+ */
+enum { LOG_NONE, LOG_CRIT, LOG_ERR, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_ALL };
+/*
+ * --verbose[=LEVEL] (@opt names it): a name (none crit err warn info debug
+ * all, or a longer word starting with one, as "warning") or a number, above
+ * 6 meaning all; no @arg means info.  Sets the level (libtraceevent's too)
+ * and returns 0, or prints "invalid --verbose value 'x': ..." and returns -1.
+ */
+int set_log_level(const char *opt, const char *arg);
+/* The level set_log_level() set (LOG_WARN by default). */
+int log_level(void);
+/* "trace-cmd CMD: message" at LOG_INFO and above. */
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "trace-cmd CMD: debug: message" at LOG_DEBUG and above. */
+void log_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* After an error already printed: the command's usage, and EXIT_USAGE. */
 int usage_follows(const struct command *cmd);
 

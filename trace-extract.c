@@ -22,6 +22,7 @@
 #include "trace-cmd.h"
 #include "trace-buffers.h"
 #include "trace-convert-dat.h"
+#include "trace-ftrace-setup.h"
 #include "trace-outfile.h"
 #include "trace-output.h"
 #include "trace-ringbuf.h"
@@ -30,23 +31,35 @@
 extern const struct command cmd_extract;
 
 static const char extract_usage[] =
-	"usage: trace-cmd extract [-o FILE] [-B NAME]... [-a] [-t] [-s]\n"
+	"usage: trace-cmd extract [-o FILE] [-B NAME]... [-a] [-t] [-s] [-p TRACER] [-O OPTION]...\n"
+	"                         [--date] [--verbose[=LEVEL]]\n"
 	"                         [--file-version 6|7] [--compression none|zlib|zstd|any]\n"
 	"  -o FILE  write FILE instead of trace.dat\n"
 	"  -B NAME  extract the instance NAME (repeatable); the top buffer only with -t\n"
 	"  -a       extract every instance; the top buffer only with -t\n"
 	"  -t       extract the top buffer too (the default without -B or -a)\n"
 	"  -s       extract the snapshot buffers instead of the live ones\n"
+	"  -p TRACER  a latency tracer (irqsoff, preemptoff, preemptirqsoff, wakeup,\n"
+	"           wakeup_rt, wakeup_dl): save the text of the top buffer's trace file,\n"
+	"           its latency report, as a latency file; another tracer is only\n"
+	"           checked, with a warning that the buffers are extracted as without -p\n"
+	"  -O OPTION  turn trace option OPTION on (noOPTION: off) in the top buffer while\n"
+	"           extracting, then back (it shapes a latency tracer's text)\n"
+	"  --date   record the wall-clock offset: report shows dates\n"
+	"  --verbose[=LEVEL]  how much to say: none crit err warn (the default) info debug\n"
+	"           all, or 0 to 6; alone: info (what each CPU gave)\n"
 	"  --file-version N  the trace.dat version to write: 6 or 7 (default 7)\n"
 	"  --compression C   version 7 compression: none, zlib, zstd or any, the best\n"
 	"                    built in (the default: zstd)\n";
 
-enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION };
+enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_DATE, OPT_VERBOSE };
 
 static const struct option extract_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 	{ "compression", required_argument, NULL, OPT_COMPRESSION },
+	{ "date", no_argument, NULL, OPT_DATE },
+	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -58,6 +71,9 @@ struct extract {
 	int version;			/* --file-version, default 7 */
 	const char *compression;	/* --compression, NULL: the version's default */
 	bool snapshot;
+	bool date;			/* --date: a DATE option */
+	bool latency;			/* -p named a latency tracer: its text, not the buffers */
+	struct ftrace_setup ftrace;	/* -p (checked, never set) and -O */
 	int nr_cpus;
 	size_t page_size;
 	int **fds;	/* per buffer, per CPU: the data read (memfds) */
@@ -69,7 +85,7 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ho:B:ats", extract_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ho:B:atsp:O:", extract_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_extract);
@@ -87,6 +103,24 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 		case 's':
 			x->snapshot = true;
 			break;
+		case OPT_DATE:
+			x->date = true;
+			break;
+		case OPT_VERBOSE:
+			if (set_log_level("--verbose", optarg) < 0)
+				return usage_follows(&cmd_extract);
+			break;
+		case 'p':
+		case 'O':
+			/* The second pass (with @b) keeps them; the first only checks. */
+			if (c == 'p' && x->ftrace.plugin && b)
+				return usage_error(&cmd_extract, "only one -p TRACER");
+			if (!b && (!*optarg || strchr(optarg, '/')))
+				return usage_error(&cmd_extract, "invalid -%c value '%s': not a %s name",
+						   c, optarg, c == 'p' ? "tracer" : "trace option");
+			if (b && ftrace_setup_option(&x->ftrace, c, optarg, NULL) < 0)
+				return usage_follows(&cmd_extract);
+			break;
 		case OPT_FILE_VERSION:
 		case OPT_COMPRESSION: {
 			int ret = trace_dat_parse_format(&cmd_extract, c == OPT_FILE_VERSION ? 'V' : 'C',
@@ -103,6 +137,41 @@ static int parse(int argc, char **argv, struct extract *x, struct buffers *b)
 	if (optind < argc)
 		return usage_error(&cmd_extract, "unexpected argument '%s'", argv[optind]);
 	return trace_dat_check_format(&cmd_extract, x->version, x->compression);
+}
+
+/* The tracers whose result is a text report of their own, not ring buffer events. */
+static bool is_latency_tracer(const char *name)
+{
+	static const char *const tracers[] = {
+		"irqsoff", "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(tracers); i++)
+		if (!strcmp(name, tracers[i]))
+			return true;
+	return false;
+}
+
+/*
+ * -p: the tracer must exist; a latency tracer's text is what is saved, as
+ * upstream's extract does.  Another tracer changes nothing, which is said.
+ * 0, or -1 after printing why.
+ */
+static int check_tracer(struct extract *x)
+{
+	const char *tracer = x->ftrace.plugin;
+
+	if (!tracer)
+		return 0;
+	if (ftrace_setup_check(&x->ftrace, NULL) < 0)
+		return -1;
+	if (!is_latency_tracer(tracer)) {
+		warning("-p %s: not a latency tracer: the ring buffers are extracted as without -p",
+			tracer);
+		return 0;
+	}
+	x->latency = true;
+	return 0;
 }
 
 /* Reads one CPU's raw pages until the kernel has none left, into a memfd. */
@@ -145,6 +214,7 @@ static int read_cpu(struct tfs_instance *inst, int cpu, const char *raw, size_t 
 		}
 		total += n;
 	}
+	log_info("cpu %d: %zu bytes from '%s'", cpu, total, rel);
 	close(in);
 	free(page);
 	return out;
@@ -198,6 +268,39 @@ static int add_instance_stats(struct trace_output *out, struct tfs_instance *ins
 	return 0;
 }
 
+/*
+ * -p with a latency tracer: the usual headers and options, then the text of
+ * the top buffer's trace file (trace-output.h, trace_output_write_latency),
+ * written in the version asked for, not through version 6.
+ */
+static int write_latency_file(struct extract *x, struct outfile *f)
+{
+	struct trace_output *out = trace_output_fdopen(f->fd, f->path, x->version);
+	char *text = NULL, *clock = NULL;
+	size_t len;
+	int ret = -1;
+
+	if (!out)
+		return -1;	/* f->fd stays ours: outfile_abort closes it */
+	f->fd = -1;
+	if (x->compression && trace_output_set_compression(out, x->compression) < 0)
+		goto out;
+	if (tfs_read_file(NULL, "trace", &text, &len) < 0)
+		goto out;
+	log_info("the latency text: %zu bytes of 'trace'", len);
+	clock = tfs_current_clock(NULL);
+	if (trace_output_write_metadata(out, x->page_size, NULL, NULL) == 0 &&
+	    trace_output_add_host_options(out) == 0 &&
+	    (!x->date || trace_output_add_date(out) == 0))
+		ret = trace_output_write_latency(out, x->nr_cpus, text, len, clock ? clock : "local");
+out:
+	free(text);
+	free(clock);
+	if (trace_output_close(out) < 0)
+		ret = -1;
+	return ret;
+}
+
 /* What write_v6() writes: the extract and its buffers. */
 struct extract_job {
 	struct extract	*x;
@@ -220,7 +323,7 @@ static int write_v6(void *ctx, int fd, const char *name)
 	for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 		top[cpu] = -1;
 	if (!out || trace_output_write_metadata(out, x->page_size, NULL, NULL) < 0 ||
-	    trace_output_add_host_options(out) < 0)
+	    trace_output_add_host_options(out) < 0 || (x->date && trace_output_add_date(out) < 0))
 		goto out;
 	for (int i = 0; i < buffers_count(b); i++) {
 		const char *name = buffers_name(b, i);
@@ -281,6 +384,10 @@ static int extract(struct extract *x, struct buffers *b)
 	/* Reading consumes the buffers: find out first that the file can be written. */
 	if (outfile_open(&f, x->output, NULL) < 0)
 		return -1;
+	if (x->latency) {
+		ret = write_latency_file(x, &f);
+		goto out;
+	}
 	x->fds = xcalloc(buffers_count(b), sizeof(*x->fds));
 	for (int i = 0; i < buffers_count(b); i++) {
 		x->fds[i] = xcalloc(x->nr_cpus, sizeof(int));
@@ -298,13 +405,27 @@ out:
 		outfile_abort(&f);
 	else
 		ret = outfile_commit(&f);
-	for (int i = 0; i < buffers_count(b); i++) {
+	for (int i = 0; x->fds && i < buffers_count(b); i++) {
 		for (int cpu = 0; cpu < x->nr_cpus; cpu++)
 			if (x->fds[i][cpu] >= 0)
 				close(x->fds[i][cpu]);
 		free(x->fds[i]);
 	}
 	free(x->fds);
+	return ret;
+}
+
+/* -O: the options set in the top buffer while extracting, restored after. */
+static int extract_with_options(struct extract *x, struct buffers *b)
+{
+	struct tfs_saved *saved = tfs_saved_new();
+	int ret = ftrace_setup_apply_options(&x->ftrace, NULL, saved);
+
+	if (ret == 0)
+		ret = extract(x, b);
+	if (tfs_restore(saved) < 0)
+		ret = -1;
+	tfs_saved_free(saved);
 	return ret;
 }
 
@@ -319,10 +440,13 @@ static int run_extract(int argc, char **argv)
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
+	ftrace_setup_init(&x.ftrace, argc);
 	if ((ret = parse(argc, argv, &x, b)) == PARSE_RUN) {
 		buffers_default_top(b);
-		ret = extract(&x, b) < 0 ? EXIT_FAILED : EXIT_OK;
+		ret = check_tracer(&x) < 0 || extract_with_options(&x, b) < 0 ?
+		      EXIT_FAILED : EXIT_OK;
 	}
+	ftrace_setup_free(&x.ftrace);
 	buffers_free(b);
 	return ret;
 }

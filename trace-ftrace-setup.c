@@ -381,8 +381,8 @@ int ftrace_setup_check_options(const struct ftrace_setup *fs, struct tfs_instanc
 	return 0;
 }
 
-static int apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
-			 struct tfs_saved *saved)
+int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
+			       struct tfs_saved *saved)
 {
 	const char *name;
 	char rel[300];
@@ -729,7 +729,7 @@ static int apply_tracer(struct ftrace_setup *fs, struct tfs_instance *inst,
 	/* The tracer's own options appear once it is the current tracer. */
 	if (fs->func_stack && tfs_set(saved, inst, "options/func_stack_trace", "1") < 0)
 		return -1;
-	return fs->plugin ? apply_options(fs, inst, saved) : 0;
+	return fs->plugin ? ftrace_setup_apply_options(fs, inst, saved) : 0;
 }
 
 /* -P and -F: the event pid filter, and the function one for function tracers. */
@@ -882,7 +882,7 @@ static int apply_settings(struct ftrace_setup *fs, struct tfs_instance *inst,
 		return -1;
 	if (apply_no_function_trace(fs, inst, saved) < 0)
 		return -1;
-	if (!fs->plugin && apply_options(fs, inst, saved) < 0)
+	if (!fs->plugin && ftrace_setup_apply_options(fs, inst, saved) < 0)
 		return -1;
 	return apply_pids(fs, inst, saved);
 }

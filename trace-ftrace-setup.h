@@ -99,6 +99,12 @@ int ftrace_setup_check(const struct ftrace_setup *fs, struct tfs_instance *inst)
  * in the buffer @inst (NULL: the top one).
  * Every file changed is saved in @saved or in @fs for ftrace_setup_restore().
  */
+/*
+ * -O alone, in @inst (extract sets them while it reads): each option
+ * written, its old value remembered in @saved; -1 after printing why.
+ */
+int ftrace_setup_apply_options(struct ftrace_setup *fs, struct tfs_instance *inst,
+			       struct tfs_saved *saved);
 int ftrace_setup_apply(struct ftrace_setup *fs, struct tfs_instance *inst,
 		       struct tfs_saved *saved);
 /*

@@ -225,6 +225,9 @@ static int read_cpu(struct session *s, struct cpu_chan *c)
  */
 static void settle(struct session *s)
 {
+	if (!s->slot->settled)
+		log_info("'%s': file header complete, %llu bytes", s->name,
+			 (unsigned long long)s->meta_len);
 	s->slot->settled = 1;
 }
 
@@ -280,6 +283,7 @@ static int control_v3(struct session *s, struct net_msg *m)
 {
 	if (net_recv_msg(&s->peer, m) < 0)
 		return -1;
+	log_debug("'%s': %s message (%u), %u bytes", s->name, net_cmd_name(m->cmd), m->cmd, m->len);
 	s->header_deadline = net_now_ms() + s->o->timeout_ms;
 	switch (m->cmd) {
 	case NET_SEND_DATA:

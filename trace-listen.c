@@ -42,9 +42,10 @@ static int log_prefix;		/* "[PID]" before each line, in the -l file */
 
 static const char listen_usage[] =
 	"usage: trace-cmd listen -p PORT [-D] [-d DIR] [-l LOGFILE] [-o NAME] [--bind ADDR]\n"
-	"                        [--max-clients N] [--timeout SECS] [--v1]\n"
+	"                        [--max-clients N] [--timeout SECS] [--v1] [--verbose[=LEVEL]]\n"
+	"                        [--debug]\n"
 	"\n"
-	"  -p PORT            listen on TCP port PORT (required)\n"
+	"  -p, --port PORT    listen on TCP port PORT (required)\n"
 	"  -D                 run as a daemon, detached, logging only to LOGFILE\n"
 	"  -d DIR             write the received files into DIR (default: the current directory)\n"
 	"  -l LOGFILE         append log lines to LOGFILE, each prefixed [PID], instead of stdout\n"
@@ -57,15 +58,23 @@ static const char listen_usage[] =
 	"                     message once started takes this long, or silent this long\n"
 	"                     between messages of its file header (default: 5)\n"
 	"  --v1               refuse protocol v3, so clients fall back to protocol v1\n"
+	"  --verbose[=LEVEL]  how much to say on stderr: none crit err warn (the default)\n"
+	"                     info debug all, or 0 to 6; alone: info (each client's file\n"
+	"                     header complete); debug: each control message\n"
+	"  --debug            --verbose=debug, and each client served in the listener's own\n"
+	"                     process, one at a time, not in a child (to run it in a debugger)\n"
 	"  -h                 show this help\n";
 
-enum { OPT_BIND = 256, OPT_MAX_CLIENTS, OPT_TIMEOUT, OPT_V1 };
+enum { OPT_BIND = 256, OPT_MAX_CLIENTS, OPT_TIMEOUT, OPT_V1, OPT_VERBOSE, OPT_DEBUG };
 
 static const struct option listen_options[] = {
 	{ "bind",	 required_argument, NULL, OPT_BIND },
 	{ "max-clients", required_argument, NULL, OPT_MAX_CLIENTS },
 	{ "timeout",	 required_argument, NULL, OPT_TIMEOUT },
 	{ "v1",		 no_argument,	    NULL, OPT_V1 },
+	{ "port",	 required_argument, NULL, 'p' },
+	{ "verbose",	 optional_argument, NULL, OPT_VERBOSE },
+	{ "debug",	 no_argument,	    NULL, OPT_DEBUG },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -76,6 +85,7 @@ struct listen_cfg {
 	const char	*dir;
 	const char	*logfile;
 	int		daemon;
+	int		debug;		/* --debug: clients served in this process, one at a time */
 	unsigned long	max_clients;
 	struct listen_opts opts;
 };
@@ -288,6 +298,28 @@ static void run_child(int lfd, int fd, struct kids *k, unsigned long place,
 	}));
 }
 
+/*
+ * --debug, as upstream's: the client is served in the listener's process,
+ * which a debugger follows; others wait in the backlog meanwhile.  The
+ * signals are let in as a child has them, so SIGINT still ends the client.
+ */
+static void serve_here(int fd, const struct listen_cfg *cfg, struct listen_slot *slot,
+		       const sigset_t *old)
+{
+	sigset_t blocked;
+	int status;
+
+	sigprocmask(SIG_SETMASK, old, &blocked);
+	status = listen_client(fd, &(struct listen_client_env){
+		.opts = &cfg->opts,
+		.slot = slot,
+		.stopping = &listen_stopping,
+		.log = listen_log,
+	});
+	sigprocmask(SIG_SETMASK, &blocked, NULL);
+	log_debug("the client was served in the listener's process (--debug), status %d", status);
+}
+
 /* Forgets the children that ended, and our copy of connections past their header. */
 static void reap(struct kids *k)
 {
@@ -366,6 +398,10 @@ static void accept_one(int lfd, const struct listen_cfg *cfg, struct kids *k,
 		return;
 	}
 	k->slot[place] = (struct listen_slot){ 0 };
+	if (cfg->debug) {
+		serve_here(fd, cfg, &k->slot[place], old);
+		return;
+	}
 	pid = fork();
 	if (pid == 0)
 		run_child(lfd, fd, k, place, cfg, old);
@@ -391,6 +427,9 @@ static int serve(int lfd, const struct listen_cfg *cfg)
 		return EXIT_FAILED;
 	sigprocmask(SIG_BLOCK, &block, &old);
 	set_handlers();
+	/* --debug serves here: its errors go where a child's would. */
+	if (cfg->debug && log_prefix)
+		errors_to_log();
 	while (!listen_stopping) {
 		struct pollfd pfd = { .fd = lfd, .events = POLLIN };
 
@@ -508,6 +547,14 @@ static int parse_args(int argc, char **argv, struct listen_cfg *cfg)
 			break;
 		case OPT_V1:
 			cfg->opts.allow_v3 = 0;
+			break;
+		case OPT_VERBOSE:
+			if (set_log_level("--verbose", optarg) < 0)
+				return bad_number();
+			break;
+		case OPT_DEBUG:
+			set_log_level("--debug", "debug");
+			cfg->debug = 1;
 			break;
 		default:
 			return option_error(&cmd_listen, argv, c);

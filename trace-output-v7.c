@@ -398,6 +398,63 @@ int v7_write_data(struct v7_writer *w, struct dat_out *d, int nr_cpus, const int
 	return put_buffer(w, d, "", nr_cpus, cpu_fds, clock ? clock : "local", w->chunks);
 }
 
+/*
+ * The BUFFER_TEXT section: @text as it is, or (compressed) u32 chunk count
+ * and chunks of at most 10 pages, as a CPU's data.  The section's size is
+ * patched in at its end.
+ */
+static int put_text_section(struct v7_writer *w, struct dat_out *d, const char *text, size_t len)
+{
+	size_t chunk = (size_t)d->page_size * TRACE_PAGES_IN_CHUNK;
+	int comp = w->comp != TRACE_COMP_NONE;
+	uint64_t sect = d->pos, count_at, body_size;
+	uint32_t count = 0;
+	int ret = put_header(d, w, TRACE_OPT_BUFFER_TEXT, comp, "buffer latency", 0);
+
+	if (ret == 0 && !comp)
+		ret = dat_write(d, text, len);
+	count_at = d->pos;
+	if (ret == 0 && comp)
+		ret = dat_u32(d, 0);
+	for (size_t off = 0; ret == 0 && comp && off < len; off += chunk, count++) {
+		struct compress_job job = { .src = text + off,
+					    .len = len - off < chunk ? len - off : chunk };
+
+		ret = trace_compress_jobs(w->comp, &job, 1);
+		if (ret == 0)
+			ret = put_chunks(d, &job, 1);
+		free(job.dst);
+	}
+	if (ret == 0 && comp)
+		ret = dat_patch(d, count_at, &count, 4);
+	body_size = d->pos - sect - 16;
+	return ret ? ret : dat_patch(d, sect + 8, &body_size, 8);
+}
+
+int v7_write_latency(struct v7_writer *w, struct dat_out *d, int nr_cpus, const char *text,
+		     size_t len, const char *clock)
+{
+	struct membuf opt = { 0 };
+	uint64_t sect;
+	int ret;
+
+	if (v7_end_metadata(w, d, nr_cpus) < 0)
+		return -1;
+	sect = d->pos;
+	ret = put_text_section(w, d, text, len);
+	if (ret == 0) {
+		/* The BUFFER_TEXT option: the section, the top buffer's name ("") and clock. */
+		mb_u16(&opt, TRACE_OPT_BUFFER_TEXT);
+		mb_u32(&opt, 8 + 1 + strlen(clock) + 1);
+		mb_u64(&opt, sect);
+		mb_add(&opt, "", 1);
+		mb_add(&opt, clock, strlen(clock) + 1);
+		ret = put_options(w, d, &opt, NULL);
+	}
+	free(opt.data);
+	return ret;
+}
+
 int v7_set_chunks(struct v7_writer *w, int comp, const struct cpu_chunks *chunks, int nr_cpus)
 {
 	if (comp != w->comp || comp == TRACE_COMP_NONE)

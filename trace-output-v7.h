@@ -37,6 +37,9 @@ int v7_end_metadata(struct v7_writer *w, struct dat_out *d, int nr_cpus);
 int v7_write_data(struct v7_writer *w, struct dat_out *d, int nr_cpus, const int *cpu_fds,
 		  const char *clock);
 /* trace_output_set_chunks(): -1 if @comp is not the output's compression. */
+/* A latency file's end (trace-output.h, trace_output_write_latency). */
+int v7_write_latency(struct v7_writer *w, struct dat_out *d, int nr_cpus, const char *text,
+		     size_t len, const char *clock);
 int v7_set_chunks(struct v7_writer *w, int comp, const struct cpu_chunks *chunks, int nr_cpus);
 /* An instance's buffer section and its options (after v7_write_data). */
 int v7_write_buffer(struct v7_writer *w, struct dat_out *d, const char *name, int nr_cpus,

@@ -311,6 +311,20 @@ static int add_string_option(struct trace_output *out, uint16_t id, const char *
 	return trace_output_add_option(out, id, s, strlen(s) + 1);
 }
 
+int trace_output_add_date(struct trace_output *out)
+{
+	struct timespec rt, mono;
+	long long us;
+	char buf[32];
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	us = ((long long)rt.tv_sec - mono.tv_sec) * 1000000LL +
+	     (rt.tv_nsec - mono.tv_nsec) / 1000;
+	snprintf(buf, sizeof(buf), "0x%llx", us);
+	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
+}
+
 int trace_output_add_host_options(struct trace_output *out)
 {
 	struct utsname u;
@@ -391,6 +405,18 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
 	if (out->v7)
 		return v7_write_data(out->v7, out->d, nr_cpus, cpu_fds, clock);
 	return v6_write_data(out->v6, out->d, nr_cpus, cpu_fds, clock);
+}
+
+int trace_output_write_latency(struct trace_output *out, int nr_cpus, const char *text,
+			       size_t len, const char *clock)
+{
+	static const char tag[10] = "latency  ";
+
+	if (out->v7)
+		return v7_write_latency(out->v7, out->d, nr_cpus, text, len, clock);
+	if (v6_end_metadata(out->v6, out->d, nr_cpus) < 0 || dat_write(out->d, tag, sizeof(tag)) < 0)
+		return -1;
+	return dat_write(out->d, text, len);
 }
 
 int trace_output_end_metadata(struct trace_output *out, int nr_cpus)

@@ -64,6 +64,13 @@ int trace_output_add_option(struct trace_output *out, uint16_t id, const void *d
 			    uint32_t size);
 /* TRACECLOCK, UNAME, VERSION and TRACEID, as upstream records them. */
 int trace_output_add_host_options(struct trace_output *out);
+/*
+ * --date: the DATE option, wall-clock minus trace time in microseconds as
+ * "0x<hex>" (trace-cmd.dat.v7(5), OPTION IDS), so report shows dates.  The
+ * local and global clocks count from boot like CLOCK_MONOTONIC, whose offset
+ * this is.
+ */
+int trace_output_add_date(struct trace_output *out);
 /* One CPUSTAT per CPU from @buffer's per_cpu/cpuN/stats (read them after recording). */
 struct tfs_instance;
 int trace_output_add_cpustats(struct trace_output *out, struct tfs_instance *buffer, int nr_cpus);
@@ -97,6 +104,15 @@ int trace_output_write_data(struct trace_output *out, int nr_cpus, const int *cp
  */
 int trace_output_set_chunks(struct trace_output *out, int comp, const struct cpu_chunks *chunks,
 			    int nr_cpus);
+
+/*
+ * A latency file's end, instead of trace_output_write_data: the CPU count
+ * and options, then @text (a latency tracer's 'trace' file): after
+ * "latency" in version 6, in a BUFFER_TEXT section (chunked when
+ * compressed) with its option, @clock the top buffer's, in version 7.
+ */
+int trace_output_write_latency(struct trace_output *out, int nr_cpus, const char *text,
+			       size_t len, const char *clock);
 
 /*
  * Where a network listener takes over (record -N): the CPU count and the

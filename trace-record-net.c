@@ -73,6 +73,8 @@ int record_net_check_opts(const struct record_net_opts *o)
 			return error("-t needs -N HOST:PORT (it chooses TCP data channels)");
 		if (o->v1)
 			return error("--v1 needs -N HOST:PORT (it chooses the protocol)");
+		if (o->no_timeout_asked)
+			return error("--notimeout needs -N HOST:PORT (it is about the listener's replies)");
 		return 0;
 	}
 	if (split_target(o->target, host, sizeof(host), port, sizeof(port)) < 0)
@@ -144,7 +146,8 @@ struct record_net *record_net_connect(const struct record_net_opts *o, int nr_cp
 
 	n->peer.fd = n->meta_fd = -1;
 	n->peer.name = n->name;
-	n->peer.timeout_ms = NET_TIMEOUT_MS;
+	/* --notimeout: as upstream's, for a listener held in a debugger. */
+	n->peer.timeout_ms = o->no_timeout ? -1 : NET_TIMEOUT_MS;
 	snprintf(n->name, sizeof(n->name), "%s", o->target);
 	if (record_net_check_opts(o) < 0)
 		goto fail;

@@ -19,6 +19,8 @@ struct record_net_opts {
 	const char	*target;	/* -N HOST:PORT; NULL: record into a file */
 	int		tcp;		/* -t: TCP data channels instead of UDP */
 	int		v1;		/* --v1: speak protocol v1 only */
+	int		no_timeout;	/* --notimeout, --debug: wait on the listener for ever */
+	int		no_timeout_asked;	/* --notimeout itself, which needs -N */
 };
 
 /* Checks the options for record's usage: 0, or -1 after a usage error. */

@@ -5,6 +5,7 @@
  * or SIGTERM), write trace.dat from the recorders' files, print the kernel's
  * buffer statistics, and put tracefs back as it was on every path.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -43,7 +44,7 @@ static const char record_usage[] =
 	"usage: trace-cmd record -e EVENT [-e EVENT]... [-B NAME [-e EVENT]...]... [-o FILE]\n"
 	"                        [-b KB] [--pin] [-r PRIO] [--file-version 6|7]\n"
 	"                        [--compression none|zlib|zstd|any] [-N HOST:PORT [-t] [--v1]]\n"
-	"                        [COMMAND [ARG]...]\n"
+	"                        [--daemonize] [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
 	"  -B NAME             record the instance NAME too (created if missing, removed\n"
@@ -57,7 +58,15 @@ static const char record_usage[] =
 	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
 	"  -T                  a stack trace with each event (options/stacktrace)\n"
 	"  --cmdlines-size N   how many command names the kernel keeps (saved_cmdlines_size)\n"
-	"  -q                  quiet: no buffer statistics at the end\n"
+	"  -q, --quiet         quiet: no buffer statistics at the end\n"
+	"  --verbose[=LEVEL]   how much to say: none crit err warn (the default) info\n"
+	"                      debug all, or 0 to 6; alone: info (each recorder and how it reads)\n"
+	"  --debug             --verbose=debug, and -N waits on the listener without a timeout\n"
+	"  --stderr            what record prints on stdout goes to stderr (COMMAND's stdout\n"
+	"                      is left as it is)\n"
+	"  --daemonize         once recording has started, go on in the background; the\n"
+	"                      pid goes in /var/run/trace-cmd-record.pid until SIGINT or\n"
+	"                      SIGTERM ends it and trace.dat is written\n"
 	"  -d                  keep the function tracer off (options/function-trace)\n"
 	"  -D                  -d and /proc/sys/kernel/ftrace_enabled off as well\n"
 	"  --user USER         run COMMAND as USER\n"
@@ -66,6 +75,8 @@ static const char record_usage[] =
 	"  -i                  an -e that matches no event is a warning, not an error\n"
 	"  --no-filter         record trace-cmd's own processes' events too\n"
 	"  --date              record the wall-clock offset: report shows dates\n"
+	"  --ts-offset N       report adds N (in the clock's units) to every timestamp\n"
+	"                      (an OFFSET option; not with --date)\n"
 	"  --proc-map          save the address maps of COMMAND (at its exit) and of each -P PID\n"
 	"  -k                  keep the tracefs settings after recording (no restore)\n"
 	"  -K                  do not clear the buffers before recording: keep what they hold\n"
@@ -73,6 +84,7 @@ static const char record_usage[] =
 	"  -N HOST:PORT        send the trace to 'trace-cmd listen' at HOST:PORT, not to a file\n"
 	"  -t                  with -N, TCP data channels instead of UDP\n"
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
+	"  --notimeout         with -N, wait on the listener's replies for ever (not 5 s)\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
@@ -81,6 +93,9 @@ static const char record_usage[] =
 	"  --poll              recorders never wait on the kernel: no wake-up IPIs, but\n"
 	"                      they busy-poll (a CPU each) unless -s spaces the checks\n"
 	"  -m KB               keep only the newest KB/2 to KB of data per CPU\n"
+	"  --nosplice          recorders copy pages with read(2) and write(2), not splice(2)\n"
+	"  --nofifos           accepted as 3.4's: its fifos are for guests (-A), which\n"
+	"                      record does not trace, so nothing changes\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
@@ -90,7 +105,9 @@ static const char record_usage[] =
 	"Records until COMMAND exits, or with no COMMAND until SIGINT (Ctrl-C) or SIGTERM.\n";
 
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
-enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL };	/* after the module options (trace-ftrace-setup.h) */
+enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL, OPT_QUIET, OPT_VERBOSE,
+       OPT_DEBUG, OPT_STDERR, OPT_DAEMONIZE, OPT_TS_OFFSET, OPT_NOTIMEOUT, OPT_NOSPLICE,
+       OPT_NOFIFOS };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -108,6 +125,15 @@ static const struct option record_options[] = {
 	{ "v1", no_argument, NULL, OPT_NET_V1 },
 	{ "poll", no_argument, NULL, OPT_POLL },
 	{ "subbuf-size", required_argument, NULL, BUFFER_OPT_SUBBUF_SIZE },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
+	{ "debug", no_argument, NULL, OPT_DEBUG },
+	{ "stderr", no_argument, NULL, OPT_STDERR },
+	{ "daemonize", no_argument, NULL, OPT_DAEMONIZE },
+	{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
+	{ "notimeout", no_argument, NULL, OPT_NOTIMEOUT },
+	{ "nosplice", no_argument, NULL, OPT_NOSPLICE },
+	{ "nofifos", no_argument, NULL, OPT_NOFIFOS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -126,6 +152,10 @@ struct record_plan {
 	const char *temp_dir;	/* --temp: the recorders' files go there */
 	int keep;		/* -k: leave tracefs set up after a complete recording */
 	int date;		/* --date: a DATE option, so report shows wall-clock times */
+	const char *ts_offset;	/* --ts-offset: an OFFSET option, checked to be a number */
+	int daemonize;		/* --daemonize: on in the background once recording */
+	int saved_stdout;	/* --stderr: the real stdout, for COMMAND; -1 without */
+	int nofifos;		/* --nofifos: said at --verbose, nothing to change */
 	int proc_map;		/* --proc-map: a PROCMAPS option */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -159,9 +189,14 @@ struct record_run {
 	int live_status;	/* stream: -1 it failed, 1 its output is gone */
 	struct early_compress *early;	/* v7: the top buffer's chunks compressed meanwhile */
 	struct prefetch *prefetch;	/* the metadata, read meanwhile */
+	int ready_fd;		/* --daemonize: tells the foreground process we record, or -1 */
+	int pidfile_written;	/* --daemonize: RECORD_PIDFILE is ours to remove */
 };
 
 static volatile sig_atomic_t stop_signal;
+
+/* --daemonize: where the background record's pid is while it records, as upstream's. */
+#define RECORD_PIDFILE "/var/run/trace-cmd-record.pid"
 
 static void on_signal(int sig)
 {
@@ -180,10 +215,58 @@ static const char *file_option_name(int c)
 	case OPT_TEMP: return "--temp";
 	case OPT_DATE: return "--date";
 	case OPT_PROC_MAP: return "--proc-map";
+	case OPT_TS_OFFSET: return "--ts-offset";
+	case OPT_DAEMONIZE: return "--daemonize";
+	case OPT_NOSPLICE: return "--nosplice";
 	case 'm': return "-m";
 	case 'a': return "-a";
 	}
 	return NULL;
+}
+
+/* The options stream does not take: they are about record's file, recorders or -N. */
+static const char *record_only_name(int c)
+{
+	switch (c) {
+	case OPT_VERBOSE: return "--verbose";
+	case OPT_DEBUG: return "--debug";
+	case OPT_STDERR: return "--stderr";
+	case OPT_NOTIMEOUT: return "--notimeout";
+	case OPT_NOFIFOS: return "--nofifos";
+	}
+	return NULL;
+}
+
+/*
+ * --ts-offset: a signed number, decimal or 0x hex, which report reads with
+ * base 0 (trace-cmd.dat.v7(5), OPTION IDS).  0, or -1 after printing why.
+ */
+static int check_ts_offset(const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	strtoll(arg, &end, 0);
+	if (!*arg || *end || isspace((unsigned char)*arg))
+		return error("invalid --ts-offset value '%s': not a number", arg);
+	if (errno == ERANGE)
+		return error("invalid --ts-offset value '%s': out of range", arg);
+	return 0;
+}
+
+/*
+ * --stderr, as upstream's: record's own stdout becomes its stderr, and
+ * COMMAND gets the real one back (start_command).
+ */
+static int stdout_to_stderr(struct record_plan *plan)
+{
+	if (plan->saved_stdout >= 0)
+		return 0;
+	fflush(stdout);
+	plan->saved_stdout = fcntl(1, F_DUPFD_CLOEXEC, 3);
+	if (plan->saved_stdout < 0 || dup2(2, 1) < 0)
+		return error("--stderr: cannot redirect stdout: %s", strerror(errno));
+	return 0;
 }
 
 /* -b, -s, -m, -r and --file-version: PARSE_RUN, or EXIT_USAGE (printed). */
@@ -232,7 +315,38 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case 'h':
 		return show_usage(plan->cmd);
 	case 'q':
+	case OPT_QUIET:
 		plan->quiet = 1;
+		break;
+	case OPT_VERBOSE:
+		if (set_log_level("--verbose", optarg) < 0)
+			return usage_follows(plan->cmd);
+		break;
+	case OPT_DEBUG:
+		/* As upstream's: messages, and no timeout on the listener. */
+		set_log_level("--debug", "debug");
+		plan->net.no_timeout = 1;
+		break;
+	case OPT_NOTIMEOUT:
+		plan->net.no_timeout = plan->net.no_timeout_asked = 1;
+		break;
+	case OPT_STDERR:
+		if (stdout_to_stderr(plan) < 0)
+			return EXIT_FAILED;
+		break;
+	case OPT_DAEMONIZE:
+		plan->daemonize = 1;
+		break;
+	case OPT_TS_OFFSET:
+		if (check_ts_offset(optarg) < 0)
+			return usage_follows(plan->cmd);
+		plan->ts_offset = optarg;
+		break;
+	case OPT_NOSPLICE:
+		plan->recorder.no_splice = 1;
+		break;
+	case OPT_NOFIFOS:
+		plan->nofifos = 1;
 		break;
 	case 'k':
 		plan->keep = 1;
@@ -297,6 +411,11 @@ static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
 
+	/* 3.4 uses fifos only to read guests (-A), which record does not trace. */
+	if (plan->nofifos)
+		log_info("--nofifos: no guest is traced, so no fifo would be used");
+	if (plan->date && plan->ts_offset)
+		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
 	if (!plan->top.nr_specs && !plan->top.ftrace.plugin && !rec_instances_count(plan->instances))
 		return usage_error(cmd, "no events to record: give -e EVENT");
 	if (ftrace_setup_check_usage(&plan->top.ftrace) < 0 ||
@@ -338,6 +457,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 
 	plan->version = 7;
 	buffer_plan_init(&plan->top, NULL, argc);
+	plan->saved_stdout = -1;
 	plan->instances = rec_instances_new(argc);
 	optind = 1;
 	opterr = 0;
@@ -351,6 +471,8 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 		if (plan->live && file_option_name(c))
 			return usage_error(plan->cmd, "%s does not apply: %s writes no file",
 					   file_option_name(c), plan->cmd->name);
+		if (plan->live && record_only_name(c))
+			return usage_error(plan->cmd, "unknown option '%s'", record_only_name(c));
 		if ((ret = record_option(plan, c, argv)) != PARSE_RUN)
 			return ret;
 	}
@@ -576,6 +698,9 @@ static int start_command(struct record_run *run)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		close(errpipe[0]);
+		/* --stderr: the command's output is not redirected with ours. */
+		if (run->plan->saved_stdout >= 0)
+			dup2(run->plan->saved_stdout, 1);
 		if (sync[0] >= 0) {
 			close(sync[1]);
 			while (read(sync[0], &go, 1) < 0 && errno == EINTR)
@@ -681,6 +806,121 @@ static void wait_command(struct record_run *run)
 }
 
 /*
+ * --daemonize, in the foreground process: the background one was forked
+ * before anything was set up and says on @ready_fd once it records; until
+ * then its errors reach our stderr.  Returns record's exit status: 0 once
+ * it records, else the background one's.
+ */
+static int wait_daemon(pid_t pid, int ready_fd)
+{
+	char ok;
+	ssize_t n = read_all(ready_fd, &ok, 1);
+	int status;
+
+	close(ready_fd);
+	if (n == 1) {
+		printf("Send SIGINT/SIGTERM to pid %d to stop recording\n", (int)pid);
+		return EXIT_OK;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("cannot wait for the background record: %s", strerror(errno));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_FAILED;
+}
+
+/* A pidfile naming a live process is another record in the background. */
+static int check_pidfile(void)
+{
+	char *text = read_path_text(RECORD_PIDFILE, NULL);
+	long pid = text ? atol(text) : 0;
+
+	free(text);
+	if (pid > 0 && kill(pid, 0) == 0)
+		return error("--daemonize: '%s' names pid %ld, a record still running in the background",
+			     RECORD_PIDFILE, pid);
+	return 0;
+}
+
+/*
+ * --daemonize: forks; the foreground process waits (wait_daemon) and its
+ * status is returned in *@status with 1; the background one, in a session
+ * of its own, gets 0 and @run->ready_fd.  -1 after printing why.
+ */
+static int daemonize(struct record_run *run, int *status)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (check_pidfile() < 0)
+		return -1;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return error("cannot create a pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (pid > 0) {
+		close(fds[1]);
+		*status = wait_daemon(pid, fds[0]);
+		return 1;
+	}
+	close(fds[0]);
+	setsid();
+	run->ready_fd = fds[1];
+	return 0;
+}
+
+/*
+ * --daemonize, once recording: the pidfile, stdin and stdout on /dev/null
+ * (stderr stays, for errors, as 3.4's), and the word to the foreground
+ * process, which leaves.
+ */
+static int daemon_ready(struct record_run *run)
+{
+	char buf[32];
+	int fd, null;
+
+	if (run->ready_fd < 0)
+		return 0;
+	fd = open(RECORD_PIDFILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error("cannot create '%s': %s", RECORD_PIDFILE, strerror(errno));
+	snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	if (write_all(fd, buf, strlen(buf)) < 0 || close(fd) < 0)
+		return error("cannot write '%s': %s", RECORD_PIDFILE, strerror(errno));
+	run->pidfile_written = 1;
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0)
+		return error("cannot open '/dev/null': %s", strerror(errno));
+	fflush(NULL);
+	dup2(null, 0);
+	dup2(null, 1);
+	close(null);
+	/* The statistics would come to a terminal long after; 3.4 drops them too. */
+	run->plan->quiet = 1;
+	write_all(run->ready_fd, "1", 1);
+	close(run->ready_fd);
+	run->ready_fd = -1;
+	return 0;
+}
+
+/* Our pidfile goes at the end, unless another record has written its own since. */
+static void remove_pidfile(struct record_run *run)
+{
+	char *text;
+
+	if (!run->pidfile_written)
+		return;
+	text = read_path_text(RECORD_PIDFILE, NULL);
+	if (text && atol(text) == getpid())
+		unlink(RECORD_PIDFILE);
+	free(text);
+}
+
+/*
  * No command: record until a signal sets the flag or, with -P, until the
  * tasks followed have all ended (as upstream's record waits on them).
  */
@@ -698,7 +938,14 @@ static int wait_signal(struct record_run *run, struct rec_instances *instances)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
-	fprintf(stderr, "Hit Ctrl^C to stop recording\n");
+	if (run->ready_fd >= 0) {
+		if (daemon_ready(run) < 0) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			return -1;
+		}
+	} else {
+		fprintf(stderr, "Hit Ctrl^C to stop recording\n");
+	}
 	if (ftrace->nr_pids)
 		tasks = pidwatch_new(ftrace->pids, ftrace->nr_pids);
 	while (!stop_signal && !(tasks && pidwatch_done(tasks))) {
@@ -813,24 +1060,15 @@ static void print_stats(struct record_run *run)
 	rec_instances_print_stats(run->plan->instances, run->page_size, long_size);
 }
 
-/*
- * --date: the DATE option, wall-clock minus trace time in microseconds as
- * "0x<hex>" (trace-cmd.dat.v7(5), OPTION IDS), so report shows dates.  The
- * local and global clocks count from boot like CLOCK_MONOTONIC, whose offset
- * this is.
- */
-static int add_date_option(struct trace_output *out)
+/* --date's DATE or --ts-offset's OFFSET (never both), or nothing. */
+static int add_time_base_option(const struct record_plan *plan, struct trace_output *out)
 {
-	struct timespec rt, mono;
-	long long us;
-	char buf[32];
-
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	clock_gettime(CLOCK_REALTIME, &rt);
-	us = ((long long)rt.tv_sec - mono.tv_sec) * 1000000LL +
-	     (rt.tv_nsec - mono.tv_nsec) / 1000;
-	snprintf(buf, sizeof(buf), "0x%llx", us);
-	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
+	if (plan->date)
+		return trace_output_add_date(out);
+	if (plan->ts_offset)
+		return trace_output_add_option(out, TRACE_OPT_OFFSET, plan->ts_offset,
+					       strlen(plan->ts_offset) + 1);
+	return 0;
 }
 
 /* --proc-map: the command's maps were read at its exit; -P's are read now. */
@@ -934,8 +1172,8 @@ static int write_trace(struct record_run *run)
 	ret = trace_output_write_metadata(out, run->page_size, run->plan->all_formats ? NULL :
 					  formats ? formats : run->events, run->prefetch);
 	tfs_events_free(formats);
-	if (ret == 0 && run->plan->date)
-		ret = add_date_option(out);
+	if (ret == 0)
+		ret = add_time_base_option(run->plan, out);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
 	if (ret == 0 && top_used(run->plan))
@@ -971,7 +1209,7 @@ static int add_net_options(struct trace_output *out, void *arg)
 {
 	struct record_run *run = arg;
 
-	if (run->plan->date && add_date_option(out) < 0)
+	if (add_time_base_option(run->plan, out) < 0)
 		return -1;
 	return trace_output_add_host_options(out);
 }
@@ -1039,6 +1277,9 @@ static int finish(struct record_run *run, int status)
 	tfs_saved_free(run->saved);
 	tfs_events_free(run->events);
 	record_net_free(run->net);
+	remove_pidfile(run);
+	if (run->ready_fd >= 0)
+		close(run->ready_fd);
 	return status;
 }
 
@@ -1157,12 +1398,19 @@ static int live_end(struct record_run *run)
 
 static int record(struct record_plan *plan)
 {
-	struct record_run run = { .plan = plan };
-
-	if (plan->proc_map)
-		run.maps = proc_maps_new();
+	struct record_run run = { .plan = plan, .ready_fd = -1 };
 	int status;
 
+	if (plan->daemonize) {
+		int ret = daemonize(&run, &status);
+
+		if (ret < 0)
+			return EXIT_FAILED;
+		if (ret > 0)
+			return status;
+	}
+	if (plan->proc_map)
+		run.maps = proc_maps_new();
 	stop_signal = 0;
 	install_signals();
 	if (setup(&run) < 0) {
@@ -1175,7 +1423,8 @@ static int record(struct record_plan *plan)
 		run.child_status = stop_signal;
 		run.interrupted_early = 1;
 		warning("interrupted before '%s' started", plan->argv[0]);
-	} else if (!stop_signal && plan->argv && start_command(&run) < 0) {
+	} else if (!stop_signal && plan->argv &&
+		   (start_command(&run) < 0 || daemon_ready(&run) < 0)) {
 		status = finish(&run, EXIT_FAILED);
 		goto out;
 	}
@@ -1215,6 +1464,11 @@ out:
 
 static void plan_free(struct record_plan *plan)
 {
+	if (plan->saved_stdout >= 0) {
+		fflush(stdout);
+		dup2(plan->saved_stdout, 1);
+		close(plan->saved_stdout);
+	}
 	buffer_plan_free(&plan->top);
 	rec_instances_free(plan->instances);
 }

@@ -230,11 +230,11 @@ static int is_datagram(int fd)
 	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 && type == SOCK_DGRAM;
 }
 
-/* Whole pages ready now: by splice, or one datagram each by read. */
+/* Whole pages ready now: by splice, or by read (one datagram each, or --nosplice). */
 static ssize_t move_ready(int in_fd, int pipe_fds[2], struct recorder_out *out,
-			  size_t page_size, size_t chunk, int datagram)
+			  size_t page_size, size_t chunk, int by_read)
 {
-	if (datagram)
+	if (by_read)
 		return read_pages(in_fd, out, page_size);
 	return splice_ready(in_fd, pipe_fds, out, chunk);
 }
@@ -262,13 +262,16 @@ static int record_failed(int cpu, int out_fd, const char *doing)
 	return error("cpu %d: cannot %s: %s", cpu, doing, strerror(err));
 }
 
-/* Everything the buffer holds now, whole pages by splice, the rest by read. */
+/*
+ * Everything the buffer holds now, whole pages by splice, the rest by read;
+ * all by read with @by_read (a datagram socket, --nosplice).
+ */
 static int drain(int cpu, int in_fd, int pipe_fds[2], struct recorder_out *out,
-		 size_t page_size, size_t chunk)
+		 size_t page_size, size_t chunk, int by_read)
 {
 	int out_fd = out->fd[0];
 
-	if ((!is_datagram(out_fd) && splice_ready(in_fd, pipe_fds, out, chunk) < 0) ||
+	if ((!by_read && splice_ready(in_fd, pipe_fds, out, chunk) < 0) ||
 	    read_pages(in_fd, out, page_size) < 0 || out_join(out) < 0)
 		return record_failed(cpu, out_fd, "drain the buffer");
 	return 0;
@@ -309,18 +312,20 @@ static int record_loop(int cpu, int in_fd, int pipe_fds[2], struct recorder_out 
 	struct pollfd pfd = { .fd = in_fd, .events = POLLIN };
 	size_t chunk = page_size * 16;
 	int pipe_size = fcntl(pipe_fds[1], F_GETPIPE_SZ);
-	int readable = 0, datagram = is_datagram(out->fd[0]);
+	int readable = 0, by_read = opts->no_splice || is_datagram(out->fd[0]);
 
 	if (pipe_size > 0 && (size_t)pipe_size > chunk)
 		chunk = pipe_size - pipe_size % page_size;
+	log_info("cpu %d: recorder %d moves pages by %s", cpu, (int)getpid(),
+		 by_read ? "read(2) and write(2)" : "splice(2)");
 	while (!recorder_stopping) {
-		ssize_t n = move_ready(in_fd, pipe_fds, out, page_size, chunk, datagram);
+		ssize_t n = move_ready(in_fd, pipe_fds, out, page_size, chunk, by_read);
 
 		if (n < 0)
 			return record_failed(cpu, out->fd[0], "record");
 		readable = wait_data(&pfd, opts, readable && n == 0, wait_mask);
 	}
-	return drain(cpu, in_fd, pipe_fds, out, page_size, chunk);
+	return drain(cpu, in_fd, pipe_fds, out, page_size, chunk, by_read);
 }
 
 /* The output of @opts: @out_fd, and with -m its spare, each half whole pages. */
@@ -391,7 +396,7 @@ int recorder_drain(int cpu, int out_fd, size_t page_size)
 	if (open_cpu(NULL, cpu, &in_fd, pipe_fds) < 0)
 		return -1;
 	out_init(&out, out_fd, page_size, &default_opts);
-	ret = drain(cpu, in_fd, pipe_fds, &out, page_size, page_size * 16);
+	ret = drain(cpu, in_fd, pipe_fds, &out, page_size, page_size * 16, is_datagram(out_fd));
 	close_cpu(in_fd, pipe_fds);
 	return ret;
 }

@@ -22,6 +22,7 @@ struct tfs_instance;
 struct recorder_opts {
 	unsigned long sleep_usecs;	/* -s: wake every USECS instead of waiting on the kernel */
 	int busy_poll;		/* --poll: never wait on the kernel (sleeps -s between checks) */
+	int no_splice;		/* --nosplice: read(2) and write(2) pages, no splice(2) */
 	unsigned long long max_bytes;	/* -m: keep the newest max/2 to max bytes (0: all) */
 	int spare_fd;		/* -m: a second file for the other half (unlinked) */
 	struct tfs_instance *buffer;	/* the buffer whose CPUs are read (NULL: the top one) */

@@ -763,30 +763,14 @@ static char **add_str(char **list, int *n, char *s)
 }
 
 /*
- * --verbose[=LEVEL] and -V[LEVEL] (@opt): libtraceevent's log level, by name
- * or number; as upstream, a number above the last level means all.  From info
- * up, the header names the file's version (@r's info_header).
+ * --verbose[=LEVEL] and -V[LEVEL] (@opt): the log level, libtraceevent's
+ * too.  From info up, the header names the file's version (@r's info_header).
  */
 static int set_verbose(struct report *r, const char *opt, const char *arg)
 {
-	static const char *const names[] = {
-		"none", "crit", "err", "warn", "info", "debug", "all",
-	};
-	unsigned long n = TEP_LOG_INFO;
-	size_t i;
-
-	for (i = 0; arg && i < ARRAY_SIZE(names); i++) {
-		if (!strncmp(arg, names[i], strlen(names[i]))) {
-			n = i;
-			break;
-		}
-	}
-	if (arg && i == ARRAY_SIZE(names) && parse_ulong(opt, arg, 0, ULONG_MAX, &n) < 0)
+	if (set_log_level(opt, arg) < 0)
 		return -1;
-	if (n >= ARRAY_SIZE(names))
-		n = ARRAY_SIZE(names) - 1;
-	tep_set_loglevel(n);
-	r->info_header = n >= TEP_LOG_INFO;
+	r->info_header = log_level() >= LOG_INFO;
 	return 0;
 }
 

@@ -54,8 +54,8 @@ extern const struct command cmd_start, cmd_set;
 	"  -K         do not clear the buffers before tracing (set never clears them)\n" \
 	"  -k         accepted as upstream's: start and set never reset the buffers after\n" \
 	"  -q, --quiet          accepted as upstream's: start and set print no statistics\n" \
-	"  --verbose[=LEVEL]    accepted as upstream's, LEVEL checked: start and set print only\n" \
-	"                       errors and warnings\n" \
+	"  --verbose[=LEVEL]    the log level (none crit err warn info debug all, or 0-6;\n" \
+	"                       info alone): at debug, each tracefs write\n" \
 	"  --user USER          run COMMAND as USER\n" \
 	"  --fork               return once COMMAND is started, without waiting for it\n" \
 	"  COMMAND    run with tracing set up (and on, for start), as a shell would; the exit\n" \
@@ -191,27 +191,6 @@ static int top_option(struct start_plan *p, struct start_buffer *b, int c, const
 	return PARSE_RUN;
 }
 
-/*
- * upstream's --verbose levels, by name (or a longer word starting with one,
- * as "warning") or number.  start and set print nothing above warnings, so
- * the level is only checked.
- */
-static int check_verbose(const char *arg)
-{
-	static const char *const names[] = { "none", "crit", "err", "warn", "info", "debug", "all" };
-	unsigned long num;
-
-	if (!arg)
-		return 0;
-	if (isdigit((unsigned char)*arg))
-		return parse_ulong("--verbose", arg, 0, 1UL << 20, &num);
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strncmp(arg, names[i], strlen(names[i])))
-			return 0;
-	return error("invalid --verbose value '%s': not a level (none crit err warn info debug all, or a number)",
-		     arg);
-}
-
 /* The options about the run rather than a buffer: -F, -K, -k, -q, --user, --fork, --verbose. */
 static int run_option(struct start_plan *p, int c, const char *arg)
 {
@@ -228,7 +207,7 @@ static int run_option(struct start_plan *p, int c, const char *arg)
 		p->fork_only = true;
 		break;
 	case START_OPT_VERBOSE:
-		if (check_verbose(arg) < 0)
+		if (set_log_level("--verbose", arg) < 0)
 			return bad_value(p);
 		break;
 	}

@@ -60,7 +60,7 @@ static const char stream_usage[] =
 	"  --user USER         run COMMAND as USER\n"
 	"  --no-filter         stream trace-cmd's own events too\n"
 	"  -k                  keep the tracefs settings after streaming (no restore)\n"
-	"  -q                  quiet: no per-CPU event counts at the end\n"
+	"  -q, --quiet         quiet: no per-CPU event counts at the end\n"
 	"  -h                  show this help\n"
 	"Prints the events as report would, as they happen, until COMMAND exits, or with\n"
 	"no COMMAND until SIGINT (Ctrl-C) or SIGTERM.  record's options for the file and\n"

@@ -358,6 +358,8 @@ int tfs_write_file(struct tfs_instance *inst, const char *rel, const char *val)
 		buffer_of(inst)->log_known = 1;
 	}
 	p = tfs_path(inst, rel);
+	/* --verbose=debug: every change to tracefs, in the order made. */
+	log_debug("writing '%.*s' to '%s'", (int)strcspn(val, "\n"), val, p);
 	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	free(p);
 	if (fd >= 0) {

@@ -4,6 +4,7 @@
  * (numbers, names, regexes), and I/O helpers that survive EINTR and short transfers.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -14,9 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+
 #include "trace-cmd.h"
 
 const char *current_command;
+static int level = LOG_WARN;
 
 static void vmessage(const char *tag, const char *fmt, va_list ap)
 {
@@ -44,13 +48,61 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+/* The body of a message function that says something from level @min on. */
+#define LEVELED_MESSAGE(min, tag)		\
+	do {					\
+		va_list ap;			\
+						\
+		if (level < (min))		\
+			return;			\
+		va_start(ap, fmt);		\
+		vmessage(tag, fmt, ap);		\
+		va_end(ap);			\
+	} while (0)
+
 void warning(const char *fmt, ...)
 {
-	va_list ap;
+	LEVELED_MESSAGE(LOG_WARN, "warning: ");
+}
 
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
+void log_info(const char *fmt, ...)
+{
+	LEVELED_MESSAGE(LOG_INFO, "");
+}
+
+void log_debug(const char *fmt, ...)
+{
+	LEVELED_MESSAGE(LOG_DEBUG, "debug: ");
+}
+
+int log_level(void)
+{
+	return level;
+}
+
+int set_log_level(const char *opt, const char *arg)
+{
+	static const char *const names[] = {
+		[LOG_NONE] = "none", [LOG_CRIT] = "crit", [LOG_ERR] = "err", [LOG_WARN] = "warn",
+		[LOG_INFO] = "info", [LOG_DEBUG] = "debug", [LOG_ALL] = "all",
+	};
+	unsigned long n = LOG_INFO;
+	size_t i;
+
+	for (i = 0; arg && i < ARRAY_SIZE(names); i++)
+		if (!strncmp(arg, names[i], strlen(names[i])))
+			break;
+	if (arg && i < ARRAY_SIZE(names))
+		n = i;
+	else if (arg && (*arg < '0' || *arg > '9'))
+		return error("invalid %s value '%s': use none, crit, err, warn, info, debug, all or 0 to 6",
+			     opt, arg);
+	else if (arg && parse_ulong(opt, arg, 0, ULONG_MAX, &n) < 0)
+		return -1;
+	level = n > LOG_ALL ? LOG_ALL : n;
+	/* The event parser's messages follow the same level (enum tep_loglevel). */
+	tep_set_loglevel(level);
+	return 0;
 }
 
 int usage_follows(const struct command *cmd)

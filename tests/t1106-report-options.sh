@@ -141,7 +141,7 @@ test_expect_success '--verbose=debug shows the plugins being loaded, as upstream
 	"$TRACE_CMD" report --verbose=none $F >out 2>&1 &&
 	! grep -q "registering plugin" out &&
 	test_expect_code 2 "$TRACE_CMD" report --verbose=loud $F 2>err &&
-	grep -q "invalid --verbose value .loud.: not a number" err
+	grep -q "invalid --verbose value .loud.: use none, crit, err, warn, info, debug, all or 0 to 6" err
 '
 
 test_expect_success 'listing options cannot be combined' '
@@ -342,7 +342,7 @@ test_expect_success 'an empty or invalid --event regex, a file after -i, a bad -
 	check_report_usage "--event x --events" "trace-cmd report: --events cannot be combined with another listing option" &&
 	check_report_usage "-i $S" "trace-cmd report: unexpected argument '"'"'$F'"'"'" &&
 	test_expect_code 2 "$TRACE_CMD" report -Vx $F 2>err &&
-	grep -q "^trace-cmd report: invalid -V value .x.: not a number" err
+	grep -q "^trace-cmd report: invalid -V value .x.: use none, crit, err, warn, info, debug, all or 0 to 6" err
 '
 
 test_done

@@ -33,7 +33,7 @@ test_expect_success UPSTREAM,CORPUS 'corpus files: every flag as upstream' '
 
 test_expect_success 'an unknown --verbose level is a usage error' '
 	test_expect_code 2 "$TRACE_CMD" dump --verbose=loud -i "$F/synth-instances-v6.dat" 2>err &&
-	grep -q "^trace-cmd dump: invalid --verbose level '"'"'loud'"'"'" err
+	grep -q "^trace-cmd dump: invalid --verbose value '"'"'loud'"'"': use none, crit" err
 '
 
 test_expect_success 'the summary of a v7 zstd file with an instance' '

@@ -95,10 +95,12 @@ test_expect_success 'without buffer_subbuf_size_kb, --subbuf-size says so and ch
 	holds fake/events/sched/sched_switch/enable 0
 '
 
-test_expect_success '-k, -q, --quiet and --verbose[=LEVEL] are accepted' '
+test_expect_success '-k, -q, --quiet and --verbose[=LEVEL] are accepted; at debug each tracefs write is logged' '
 	fresh_fake &&
-	"$TRACE_CMD" set -e sched_switch -k -q --quiet --verbose --verbose=debug --verbose=warning --verbose=7 2>err &&
-	test_must_fail test -s err
+	"$TRACE_CMD" set -e sched_switch -k -q --quiet --verbose --verbose=7 --verbose=debug --verbose=warning 2>err &&
+	test_must_fail test -s err &&
+	"$TRACE_CMD" set -e sched_switch --verbose=debug 2>err &&
+	grep -q "^trace-cmd set: debug: writing .* to '"'"'$PWD/fake/" err
 '
 
 test_expect_success 'usage errors: what needs a COMMAND, bad values' '
@@ -107,7 +109,7 @@ test_expect_success 'usage errors: what needs a COMMAND, bad values' '
 	check_usage 2 "trace-cmd set: --fork needs a COMMAND" set -e sched_switch --fork &&
 	check_usage 2 "trace-cmd start: --user needs a COMMAND" start -e sched_switch --user nobody &&
 	check_usage 2 "trace-cmd set: no user '"'"'nosuchuser'"'"'" set -e sched_switch --user nosuchuser true &&
-	check_usage 2 "trace-cmd set: invalid --verbose value '"'"'loud'"'"': not a level (none crit err warn info debug all, or a number)" \
+	check_usage 2 "trace-cmd set: invalid --verbose value '"'"'loud'"'"': use none, crit, err, warn, info, debug, all or 0 to 6" \
 		set -e sched_switch --verbose=loud &&
 	check_usage 2 "trace-cmd start: invalid --subbuf-size value '"'"'0'"'"': out of range (1 to 1048576)" \
 		start -e sched_switch --subbuf-size 0 &&
