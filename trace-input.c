@@ -770,24 +770,9 @@ static void check_cpu_ids(struct trace_input *in)
 	}
 }
 
-static int parse_v7(struct trace_input *in, struct cursor *c)
+/* A damaged link (a DONE option of size 0) lost every CPU's data in silence. */
+static int read_unlinked_options(struct trace_input *in, struct cursor *c)
 {
-	const char *name, *version;
-	uint64_t opts;
-
-	if (cur_string(c, &name, "compression name") < 0 ||
-	    cur_string(c, &version, "compression version") < 0 ||
-	    cur_u64(c, &opts, "options offset") < 0)
-		return -1;
-	in->comp_name = xstrdup(name);
-	in->comp_version = xstrdup(version);
-	if (inflater_init(&in->inflater, name) == 0)
-		in->comp = in->inflater.comp;
-	else if (strcmp(name, "none"))
-		return cur_bad(c, 18, "unknown compression '%s'", name);
-	if (check_sections(in, c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0)
-		return -1;
-	/* A damaged link (a DONE option of size 0) lost every CPU's data in silence. */
 	for (int i = 0; i < in->nr_opt_sects; i++) {
 		if (in->opt_read[i])
 			continue;
@@ -796,22 +781,25 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		if (parse_options_v7(in, c, in->opt_sects[i]) < 0)
 			return -1;
 	}
-	if (parse_v7_section(in, c, TRACE_OPT_HEADER_INFO, "headers", parse_header_info) < 0 ||
-	    parse_v7_section(in, c, TRACE_OPT_FTRACE_EVENTS, "ftrace events",
-			     parse_ftrace_events) < 0 ||
-	    parse_v7_section(in, c, TRACE_OPT_EVENT_FORMATS, "events format",
-			     parse_event_formats) < 0 ||
-	    note_kallsyms_v7(in, c) < 0 ||
-	    parse_v7_section(in, c, TRACE_OPT_PRINTK, "printk", parse_printk) < 0 ||
-	    parse_v7_section(in, c, TRACE_OPT_CMDLINES, "command lines", parse_cmdlines) < 0)
-		return -1;
-	if (!in->header_page)
-		return cur_bad(c, opts, "no headers section");
-	if (in->sections[TRACE_OPT_BUFFER_TEXT]) {
-		in->latency = 1;
-		in->latency_off = in->sections[TRACE_OPT_BUFFER_TEXT];
-	}
-	/* The top instance comes first, whatever order its option was in. */
+	return 0;
+}
+
+static int parse_v7_metadata(struct trace_input *in, struct cursor *c)
+{
+	return parse_v7_section(in, c, TRACE_OPT_HEADER_INFO, "headers", parse_header_info) < 0 ||
+	       parse_v7_section(in, c, TRACE_OPT_FTRACE_EVENTS, "ftrace events",
+				parse_ftrace_events) < 0 ||
+	       parse_v7_section(in, c, TRACE_OPT_EVENT_FORMATS, "events format",
+				parse_event_formats) < 0 ||
+	       note_kallsyms_v7(in, c) < 0 ||
+	       parse_v7_section(in, c, TRACE_OPT_PRINTK, "printk", parse_printk) < 0 ||
+	       parse_v7_section(in, c, TRACE_OPT_CMDLINES, "command lines", parse_cmdlines) < 0 ?
+	       -1 : 0;
+}
+
+/* The top instance comes first, whatever order its option was in; made if missing. */
+static int top_buffer_first(struct trace_input *in, struct cursor *c)
+{
 	for (int i = 0; i < in->nr_buffers; i++) {
 		if (!in->buffers[i].name[0] && i) {
 			struct buffer t = in->buffers[i];
@@ -831,6 +819,12 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 		in->buffers[0] = t;
 		in->buffers[0].cpu = xcalloc(1, sizeof(struct cpu_data));
 	}
+	return 0;
+}
+
+/* Each buffer's BUFFER section: where its data ends, chunked or not, its clock. */
+static int open_buffer_sections(struct trace_input *in, struct cursor *c)
+{
 	for (int i = 0; i < in->nr_buffers; i++) {
 		struct buffer *b = &in->buffers[i];
 		struct cursor body;
@@ -849,7 +843,12 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 			in->clock = xstrdup(b->clock);
 		}
 	}
-	/* Without a CPUCOUNT option, the highest CPU any buffer names. */
+	return 0;
+}
+
+/* Without a CPUCOUNT option, the highest CPU any buffer names; every buffer that wide. */
+static void settle_cpu_count(struct trace_input *in)
+{
 	for (int i = 0; i < in->nr_buffers && !in->cpucount_seen; i++)
 		if (in->buffers[i].cpus > in->cpus)
 			in->cpus = in->buffers[i].cpus;
@@ -863,6 +862,35 @@ static int parse_v7(struct trace_input *in, struct cursor *c)
 			b->cpus = in->cpus;
 		}
 	}
+}
+
+static int parse_v7(struct trace_input *in, struct cursor *c)
+{
+	const char *name, *version;
+	uint64_t opts;
+
+	if (cur_string(c, &name, "compression name") < 0 ||
+	    cur_string(c, &version, "compression version") < 0 ||
+	    cur_u64(c, &opts, "options offset") < 0)
+		return -1;
+	in->comp_name = xstrdup(name);
+	in->comp_version = xstrdup(version);
+	if (inflater_init(&in->inflater, name) == 0)
+		in->comp = in->inflater.comp;
+	else if (strcmp(name, "none"))
+		return cur_bad(c, 18, "unknown compression '%s'", name);
+	if (check_sections(in, c, cur_offset(c)) < 0 || parse_options_v7(in, c, opts) < 0 ||
+	    read_unlinked_options(in, c) < 0 || parse_v7_metadata(in, c) < 0)
+		return -1;
+	if (!in->header_page)
+		return cur_bad(c, opts, "no headers section");
+	if (in->sections[TRACE_OPT_BUFFER_TEXT]) {
+		in->latency = 1;
+		in->latency_off = in->sections[TRACE_OPT_BUFFER_TEXT];
+	}
+	if (top_buffer_first(in, c) < 0 || open_buffer_sections(in, c) < 0)
+		return -1;
+	settle_cpu_count(in);
 	return 0;
 }
 
