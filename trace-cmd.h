@@ -76,6 +76,12 @@ int parse_long(const char *opt, const char *arg, long min, long max, long *out);
  */
 int check_named(const char *opt, const char *arg, const char *what);
 
+/*
+ * Upstream's --verbose levels (0 to 6, or none, crit, err, warn, info, debug,
+ * all), for commands that accept the option but log nothing: 0 or -1.
+ */
+int check_log_level(const char *arg);
+
 /* regcomp() whose failure prints "invalid -r regex '(': <why>" and returns -1. */
 int compile_regex(const char *opt, const char *re, int flags, regex_t *rx);
 

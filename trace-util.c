@@ -138,6 +138,18 @@ int compile_regex(const char *opt, const char *re, int flags, regex_t *rx)
 	return error("invalid %s regex '%s': %s", opt, re, msg);
 }
 
+int check_log_level(const char *arg)
+{
+	static const char *const names[] = { "none", "crit", "err", "warn", "info", "debug", "all" };
+
+	if (arg[0] >= '0' && arg[0] <= '6' && !arg[1])
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(arg, names[i]))
+			return 0;
+	return -1;
+}
+
 const char *printable(char *buf, size_t size, const char *s, size_t max)
 {
 	static const char hex[] = "0123456789abcdef";
