@@ -13,18 +13,22 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-dynevent.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_reset;
 
 static const char reset_usage[] =
 	"usage: trace-cmd reset [-b SIZE] [-B NAME [-b SIZE] [-d]]... [-a [-b SIZE] [-d]] [-t [-b SIZE]]\n"
+	"                       [-k TYPE]...\n"
 	"  -b SIZE  set the per-CPU buffer size in KiB of the buffers the most recent\n"
 	"           -B, -a or -t selected (the top buffer before any of them)\n"
 	"  -B NAME  reset the instance NAME (repeatable); the top buffer only with -t\n"
 	"  -a       reset every instance; the top buffer only with -t\n"
 	"  -t       reset the top buffer too (the default without -B or -a)\n"
-	"  -d       delete the instances the most recent -B or -a selected\n";
+	"  -d       delete the instances the most recent -B or -a selected\n"
+	"  -k TYPE  keep the dynamic events of TYPE (repeatable): kprobe, kretprobe,\n"
+	"           uprobe, uretprobe, eprobe, synth or all; the others are removed\n";
 
 static const struct option reset_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -294,7 +298,7 @@ static int reset_buffer(struct tfs_instance *inst, const char *name, unsigned lo
 	return t.failed ? -1 : 0;
 }
 
-static int parse(int argc, char **argv, struct buffers *b)
+static int parse(int argc, char **argv, struct buffers *b, unsigned int *keep)
 {
 	unsigned long kb;
 	bool top = true;	/* the most recent selector is -t, or there is none */
@@ -302,7 +306,7 @@ static int parse(int argc, char **argv, struct buffers *b)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hb:B:atd", reset_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hb:B:atdk:", reset_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_reset);
@@ -336,6 +340,12 @@ static int parse(int argc, char **argv, struct buffers *b)
 			if (b)
 				buffers_set_delete(b);
 			break;
+		case 'k':
+			if (!dynevent_type(optarg))
+				return usage_error(&cmd_reset, "invalid -k type '%s': use kprobe, kretprobe, uprobe, uretprobe, eprobe, synth or all",
+						   optarg);
+			*keep |= dynevent_type(optarg);
+			break;
 		default:
 			return option_error(&cmd_reset, argv, c);
 		}
@@ -347,15 +357,16 @@ static int parse(int argc, char **argv, struct buffers *b)
 
 static int run_reset(int argc, char **argv)
 {
+	unsigned int keep = 0;
 	struct buffers *b;
 	int ret;
 
-	if ((ret = parse(argc, argv, NULL)) != PARSE_RUN)
+	if ((ret = parse(argc, argv, NULL, &keep)) != PARSE_RUN)
 		return ret;
 	if (!tfs_dir())
 		return EXIT_FAILED;
 	b = buffers_new();
-	if ((ret = parse(argc, argv, b)) != PARSE_RUN) {
+	if ((ret = parse(argc, argv, b, &keep)) != PARSE_RUN) {
 		buffers_free(b);
 		return ret;
 	}
@@ -373,6 +384,9 @@ static int run_reset(int argc, char **argv)
 				 buffers_size(b, i)) < 0)
 			ret = EXIT_FAILED;
 	}
+	/* Global, and only once their triggers and enables are gone from the buffers. */
+	if (dynevents_remove(keep) < 0)
+		ret = EXIT_FAILED;
 	buffers_free(b);
 	return ret;
 }
