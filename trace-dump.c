@@ -811,19 +811,6 @@ static int dump_file(struct dump *d, const char *file)
 	return ret;
 }
 
-/* --verbose takes upstream's log levels; dump has no log messages to show. */
-static int parse_verbose(const char *arg)
-{
-	static const char *const names[] = { "none", "crit", "err", "warn", "info", "debug", "all" };
-
-	if (arg[0] >= '0' && arg[0] <= '6' && !arg[1])
-		return 0;
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (!strcmp(arg, names[i]))
-			return 0;
-	return -1;
-}
-
 static int run_dump(int argc, char **argv)
 {
 	const char *file = "trace.dat";
@@ -844,7 +831,8 @@ static int run_dump(int argc, char **argv)
 		else if (c == OPT_ALL)
 			d.flags |= D_ALL;
 		else if (c == OPT_VERBOSE) {
-			if (optarg && parse_verbose(optarg) < 0)
+			/* Upstream's log levels; dump has no log messages to show. */
+			if (optarg && check_log_level(optarg) < 0)
 				return usage_error(&cmd_dump, "invalid --verbose level '%s': use 0 to 6 or none, crit, err, warn, info, debug, all",
 						   optarg);
 		}
