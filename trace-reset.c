@@ -176,15 +176,20 @@ static void clear_function_filter(struct target *t, const char *file)
 	free(now);
 }
 
-/* Triggers are removed one by one: "!" and the trigger without count or filter. */
-static void clear_triggers(struct target *t, const char *file)
+/*
+ * Triggers are removed one by one: "!" and the trigger without count or
+ * filter.  Returns whether one is still set: the kernel refuses to remove a
+ * hist trigger whose variable another event's trigger still uses.
+ */
+static bool clear_triggers(struct target *t, const char *file)
 {
 	char *s = tfs_read_quiet(t->inst, file), *line, *save = NULL;
 	char cmd[4096];
+	bool left;
 	size_t n;
 
 	if (!s)
-		return;
+		return false;
 	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (*line == '#')
 			continue;
@@ -198,16 +203,43 @@ static void clear_triggers(struct target *t, const char *file)
 	}
 	free(s);
 	s = tfs_read_quiet(t->inst, file);
-	if (s && !only_comments(s))
-		fail(t, file, "a trigger is still set");
+	left = s && !only_comments(s);
 	free(s);
+	return left;
+}
+
+/*
+ * The trigger files whose triggers clear_triggers() left, tried again while
+ * each round removes some (the users of a variable go first, in any
+ * order of events); what stays is named.
+ */
+static void clear_left_triggers(struct target *t, char **files, int nr)
+{
+	int kept, before;
+
+	do {
+		before = nr;
+		kept = 0;
+		for (int i = 0; i < nr; i++)
+			if (clear_triggers(t, files[i]))
+				files[kept++] = files[i];
+			else
+				free(files[i]);
+		nr = kept;
+	} while (nr && nr < before);
+	for (int i = 0; i < nr; i++) {
+		fail(t, files[i], "a trigger is still set");
+		free(files[i]);
+	}
+	free(files);
 }
 
 /* Every event's filter back to "none" and its triggers removed. */
 static void reset_events(struct target *t)
 {
-	char **systems = tfs_event_systems(t->inst), **events;
+	char **systems = tfs_event_systems(t->inst), **events, **left = NULL;
 	char file[1024], *f;
+	int nr_left = 0;
 
 	if (!systems) {
 		if (errno)
@@ -226,11 +258,15 @@ static void reset_events(struct target *t)
 				set_and_check(t, file, "0", "none");
 			free(f);
 			snprintf(file, sizeof(file), "events/%s/%s/trigger", systems[s], events[e]);
-			clear_triggers(t, file);
+			if (clear_triggers(t, file)) {
+				left = xrealloc(left, sizeof(*left) * (nr_left + 1));
+				left[nr_left++] = xstrdup(file);
+			}
 		}
 		tfs_list_free(events);
 	}
 	tfs_list_free(systems);
+	clear_left_triggers(t, left, nr_left);
 }
 
 static void reset_options(struct target *t)
