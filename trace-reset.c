@@ -324,6 +324,9 @@ static int reset_buffer(struct tfs_instance *inst, const char *name, unsigned lo
 	set_and_check(&t, "set_event_notrace_pid", "", NULL);
 	clear_function_filter(&t, "set_ftrace_filter");
 	clear_function_filter(&t, "set_ftrace_notrace");
+	clear_function_filter(&t, "set_graph_function");
+	clear_function_filter(&t, "set_graph_notrace");
+	set_and_check(&t, "max_graph_depth", "0", NULL);
 	reset_clock(&t);
 	reset_options(&t);
 	if (kb)
