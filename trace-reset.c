@@ -13,18 +13,22 @@
 
 #include "trace-cmd.h"
 #include "trace-buffers.h"
+#include "trace-dynevent.h"
 #include "trace-tracefs.h"
 
 extern const struct command cmd_reset;
 
 static const char reset_usage[] =
 	"usage: trace-cmd reset [-b SIZE] [-B NAME [-b SIZE] [-d]]... [-a [-b SIZE] [-d]] [-t [-b SIZE]]\n"
+	"                       [-k TYPE]...\n"
 	"  -b SIZE  set the per-CPU buffer size in KiB of the buffers the most recent\n"
 	"           -B, -a or -t selected (the top buffer before any of them)\n"
 	"  -B NAME  reset the instance NAME (repeatable); the top buffer only with -t\n"
 	"  -a       reset every instance; the top buffer only with -t\n"
 	"  -t       reset the top buffer too (the default without -B or -a)\n"
-	"  -d       delete the instances the most recent -B or -a selected\n";
+	"  -d       delete the instances the most recent -B or -a selected\n"
+	"  -k TYPE  keep the dynamic events of TYPE (repeatable): kprobe, kretprobe,\n"
+	"           uprobe, uretprobe, eprobe, synth or all; the others are removed\n";
 
 static const struct option reset_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -172,15 +176,20 @@ static void clear_function_filter(struct target *t, const char *file)
 	free(now);
 }
 
-/* Triggers are removed one by one: "!" and the trigger without count or filter. */
-static void clear_triggers(struct target *t, const char *file)
+/*
+ * Triggers are removed one by one: "!" and the trigger without count or
+ * filter.  Returns whether one is still set: the kernel refuses to remove a
+ * hist trigger whose variable another event's trigger still uses.
+ */
+static bool clear_triggers(struct target *t, const char *file)
 {
 	char *s = tfs_read_quiet(t->inst, file), *line, *save = NULL;
 	char cmd[4096];
+	bool left;
 	size_t n;
 
 	if (!s)
-		return;
+		return false;
 	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (*line == '#')
 			continue;
@@ -194,16 +203,43 @@ static void clear_triggers(struct target *t, const char *file)
 	}
 	free(s);
 	s = tfs_read_quiet(t->inst, file);
-	if (s && !only_comments(s))
-		fail(t, file, "a trigger is still set");
+	left = s && !only_comments(s);
 	free(s);
+	return left;
+}
+
+/*
+ * The trigger files whose triggers clear_triggers() left, tried again while
+ * each round removes some (the users of a variable go first, in any
+ * order of events); what stays is named.
+ */
+static void clear_left_triggers(struct target *t, char **files, int nr)
+{
+	int kept, before;
+
+	do {
+		before = nr;
+		kept = 0;
+		for (int i = 0; i < nr; i++)
+			if (clear_triggers(t, files[i]))
+				files[kept++] = files[i];
+			else
+				free(files[i]);
+		nr = kept;
+	} while (nr && nr < before);
+	for (int i = 0; i < nr; i++) {
+		fail(t, files[i], "a trigger is still set");
+		free(files[i]);
+	}
+	free(files);
 }
 
 /* Every event's filter back to "none" and its triggers removed. */
 static void reset_events(struct target *t)
 {
-	char **systems = tfs_event_systems(t->inst), **events;
+	char **systems = tfs_event_systems(t->inst), **events, **left = NULL;
 	char file[1024], *f;
+	int nr_left = 0;
 
 	if (!systems) {
 		if (errno)
@@ -222,11 +258,15 @@ static void reset_events(struct target *t)
 				set_and_check(t, file, "0", "none");
 			free(f);
 			snprintf(file, sizeof(file), "events/%s/%s/trigger", systems[s], events[e]);
-			clear_triggers(t, file);
+			if (clear_triggers(t, file)) {
+				left = xrealloc(left, sizeof(*left) * (nr_left + 1));
+				left[nr_left++] = xstrdup(file);
+			}
 		}
 		tfs_list_free(events);
 	}
 	tfs_list_free(systems);
+	clear_left_triggers(t, left, nr_left);
 }
 
 static void reset_options(struct target *t)
@@ -284,6 +324,9 @@ static int reset_buffer(struct tfs_instance *inst, const char *name, unsigned lo
 	set_and_check(&t, "set_event_notrace_pid", "", NULL);
 	clear_function_filter(&t, "set_ftrace_filter");
 	clear_function_filter(&t, "set_ftrace_notrace");
+	clear_function_filter(&t, "set_graph_function");
+	clear_function_filter(&t, "set_graph_notrace");
+	set_and_check(&t, "max_graph_depth", "0", NULL);
 	reset_clock(&t);
 	reset_options(&t);
 	if (kb)
@@ -294,16 +337,17 @@ static int reset_buffer(struct tfs_instance *inst, const char *name, unsigned lo
 	return t.failed ? -1 : 0;
 }
 
+/* @ctx points to where -k's dynamic event types (DYNEVENT_* bits) are or'ed in. */
 static int parse(const void *ctx, int argc, char **argv, struct buffers *b)
 {
+	unsigned int *keep = *(unsigned int *const *)ctx;
 	unsigned long kb;
 	bool top = true;	/* the most recent selector is -t, or there is none */
 	int c;
 
-	(void)ctx;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hb:B:atd", reset_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hb:B:atdk:", reset_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_reset);
@@ -337,6 +381,12 @@ static int parse(const void *ctx, int argc, char **argv, struct buffers *b)
 			if (b)
 				buffers_set_delete(b);
 			break;
+		case 'k':
+			if (!dynevent_type(optarg))
+				return usage_error(&cmd_reset, "invalid -k type '%s': use kprobe, kretprobe, uprobe, uretprobe, eprobe, synth or all",
+						   optarg);
+			*keep |= dynevent_type(optarg);
+			break;
 		default:
 			return option_error(&cmd_reset, argv, c);
 		}
@@ -348,10 +398,11 @@ static int parse(const void *ctx, int argc, char **argv, struct buffers *b)
 
 static int run_reset(int argc, char **argv)
 {
+	unsigned int keep = 0, *keep_out = &keep;
 	struct buffers *b;
 	int ret;
 
-	if ((ret = buffers_parse(parse, NULL, argc, argv, &b)) != PARSE_RUN)
+	if ((ret = buffers_parse(parse, &keep_out, argc, argv, &b)) != PARSE_RUN)
 		return ret;
 	buffers_default_top(b);
 	ret = EXIT_OK;
@@ -367,6 +418,9 @@ static int run_reset(int argc, char **argv)
 				 buffers_size(b, i)) < 0)
 			ret = EXIT_FAILED;
 	}
+	/* Global, and only once their triggers and enables are gone from the buffers. */
+	if (dynevents_remove(keep) < 0)
+		ret = EXIT_FAILED;
 	buffers_free(b);
 	return ret;
 }

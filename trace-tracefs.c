@@ -401,10 +401,11 @@ char *tfs_read_quiet(struct tfs_instance *inst, const char *rel)
 	return buf;
 }
 
-int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val)
+/* tfs_write_quiet() and tfs_append_quiet(): @flags is O_TRUNC or O_APPEND. */
+static int write_quiet(struct tfs_instance *inst, const char *rel, const char *val, int flags)
 {
 	char *path = tfs_path(inst, rel);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), err = 0;
+	int fd = open(path, O_WRONLY | flags | O_CLOEXEC), err = 0;
 
 	if (fd < 0)
 		err = errno;
@@ -419,6 +420,16 @@ int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val)
 		err = errno;
 	errno = err;
 	return err ? -1 : 0;
+}
+
+int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val)
+{
+	return write_quiet(inst, rel, val, O_TRUNC);
+}
+
+int tfs_append_quiet(struct tfs_instance *inst, const char *rel, const char *val)
+{
+	return write_quiet(inst, rel, val, O_APPEND);
 }
 
 /* The buffer's directory without the trailing '/', as libtracefs's own paths are. */

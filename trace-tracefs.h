@@ -83,6 +83,11 @@ int tfs_write_file(struct tfs_instance *inst, const char *rel, const char *val);
  */
 char *tfs_read_quiet(struct tfs_instance *inst, const char *rel);
 int tfs_write_quiet(struct tfs_instance *inst, const char *rel, const char *val);
+/*
+ * The same without truncating, for the files where truncating is a command
+ * of its own: opening dynamic_events with O_TRUNC removes every dynamic event.
+ */
+int tfs_append_quiet(struct tfs_instance *inst, const char *rel, const char *val);
 
 /*
  * The event systems of @inst, and the events of one, as libtracefs lists

@@ -215,6 +215,8 @@ test_expect_success 'usage errors exit 2 with one line and the usage, changing n
 	reset_usage "trace-cmd reset: unknown option '"'"'-x'"'"'" -x &&
 	reset_usage "trace-cmd reset: option '"'"'-B'"'"' needs a value" -B &&
 	reset_usage "trace-cmd reset: unexpected argument '"'"'foo'"'"'" foo &&
+	reset_usage "trace-cmd reset: invalid -k type '"'"'kprobes'"'"': use kprobe, kretprobe, uprobe, uretprobe, eprobe, synth or all" -k kprobe -k kprobes &&
+	reset_usage "trace-cmd reset: option '"'"'-k'"'"' needs a value" -k &&
 	{ [ -z "$T" ] || { tracefs_state >after && test_cmp before after; }; }
 '
 cleanup
@@ -242,6 +244,45 @@ test_expect_success 'a function filter that is still set after reset is a failur
 	rm -rf fake && fake_dir && echo "[local]" >fake/trace_clock && mkdir fake/set_ftrace_filter &&
 	test_expect_code 1 env TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" reset 2>err &&
 	echo "trace-cmd reset: cannot reset '"'"'set_ftrace_filter'"'"': Is a directory" >want &&
+	test_cmp want err
+'
+
+# dynamic_events as the kernel lists them; uprobe_events tells uprobes from kprobes.
+fake_dynevents() {
+	rm -rf fake && fake_dir && echo "[local]" >fake/trace_clock &&
+	printf "%s\n" "p:kprobes/kp vfs_read" "r10:kprobes/krp vfs_read" \
+		"p:uprobes/up /bin/sh:0x0000000000000100" "r:uprobes/urp /bin/sh:0x0000000000000100" \
+		"e:eprobes/ep sched.sched_switch" "s:synthetic/lat	u64 lat" >fake/dynamic_events &&
+	grep uprobes fake/dynamic_events >fake/uprobe_events && cp fake/dynamic_events dynevents.orig
+}
+
+# What reset appended to dynamic_events: the kernel reads each line as a removal.
+removals() { tail -n +7 fake/dynamic_events; }
+
+test_expect_success 'reset removes each dynamic event by name, event probes first, never truncating' '
+	fake_dynevents &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" reset &&
+	head -n 6 fake/dynamic_events >kept && test_cmp dynevents.orig kept &&
+	printf "%s\n" -:eprobes/ep -:kprobes/kp -:kprobes/krp -:uprobes/up -:uprobes/urp -:synthetic/lat >want &&
+	removals >got && test_cmp want got
+'
+
+test_expect_success 'reset -k keeps the dynamic events of each type given, -k all keeps them all' '
+	fake_dynevents &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" reset -k kprobe -k uretprobe -k synth &&
+	printf "%s\n" -:eprobes/ep -:kprobes/krp -:uprobes/up >want && removals >got && test_cmp want got &&
+	fake_dynevents &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" reset -k kretprobe -k uprobe -k eprobe &&
+	printf "%s\n" -:kprobes/kp -:uprobes/urp -:synthetic/lat >want && removals >got && test_cmp want got &&
+	fake_dynevents &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" reset -k all &&
+	test_cmp dynevents.orig fake/dynamic_events
+'
+
+test_expect_success 'a dynamic_events that cannot be read is named and exits 1' '
+	fake_dynevents && rm fake/dynamic_events && mkdir fake/dynamic_events &&
+	test_expect_code 1 env TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" reset 2>err &&
+	echo "trace-cmd reset: cannot read '"'"'dynamic_events'"'"': Is a directory" >want &&
 	test_cmp want err
 '
 
