@@ -677,24 +677,38 @@ static void print_section(struct dump *d, struct section *sec)
 	       (unsigned long long)sec->size);
 }
 
+/*
+ * What BUFFER and BUFFER_TEXT options begin with: the section's offset, the
+ * buffer's name and clock, read into @o; the section itself shown with
+ * --flyrecord.
+ */
+static int buffer_head(struct dump *d, struct cursor *o, const char *data, uint32_t size,
+		       uint64_t *sect, const char **name, const char **clock)
+{
+	struct section sec;
+
+	sub_cursor(o, &d->f, data, size);
+	if (cur_u64(o, sect, "buffer offset") < 0 || !(*name = get_str(o, "buffer name")) ||
+	    !(*clock = get_str(o, "buffer clock")))
+		return -1;
+	if (d->flags & D_FLYRECORD) {
+		if (read_section(d, *sect, &sec) < 0)
+			return -1;
+		print_section(d, &sec);
+	}
+	return 0;
+}
+
 static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 {
 	uint64_t sect, total = 0, off, sz;
 	uint32_t page, count, cpu;
 	const char *name, *clock;
-	struct section sec;
 	struct cursor o;
 
-	sub_cursor(&o, &d->f, data, size);
-	if (cur_u64(&o, &sect, "buffer offset") < 0 || !(name = get_str(&o, "buffer name")) ||
-	    !(clock = get_str(&o, "buffer clock")) || cur_u32(&o, &page, "page size") < 0 ||
-	    cur_u32(&o, &count, "CPU count") < 0)
+	if (buffer_head(d, &o, data, size, &sect, &name, &clock) < 0 ||
+	    cur_u32(&o, &page, "page size") < 0 || cur_u32(&o, &count, "CPU count") < 0)
 		return -1;
-	if (d->flags & D_FLYRECORD) {
-		if (read_section(d, sect, &sec) < 0)
-			return -1;
-		print_section(d, &sec);
-	}
 	if (d->flags & (D_FLYRECORD | D_OPTIONS))
 		printf("\t\t[Option BUFFER, %u bytes]\n%llu [offset]\n\"%s\" [name]\n"
 		       "\"%s\" [clock]\n%u [Page size, bytes]\n%u [CPUs]:\n", size,
@@ -720,19 +734,11 @@ static int print_v7_buffer(struct dump *d, const char *data, uint32_t size)
 static int print_v7_latency(struct dump *d, const char *data, uint32_t size)
 {
 	const char *name, *clock;
-	struct section sec;
 	struct cursor o;
 	uint64_t sect;
 
-	sub_cursor(&o, &d->f, data, size);
-	if (cur_u64(&o, &sect, "buffer offset") < 0 || !(name = get_str(&o, "buffer name")) ||
-	    !(clock = get_str(&o, "buffer clock")))
+	if (buffer_head(d, &o, data, size, &sect, &name, &clock) < 0)
 		return -1;
-	if (d->flags & D_FLYRECORD) {
-		if (read_section(d, sect, &sec) < 0)
-			return -1;
-		print_section(d, &sec);
-	}
 	if (d->flags & (D_FLYRECORD | D_OPTIONS))
 		printf("\t\t[Option BUFFER, %u bytes]\n%llu [offset]\n\"%s\" [name]\n"
 		       "\"%s\" [clock]\n", size, (unsigned long long)sect, name, clock);
