@@ -18,7 +18,8 @@ extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore, cmd_stack;
 extern const struct command cmd_listen;
 extern const struct command cmd_convert;
-extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist;
+extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist,
+	cmd_setup_guest;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -44,6 +45,7 @@ const struct command *const commands[] = {
 	&cmd_check_events,
 	&cmd_options,
 	&cmd_sqlhist,
+	&cmd_setup_guest,
 	&cmd_help,
 	NULL,
 };
