@@ -34,7 +34,7 @@ extern const struct command cmd_agent;
 
 static const char agent_usage[] =
 	"usage: trace-cmd agent -N CLIENT [-p PORT] [-D]\n"
-	"  Waits for `trace-cmd record -A` from CLIENT and traces this machine for it.\n"
+	"  Traces this machine for the host CLIENT when its record asks (see trace-cmd-agent(1)).\n"
 	"  -N CLIENT  accept TCP connections from the host CLIENT (a name or an address) only\n"
 	"  -p PORT    listen on TCP port PORT (default " AGENT_DEFAULT_PORT ")\n"
 	"  -D         run in the background as a daemon\n"
