@@ -131,7 +131,8 @@ test_expect_success TRACEFS,UPSTREAM34,SHIM "-N: another client is refused, with
 	grep -q "Failed to receive trace response" record.out &&
 	grep -E "^refused [^ ]+:[0-9]+: only 127\.0\.0\.2 may connect \(-N\)$" agent.out &&
 	! grep "connected with" agent.out &&
-	! test -e host-127.0.0.1.dat
+	! test -e host-127.0.0.1.dat ||
+	{ cat record.out agent.out agent.err; false; }
 '
 
 test_expect_success TRACEFS "a client that sends nothing is dropped after 5 s; the next is served" '
@@ -148,6 +149,56 @@ test_expect_success TRACEFS "a client that sends nothing is dropped after 5 s; t
 	sleep 0.3 && exec 7>&- &&
 	grep -c "connected with" agent.out >count &&
 	echo 2 >want && test_cmp want count
+'
+
+# A host of our own making, as upstream's record -A behaves: sends TRACE_REQ
+# with the arguments given; if TRACE_RESP comes, reads the header up to
+# FIN_DATA, connects every CPU's data port, waits a second, sends CLOSE and
+# reads until the agent hangs up.  Prints the commands it received.
+fake_host() {
+	python3 - "$APORT" "$@" <<-\PY
+	import socket, struct, sys, time
+	port, args = int(sys.argv[1]), [a.encode() for a in sys.argv[2:]]
+	params = struct.pack(">I", len(args)) + b"".join(a + b"\0" for a in args)
+	payload = struct.pack(">II", 0, len(params)) + params
+	fixed = struct.pack(">IIQ", 0, len(args), 1)
+	s = socket.create_connection(("127.0.0.1", port), timeout=20)
+	s.sendall(struct.pack(">III", 12 + len(fixed) + len(payload), 6, len(fixed)) + fixed + payload)
+	def recv_msg():
+	    hdr = s.recv(12, socket.MSG_WAITALL)
+	    if len(hdr) < 12:
+	        return None, b"", b""
+	    size, cmd, cs = struct.unpack(">III", hdr)
+	    body = s.recv(size - 12, socket.MSG_WAITALL) if size > 12 else b""
+	    print(cmd)
+	    return cmd, body[:cs], body[cs:]
+	cmd, fx, pl = recv_msg()
+	if cmd != 7:
+	    sys.exit(0)
+	ports = [int(p) for p in pl.split(b"\0")[:struct.unpack(">I", fx[4:8])[0]]]
+	while cmd not in (4, None):
+	    cmd, fx, pl = recv_msg()
+	try:
+	    data = [socket.create_connection(("127.0.0.1", p)) for p in ports]
+	except OSError as e:
+	    print("data channel:", e.strerror)
+	    sys.exit(0)
+	time.sleep(1)
+	s.sendall(struct.pack(">III", 12, 0, 0))
+	while recv_msg()[0] is not None:
+	    pass
+	PY
+}
+
+test_expect_success TRACEFS "a host asking the agent to run a command is refused, nothing run or left set" '
+	fresh_dir && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	fake_host -e initcall touch "$PWD/ran" >reply &&
+	wait_agent_log "recording failed" &&
+	tracefs_state >after &&
+	test_cmp before after &&
+	! test -e ran &&
+	grep -q "^trace-cmd agent: the host asked the agent to run .touch.: an agent runs no commands" agent.err
 '
 
 test_expect_success "agent usage: -N required, -V refused, bad options" '
