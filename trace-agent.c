@@ -173,6 +173,27 @@ out:
 	return ret;
 }
 
+/*
+ * A refused peer's request is read and dropped, for half a second at most,
+ * after our end is shut: closing with its bytes unread would reset the
+ * connection, and upstream's record, still writing its request, would then
+ * die of SIGPIPE instead of saying the agent hung up.
+ */
+static void drop_peer(int fd)
+{
+	long long end = net_now_ms() + 500;
+	char buf[4096];
+
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = end - net_now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, left) <= 0 || read(fd, buf, sizeof(buf)) <= 0)
+			break;
+	}
+}
+
 static pid_t start_child(int lfd, int fd, const char *name)
 {
 	pid_t pid;
@@ -204,8 +225,10 @@ static void accept_one(int lfd, const struct agent_cfg *cfg, pid_t *child)
 	if (!client_allowed(cfg, fd)) {
 		printf("refused %s: only %s may connect (-N)\n", name, cfg->client);
 		fflush(stdout);
+		drop_peer(fd);
 	} else if (*child) {
 		agent_log("refused %s: already tracing for a host", name);
+		drop_peer(fd);
 	} else {
 		agent_log("connected with %s", name);
 		*child = start_child(lfd, fd, name);

@@ -155,21 +155,33 @@ test_expect_success TRACEFS "a client that sends nothing is dropped after 5 s; t
 # with the arguments given; if TRACE_RESP comes, reads the header up to
 # FIN_DATA, connects every CPU's data port, waits a second, sends CLOSE and
 # reads until the agent hangs up.  Prints the commands it received.
+# FAKE_MODE=no-data: it never connects the data channels; vanish: it hangs
+# up instead of sending CLOSE.
 fake_host() {
 	python3 - "$APORT" "$@" <<-\PY
 	import socket, struct, sys, time
+	import os
+	MODE = os.environ.get("FAKE_MODE", "")
 	port, args = int(sys.argv[1]), [a.encode() for a in sys.argv[2:]]
 	params = struct.pack(">I", len(args)) + b"".join(a + b"\0" for a in args)
 	payload = struct.pack(">II", 0, len(params)) + params
 	fixed = struct.pack(">IIQ", 0, len(args), 1)
 	s = socket.create_connection(("127.0.0.1", port), timeout=20)
 	s.sendall(struct.pack(">III", 12 + len(fixed) + len(payload), 6, len(fixed)) + fixed + payload)
+	def recv_all(n):
+	    buf = b""
+	    while len(buf) < n:
+	        got = s.recv(n - len(buf))
+	        if not got:
+	            break
+	        buf += got
+	    return buf
 	def recv_msg():
-	    hdr = s.recv(12, socket.MSG_WAITALL)
+	    hdr = recv_all(12)
 	    if len(hdr) < 12:
 	        return None, b"", b""
 	    size, cmd, cs = struct.unpack(">III", hdr)
-	    body = s.recv(size - 12, socket.MSG_WAITALL) if size > 12 else b""
+	    body = recv_all(size - 12)
 	    print(cmd)
 	    return cmd, body[:cs], body[cs:]
 	cmd, fx, pl = recv_msg()
@@ -178,12 +190,17 @@ fake_host() {
 	ports = [int(p) for p in pl.split(b"\0")[:struct.unpack(">I", fx[4:8])[0]]]
 	while cmd not in (4, None):
 	    cmd, fx, pl = recv_msg()
+	if MODE == "no-data":
+	    time.sleep(8)
+	    sys.exit(0)
 	try:
 	    data = [socket.create_connection(("127.0.0.1", p)) for p in ports]
 	except OSError as e:
 	    print("data channel:", e.strerror)
 	    sys.exit(0)
 	time.sleep(1)
+	if MODE == "vanish":
+	    sys.exit(0)
 	s.sendall(struct.pack(">III", 12, 0, 0))
 	while recv_msg()[0] is not None:
 	    pass
@@ -199,6 +216,33 @@ test_expect_success TRACEFS "a host asking the agent to run a command is refused
 	test_cmp before after &&
 	! test -e ran &&
 	grep -q "^trace-cmd agent: the host asked the agent to run .touch.: an agent runs no commands" agent.err
+'
+
+test_expect_success TRACEFS "a host that never connects the data channels: 5 s, tracefs restored" '
+	fresh_dir && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	start=$(date +%s) &&
+	FAKE_MODE=no-data fake_host -e initcall >reply &&
+	wait_agent_log "recording failed" &&
+	end=$(date +%s) &&
+	test $((end - start)) -le 10 &&
+	tracefs_state >after &&
+	test_cmp before after &&
+	grep -q "^trace-cmd agent: .*: the host did not connect the data channel of cpu 0 within 5 s" agent.err
+'
+
+test_expect_success TRACEFS "a host that hangs up while tracing: the agent says so, restores tracefs, serves the next" '
+	fresh_dir && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	FAKE_MODE=vanish fake_host -e initcall >reply &&
+	wait_agent_log "recording failed" &&
+	tracefs_state >after &&
+	test_cmp before after &&
+	grep -q "^trace-cmd agent: .*: connection closed\|^trace-cmd agent: .*closed the connection\|^trace-cmd agent: .*: unexpected end" agent.err &&
+	fake_host -e initcall >reply2 &&
+	wait_agent_log "recording done" &&
+	grep -qx 8 reply2 ||
+	{ cat agent.out agent.err reply reply2; false; }
 '
 
 test_expect_success "agent usage: -N required, -V refused, bad options" '
