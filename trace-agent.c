@@ -11,6 +11,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,12 @@ static const char agent_usage[] =
 	"  -D         run in the background as a daemon\n"
 	"  -V         vsock instead of TCP: not supported, refused\n"
 	"  -h         show this help\n";
+
+/* The host being served: its recording's process and its name. */
+struct served {
+	pid_t		pid;		/* 0: none */
+	char		name[300];
+};
 
 struct agent_cfg {
 	const char	*client;	/* -N */
@@ -85,9 +92,14 @@ static int client_allowed(const struct agent_cfg *cfg, int fd)
 	return 0;
 }
 
-static void agent_log(const char *fmt, const char *who)
+/* One log line on standard output, at once (a daemon's goes nowhere). */
+static void __attribute__((format(printf, 1, 2))) agent_log(const char *fmt, ...)
 {
-	printf(fmt, who);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
 	putchar('\n');
 	fflush(stdout);
 }
@@ -214,43 +226,43 @@ static pid_t start_child(int lfd, int fd, const char *name)
 }
 
 /* One connection: refused unless it is the -N host and none is being served. */
-static void accept_one(int lfd, const struct agent_cfg *cfg, pid_t *child)
+static void accept_one(int lfd, const struct agent_cfg *cfg, struct served *host)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	char name[300] = "a client";
+	char name[sizeof(host->name)] = "a client";
 
 	if (fd < 0)
 		return;
 	net_peer_name(fd, name, sizeof(name));
 	if (!client_allowed(cfg, fd)) {
-		printf("refused %s: only %s may connect (-N)\n", name, cfg->client);
-		fflush(stdout);
+		agent_log("refused %s: only %s may connect (-N)", name, cfg->client);
 		drop_peer(fd);
-	} else if (*child) {
-		agent_log("refused %s: already tracing for a host", name);
+	} else if (host->pid) {
+		agent_log("refused %s: already tracing for %s", name, host->name);
 		drop_peer(fd);
 	} else {
 		agent_log("connected with %s", name);
-		*child = start_child(lfd, fd, name);
+		snprintf(host->name, sizeof(host->name), "%s", name);
+		host->pid = start_child(lfd, fd, name);
 	}
 	close(fd);
 }
 
-static void reap(pid_t *child)
+static void reap(struct served *host)
 {
 	int status;
 
-	if (*child && waitpid(*child, &status, WNOHANG) == *child) {
-		agent_log(WIFEXITED(status) && !WEXITSTATUS(status) ? "%s: recording done" :
-			  "%s: recording failed", "host");
-		*child = 0;
+	if (host->pid && waitpid(host->pid, &status, WNOHANG) == host->pid) {
+		agent_log("%s: recording %s", host->name,
+			  WIFEXITED(status) && !WEXITSTATUS(status) ? "done" : "failed");
+		host->pid = 0;
 	}
 }
 
 static int serve(int lfd, const struct agent_cfg *cfg)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
-	pid_t child = 0;
+	struct served host = { 0 };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -259,14 +271,14 @@ static int serve(int lfd, const struct agent_cfg *cfg)
 	while (!agent_stopping) {
 		struct pollfd pfd = { .fd = lfd, .events = POLLIN };
 
-		reap(&child);
+		reap(&host);
 		if (poll(&pfd, 1, 200) > 0)
-			accept_one(lfd, cfg, &child);
+			accept_one(lfd, cfg, &host);
 	}
 	close(lfd);
-	if (child) {
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
+	if (host.pid) {
+		kill(host.pid, SIGTERM);
+		waitpid(host.pid, NULL, 0);
 	}
 	return EXIT_OK;
 }
