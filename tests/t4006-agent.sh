@@ -218,17 +218,22 @@ test_expect_success TRACEFS "a host asking the agent to run a command is refused
 	grep -q "^trace-cmd agent: the host asked the agent to run .touch.: an agent runs no commands" agent.err
 '
 
-test_expect_success TRACEFS "a host that never connects the data channels: 5 s, tracefs restored" '
+test_expect_success TRACEFS "a host that never connects the data channels: 5 s, tracefs restored; another meanwhile is refused" '
 	fresh_dir && start_agent 127.0.0.1 &&
 	tracefs_state >before &&
 	start=$(date +%s) &&
-	FAKE_MODE=no-data fake_host -e initcall >reply &&
+	{ FAKE_MODE=no-data fake_host -e initcall >reply & } &&
+	wait_agent_log "connected with" &&
+	fake_host -e initcall >reply2 &&
+	grep -E "^refused [^ ]+:[0-9]+: already tracing for [^ ]+:[0-9]+$" agent.out &&
+	! test -s reply2 &&
 	wait_agent_log "recording failed" &&
 	end=$(date +%s) &&
 	test $((end - start)) -le 10 &&
 	tracefs_state >after &&
 	test_cmp before after &&
-	grep -q "^trace-cmd agent: .*: the host did not connect the data channel of cpu 0 within 5 s" agent.err
+	grep -q "^trace-cmd agent: .*: the host did not connect the data channel of cpu 0 within 5 s" agent.err &&
+	wait
 '
 
 test_expect_success TRACEFS "a host that hangs up while tracing: the agent says so, restores tracefs, serves the next" '
