@@ -223,6 +223,7 @@ test_expect_success TRACEFS "a host that never connects the data channels: 5 s, 
 	tracefs_state >before &&
 	start=$(date +%s) &&
 	{ FAKE_MODE=no-data fake_host -e initcall >reply & } &&
+	fake=$! &&
 	wait_agent_log "connected with" &&
 	fake_host -e initcall >reply2 &&
 	grep -E "^refused [^ ]+:[0-9]+: already tracing for [^ ]+:[0-9]+$" agent.out &&
@@ -233,7 +234,7 @@ test_expect_success TRACEFS "a host that never connects the data channels: 5 s, 
 	tracefs_state >after &&
 	test_cmp before after &&
 	grep -q "^trace-cmd agent: .*: the host did not connect the data channel of cpu 0 within 5 s" agent.err &&
-	wait
+	wait $fake
 '
 
 test_expect_success TRACEFS "a host that hangs up while tracing: the agent says so, restores tracefs, serves the next" '
