@@ -16,7 +16,7 @@ extern const struct command cmd_stop, cmd_restart, cmd_reset;
 extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore, cmd_stack;
-extern const struct command cmd_listen;
+extern const struct command cmd_listen, cmd_agent;
 extern const struct command cmd_convert;
 extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist,
 	cmd_setup_guest;
@@ -39,6 +39,7 @@ const struct command *const commands[] = {
 	&cmd_stat,
 	&cmd_list,
 	&cmd_listen,
+	&cmd_agent,
 	&cmd_convert,
 	&cmd_split,
 	&cmd_dump,

@@ -167,67 +167,6 @@ static void set_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/*
- * With no address given, one IPv6 socket takes IPv4 clients too: a client
- * whose "localhost" is ::1 first (as on a Debian machine) reaches it over
- * IPv6, and upstream's record -N sends its UDP data where the name resolves,
- * not where the control connection went.  -1 where IPv6 is not to be had.
- */
-static int open_dual_stack(const char *port_str)
-{
-	struct sockaddr_in6 any = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
-	int fd, one = 1, zero = 0;
-	char *end;
-	long port = strtol(port_str, &end, 10);
-
-	if (*end || port < 0 || port > 65535)
-		return -1;	/* a service name: getaddrinfo resolves it */
-	any.sin6_port = htons(port);
-	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) < 0 ||
-	    bind(fd, (struct sockaddr *)&any, sizeof(any)) < 0 || listen(fd, 64) < 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static int open_listener(const struct listen_cfg *cfg)
-{
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_PASSIVE };
-	struct addrinfo *res, *ai;
-	int fd = -1, err, saved = 0, one = 1;
-
-	if (!cfg->bind && (fd = open_dual_stack(cfg->port)) >= 0)
-		return fd;
-	err = getaddrinfo(cfg->bind, cfg->port, &hints, &res);
-	if (err)
-		return error("cannot resolve '%s': %s", cfg->bind ? cfg->bind : cfg->port,
-			     gai_strerror(err));
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			saved = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 64))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0)
-		return error("cannot listen on port %s%s%s: %s", cfg->port,
-			     cfg->bind ? " of " : "", cfg->bind ? cfg->bind : "", strerror(saved));
-	return fd;
-}
-
 /* A client's process, as the accept loop sees it. */
 struct kid {
 	pid_t		pid;		/* 0: a free place */
@@ -579,7 +518,7 @@ static int run_listen(int argc, char **argv)
 		return ret;
 	if (setup(&cfg) < 0)
 		return EXIT_FAILED;
-	lfd = open_listener(&cfg);
+	lfd = net_listen_tcp(cfg.port, cfg.bind);
 	if (lfd < 0)
 		return EXIT_FAILED;
 	if (cfg.daemon && become_daemon() < 0)

@@ -291,6 +291,73 @@ int net_send_rinit(struct net_peer *p, uint32_t cpus, const int *ports)
 	return net_send_msg(p, NET_RINIT, fixed, sizeof(fixed), payload, len);
 }
 
+/* TRACE_REQ's ARGS parameter: be32 argc, then argc NUL-terminated strings. */
+static int parse_req_args(struct net_peer *p, struct cursor *c, struct net_trace_req *req)
+{
+	uint32_t argc;
+
+	if (cur_u32(c, &argc, "TRACE_REQ argument count") < 0)
+		return -1;
+	if (argc > NET_AGENT_MAX_ARGS)
+		return error("'%s': TRACE_REQ has %u arguments (at most %d)", p->name, argc,
+			     NET_AGENT_MAX_ARGS);
+	for (uint32_t i = 0; i < argc; i++)
+		if (cur_string(c, &req->argv[i], "TRACE_REQ argument") < 0)
+			return -1;
+	req->argc = argc;
+	req->argv[argc] = NULL;
+	return 0;
+}
+
+enum { REQ_PARAM_ARGS = 0, REQ_PARAM_TSYNC = 1 };
+
+int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req)
+{
+	struct cursor fixed, params;
+	uint32_t argc;
+
+	if (m->cmd != NET_TRACE_REQ)
+		return error("'%s': expected TRACE_REQ, got %s (%u)", p->name,
+			     net_cmd_name(m->cmd), m->cmd);
+	memset(req, 0, sizeof(*req));
+	msg_cursors(p, m, &fixed, &params);
+	if (cur_u32(&fixed, &req->flags, "TRACE_REQ flags") < 0 ||
+	    cur_u32(&fixed, &argc, "TRACE_REQ argc") < 0 ||
+	    cur_u64(&fixed, &req->trace_id, "TRACE_REQ trace id") < 0)
+		return -1;
+	/* Parameters: be32 id, be32 length, that many bytes; unknown ids are skipped. */
+	while (cur_left(&params) > 0) {
+		struct cursor one;
+		uint32_t id, len;
+
+		if (cur_u32(&params, &id, "TRACE_REQ parameter id") < 0 ||
+		    cur_u32(&params, &len, "TRACE_REQ parameter length") < 0 ||
+		    cur_sub(&params, &one, len, "TRACE_REQ parameter") < 0)
+			return -1;
+		if (id == REQ_PARAM_ARGS && parse_req_args(p, &one, req) < 0)
+			return -1;
+		if (id == REQ_PARAM_TSYNC && len > 1)
+			req->tsync_offered = 1;
+	}
+	return 0;
+}
+
+int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
+{
+	char payload[NET_MAX_CPUS * 8];
+	/* be32 flags, cpus, page size; be64 trace id; char[16] tsync name; be32 tsync port */
+	unsigned char fixed[4 + 4 + 4 + 8 + 16 + 4] = { 0 };
+	size_t len = 0;
+
+	for (uint32_t i = 0; i < resp->cpus && i < NET_MAX_CPUS; i++)
+		len += snprintf(payload + len, sizeof(payload) - len, "%d", resp->ports[i]) + 1;
+	put_be32(fixed + 4, resp->cpus);
+	put_be32(fixed + 8, resp->page_size);
+	put_be32(fixed + 12, resp->trace_id >> 32);
+	put_be32(fixed + 16, (uint32_t)resp->trace_id);
+	return net_send_msg(p, NET_TRACE_RESP, fixed, sizeof(fixed), payload, len);
+}
+
 static int parse_port(struct net_peer *p, const char *s, int *port)
 {
 	char shown[PRINTABLE_SIZE(16)];
@@ -525,6 +592,67 @@ static void unmap_v4(struct sockaddr_storage *addr, socklen_t *len)
 	memcpy(&a4.sin_addr, &a6->sin6_addr.s6_addr[12], sizeof(a4.sin_addr));
 	memcpy(addr, &a4, sizeof(a4));
 	*len = sizeof(a4);
+}
+
+/*
+ * With no address given, one IPv6 socket takes IPv4 clients too: a client
+ * whose "localhost" is ::1 first (as on a Debian machine) reaches it over
+ * IPv6, and upstream's record -N sends its UDP data where the name resolves,
+ * not where the control connection went.  -1 where IPv6 is not to be had.
+ */
+static int open_dual_stack(const char *port_str)
+{
+	struct sockaddr_in6 any = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+	int fd, one = 1, zero = 0;
+	char *end;
+	long port = strtol(port_str, &end, 10);
+
+	if (*end || port < 0 || port > 65535)
+		return -1;	/* a service name: getaddrinfo resolves it */
+	any.sin6_port = htons(port);
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) < 0 ||
+	    bind(fd, (struct sockaddr *)&any, sizeof(any)) < 0 || listen(fd, 64) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int net_listen_tcp(const char *port, const char *addr)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE };
+	struct addrinfo *res, *ai;
+	int fd = -1, err, saved = 0, one = 1;
+
+	if (!addr && (fd = open_dual_stack(port)) >= 0)
+		return fd;
+	err = getaddrinfo(addr, port, &hints, &res);
+	if (err)
+		return error("cannot resolve '%s': %s", addr ? addr : port,
+			     gai_strerror(err));
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+		if (fd < 0) {
+			saved = errno;
+			continue;
+		}
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 64))
+			break;
+		saved = errno;
+		close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		return error("cannot listen on port %s%s%s: %s", port,
+			     addr ? " of " : "", addr ? addr : "", strerror(saved));
+	return fd;
 }
 
 int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port)

@@ -21,7 +21,7 @@
 #define NET_TIMEOUT_MS		5000		/* upstream waits 5 s for each message */
 #define NET_UDP_MAX_PACKET	65516		/* pages this big force TCP */
 
-/* v3 commands (trace-cmd-listen(1), PROTOCOL); only 0-5 and 8 serve -N connections. */
+/* v3 commands (trace-cmd-listen(1), PROTOCOL): 0-5 and 8 serve -N, 0 and 3-8 record -A. */
 enum net_cmd {
 	NET_CLOSE	= 0,
 	NET_TINIT	= 1,
@@ -29,6 +29,8 @@ enum net_cmd {
 	NET_SEND_DATA	= 3,
 	NET_FIN_DATA	= 4,
 	NET_NOT_SUPP	= 5,
+	NET_TRACE_REQ	= 6,		/* record -A asks an agent to trace */
+	NET_TRACE_RESP	= 7,		/* the agent's CPUs, page size, ports */
 	NET_CLOSE_RESP	= 8,
 	NET_NR_CMDS	= 12,
 };
@@ -101,12 +103,40 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, 
 /* Sends @len bytes of file metadata as SEND_DATA messages. */
 int net_send_data(struct net_peer *p, const void *buf, size_t len);
 
+#define NET_AGENT_MAX_ARGS	256	/* a TRACE_REQ with more arguments is refused */
+
+/* What record -A asks of an agent (TRACE_REQ); @args point into the message. */
+struct net_trace_req {
+	uint32_t	flags;		/* 1: the host offers FIFOs (never taken) */
+	uint64_t	trace_id;	/* the host's */
+	int		argc;
+	const char	*argv[NET_AGENT_MAX_ARGS + 1];
+	int		tsync_offered;	/* the host named time-sync protocols */
+};
+
+/* What the agent answers (TRACE_RESP): no FIFOs, no time-sync protocol. */
+struct net_trace_resp {
+	uint32_t	cpus;
+	uint32_t	page_size;
+	uint64_t	trace_id;	/* the agent's: its file's TRACEID */
+	const int	*ports;		/* the data port of each CPU */
+};
+
+int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req);
+int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp);
+
 /* v1: the client's strings, and the listener's comma-separated port list. */
 int net_v1_send_init(struct net_peer *p, const struct net_init *init);
 /* Parses the v1 strings; @cpus_str is the first one, already read. */
 int net_v1_recv_init(struct net_peer *p, const char *cpus_str, struct net_init *init);
 int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const int *ports);
 int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports);
+
+/*
+ * A listening TCP socket on PORT, on every address (IPv4 and IPv6 both when
+ * it can) or only on @addr; -1 after a message.
+ */
+int net_listen_tcp(const char *port, const char *addr);
 
 /* Connects to HOST:PORT over TCP (the control connection), or -1 with a message. */
 int net_connect(const char *host, const char *port, int sock_type, const char *what);

@@ -325,13 +325,12 @@ int trace_output_add_date(struct trace_output *out)
 	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
 }
 
-int trace_output_add_host_options(struct trace_output *out)
+int trace_output_add_host_options_id(struct trace_output *out, uint64_t id)
 {
 	struct utsname u;
 	char buf[1024];
 	char *clock = NULL;
 	struct timespec ts;
-	uint64_t id;
 
 	/* The whole trace_clock line, as upstream saves it (size 0 if unreadable). */
 	if (tfs_exists(NULL, "trace_clock") && tfs_read_file(NULL, "trace_clock", &clock, NULL) == 0)
@@ -346,9 +345,16 @@ int trace_output_add_host_options(struct trace_output *out)
 	}
 	add_string_option(out, TRACE_OPT_VERSION, TRACE_CMD_VERSION " trace-cmd-clone");
 	/* A trace id tells files of one session apart; any unlikely number will do. */
-	clock_gettime(CLOCK_REALTIME, &ts);
-	id = ((uint64_t)getpid() << 32) ^ ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+	if (!id) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		id = ((uint64_t)getpid() << 32) ^ ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+	}
 	return trace_output_add_option(out, TRACE_OPT_TRACEID, &id, sizeof(id));
+}
+
+int trace_output_add_host_options(struct trace_output *out)
+{
+	return trace_output_add_host_options_id(out, 0);
 }
 
 int trace_output_add_cpustats(struct trace_output *out, struct tfs_instance *buffer, int nr_cpus)

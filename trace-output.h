@@ -71,6 +71,8 @@ int trace_output_add_host_options(struct trace_output *out);
  * this is.
  */
 int trace_output_add_date(struct trace_output *out);
+/* The same with the TRACEID @id (an agent's, as it told the host); 0: a new one. */
+int trace_output_add_host_options_id(struct trace_output *out, uint64_t id);
 /* One CPUSTAT per CPU from @buffer's per_cpu/cpuN/stats (read them after recording). */
 struct tfs_instance;
 int trace_output_add_cpustats(struct trace_output *out, struct tfs_instance *buffer, int nr_cpus);

@@ -36,6 +36,8 @@ struct record_net {
 	struct trace_output	*out;
 	uint64_t		sent;		/* bytes of the header already sent */
 	int			reported;	/* the listener's loss was said */
+	int			*listen_fds;	/* agent: per CPU, the host connects to them */
+	uint64_t		trace_id;	/* agent: as told in TRACE_RESP */
 };
 
 /* HOST:PORT, or [ADDR]:PORT for an IPv6 address. */
@@ -124,6 +126,27 @@ static int announce(struct record_net *n, int *ports)
 	return ret;
 }
 
+/* Agent: the host connects to each CPU's port after the header; it gets 5 s. */
+static int accept_data_channel(struct record_net *n, uint32_t cpu)
+{
+	struct pollfd pfd = { .fd = n->listen_fds[cpu], .events = POLLIN };
+	int ret, fd;
+
+	do
+		ret = poll(&pfd, 1, NET_TIMEOUT_MS);
+	while (ret < 0 && errno == EINTR);
+	if (ret == 0)
+		return error("'%s': the host did not connect the data channel of cpu %u within %d s",
+			     n->name, cpu, NET_TIMEOUT_MS / 1000);
+	fd = ret < 0 ? -1 : accept4(n->listen_fds[cpu], NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		return error("'%s': cannot accept the data channel of cpu %u: %s", n->name, cpu,
+			     strerror(errno));
+	close(n->listen_fds[cpu]);
+	n->listen_fds[cpu] = -1;
+	return fd;
+}
+
 static int open_data_channels(struct record_net *n)
 {
 	const int *ports = n->ports;
@@ -132,7 +155,8 @@ static int open_data_channels(struct record_net *n)
 	for (uint32_t cpu = 0; cpu < n->init.cpus; cpu++)
 		n->data_fds[cpu] = -1;
 	for (uint32_t cpu = 0; cpu < n->init.cpus; cpu++) {
-		n->data_fds[cpu] = net_data_connect(n->peer.fd, ports[cpu], n->init.tcp, cpu);
+		n->data_fds[cpu] = n->listen_fds ? accept_data_channel(n, cpu) :
+				   net_data_connect(n->peer.fd, ports[cpu], n->init.tcp, cpu);
 		if (n->data_fds[cpu] < 0)
 			return -1;
 	}
@@ -170,6 +194,30 @@ struct record_net *record_net_connect(const struct record_net_opts *o, int nr_cp
 fail:
 	record_net_free(n);
 	return NULL;
+}
+
+struct record_net *record_net_agent(int fd, const char *name, int *listen_fds, int nr_cpus,
+				    uint32_t page_size, uint64_t trace_id)
+{
+	struct record_net *n = xcalloc(1, sizeof(*n));
+
+	n->peer.fd = fd;
+	n->meta_fd = -1;
+	n->peer.name = n->name;
+	n->peer.timeout_ms = NET_TIMEOUT_MS;
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	n->version = 3;
+	n->init.cpus = nr_cpus;
+	n->init.page_size = page_size;
+	n->init.tcp = 1;
+	n->listen_fds = listen_fds;
+	n->trace_id = trace_id;
+	return n;
+}
+
+uint64_t record_net_trace_id(const struct record_net *n)
+{
+	return n->trace_id;
 }
 
 const int *record_net_data_fds(const struct record_net *n)
@@ -240,6 +288,13 @@ static void watch_listener(struct record_net *n, int on)
 		fcntl(n->peer.fd, F_SETSIG, SIGTERM);
 	}
 	fcntl(n->peer.fd, F_SETFL, on ? flags | O_ASYNC : flags & ~O_ASYNC);
+	/* A host's CLOSE may have come before the watch: no signal would tell. */
+	if (on && n->listen_fds) {
+		struct pollfd pfd = { .fd = n->peer.fd, .events = POLLIN };
+
+		if (poll(&pfd, 1, 0) > 0)
+			kill(getpid(), SIGTERM);
+	}
 }
 
 int record_net_send_header(struct record_net *n, const struct record_net_header *h)
@@ -335,11 +390,32 @@ static void wait_control_sent(struct record_net *n)
 	}
 }
 
+/*
+ * Agent: the host's CLOSE stopped the recording; once the data channels have
+ * ended, CLOSE_RESP tells it that all is sent.
+ */
+static int agent_finish(struct record_net *n)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	int ret = net_recv_msg(&n->peer, m);
+
+	if (ret == 0 && m->cmd != NET_CLOSE)
+		ret = error("'%s': expected CLOSE, got %s (%u)", n->name, net_cmd_name(m->cmd),
+			    m->cmd);
+	free(m);
+	close_data_channels(n);
+	if (ret == 0)
+		ret = net_send_msg(&n->peer, NET_CLOSE_RESP, NULL, 0, NULL, 0);
+	return ret;
+}
+
 int record_net_finish(struct record_net *n)
 {
 	int ret = 0;
 
 	watch_listener(n, 0);
+	if (n->listen_fds)
+		return agent_finish(n);
 	if (check_listener(n) < 0)
 		return -1;
 	/*
@@ -364,6 +440,10 @@ void record_net_free(struct record_net *n)
 	if (!n)
 		return;
 	close_data_channels(n);
+	for (uint32_t cpu = 0; n->listen_fds && cpu < n->init.cpus; cpu++)
+		if (n->listen_fds[cpu] >= 0)
+			close(n->listen_fds[cpu]);
+	free(n->listen_fds);
 	free(n->data_fds);
 	free(n->ports);
 	trace_output_close(n->out);

@@ -21,6 +21,7 @@ struct record_net_opts {
 	int		v1;		/* --v1: speak protocol v1 only */
 	int		no_timeout;	/* --notimeout, --debug: wait on the listener for ever */
 	int		no_timeout_asked;	/* --notimeout itself, which needs -N */
+	struct record_net *agent;	/* trace-cmd agent: the host's connection instead of -N */
 };
 
 /* Checks the options for record's usage: 0, or -1 after a usage error. */
@@ -34,6 +35,19 @@ int record_net_check_opts(const struct record_net_opts *o);
  */
 struct record_net *record_net_connect(const struct record_net_opts *o, int nr_cpus,
 				      uint32_t page_size);
+
+/*
+ * trace-cmd agent (trace-cmd-agent(1)): the recording goes to the host that
+ * sent TRACE_REQ on @fd and was answered with TRACE_RESP naming the ports of
+ * @listen_fds (one listening TCP socket per CPU, which the host connects to
+ * once it has the header) and @trace_id.  It ends when the host sends CLOSE,
+ * answered with CLOSE_RESP.  Takes @fd and @listen_fds; @name is for messages.
+ */
+struct record_net *record_net_agent(int fd, const char *name, int *listen_fds, int nr_cpus,
+				    uint32_t page_size, uint64_t trace_id);
+
+/* The agent's trace id, for its file's TRACEID option; 0 for -N. */
+uint64_t record_net_trace_id(const struct record_net *n);
 
 /* The data channels, one per CPU, for the recorders (after the header). */
 const int *record_net_data_fds(const struct record_net *n);

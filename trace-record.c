@@ -406,6 +406,12 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	return PARSE_RUN;
 }
 
+/* -N, or an agent's recording: the trace goes over the network. */
+static int net_used(const struct record_plan *plan)
+{
+	return plan->net.target || plan->net.agent;
+}
+
 /* What the options say together, once all are read: PARSE_RUN or EXIT_USAGE. */
 static int check_options(struct record_plan *plan)
 {
@@ -422,17 +428,24 @@ static int check_options(struct record_plan *plan)
 	    rec_instances_check_usage(plan->instances) < 0 ||
 	    record_net_check_opts(&plan->net) < 0)
 		return usage_follows(cmd);
+	/* Upstream's agent refuses a command too: the host may only choose what is traced. */
+	if (plan->net.agent && (plan->argv || plan->net.target)) {
+		error(plan->argv ? "the host asked the agent to run '%s': an agent runs no commands" :
+			"the host asked the agent for -N '%s': an agent records for its host only",
+		      plan->argv ? plan->argv[0] : plan->net.target);
+		return EXIT_USAGE;
+	}
 	if (plan->live && plan->net.target)
 		return usage_error(cmd, "-N does not apply: %s prints the events here", cmd->name);
 	/* The protocol carries one buffer: the listener writes the top one only. */
-	if (plan->net.target && rec_instances_count(plan->instances))
+	if (net_used(plan) && rec_instances_count(plan->instances))
 		return usage_error(cmd, "-B cannot be used with -N: the listener receives the top buffer only");
-	if (plan->net.target && plan->recorder.max_bytes)
+	if (net_used(plan) && plan->recorder.max_bytes)
 		return usage_error(cmd, "-m cannot be used with -N: the listener writes the file, so it keeps all of it");
 	if (plan->live && plan->recorder.busy_poll)
 		return usage_error(cmd, "--poll does not apply: %s never waits on the kernel, it reads the buffers every -s interval",
 				   cmd->name);
-	if (plan->net.target && (plan->output || plan->temp_dir))
+	if (net_used(plan) && (plan->output || plan->temp_dir))
 		return usage_error(cmd, "%s cannot be used with -N: the trace goes to the listener",
 				   plan->output ? "-o" : "--temp");
 	if (!plan->output)
@@ -1211,7 +1224,7 @@ static int add_net_options(struct trace_output *out, void *arg)
 
 	if (add_time_base_option(run->plan, out) < 0)
 		return -1;
-	return trace_output_add_host_options(out);
+	return trace_output_add_host_options_id(out, record_net_trace_id(run->net));
 }
 
 static int send_net_header(struct record_run *run)
@@ -1335,7 +1348,7 @@ static int setup(struct record_run *run)
 	/* Nothing touches tracefs until every check that can fail has passed. */
 	if (plan->argv && !(run->cmd_path = find_command_path(plan->argv[0])))
 		return error("cannot run '%s': command not found", plan->argv[0]);
-	if ((!plan->net.target && !plan->live && open_output(run) < 0) || !tfs_dir())
+	if ((!net_used(plan) && !plan->live && open_output(run) < 0) || !tfs_dir())
 		return -1;
 	run->events = ftrace_select_events(&plan->top.ftrace, NULL, plan->top.specs, plan->top.nr_specs);
 	if (!run->events)
@@ -1346,10 +1359,14 @@ static int setup(struct record_run *run)
 	if (run->nr_cpus < 1)
 		return error("no per_cpu buffers in '%s'", tfs_dir());
 	run->page_size = ringbuf_page_size();
-	if (plan->net.target ? !(run->net = record_net_connect(&plan->net, run->nr_cpus,
-							       run->page_size)) :
-	    (!plan->live && open_temp_files(run) < 0))
+	if (plan->net.agent) {
+		run->net = plan->net.agent;
+		plan->net.agent = NULL;
+	} else if (plan->net.target ? !(run->net = record_net_connect(&plan->net, run->nr_cpus,
+								      run->page_size)) :
+		   (!plan->live && open_temp_files(run) < 0)) {
 		return -1;
+	}
 	run->saved = tfs_saved_new();
 	/* Off while we set up; writing "trace" empties the buffers and stats. */
 	if (tfs_set(run->saved, NULL, "tracing_on", "0") < 0 || buffer_plan_apply_size(&plan->top, run->saved, run->nr_cpus) < 0 ||
@@ -1399,7 +1416,7 @@ static int live_end(struct record_run *run)
 static int record(struct record_plan *plan)
 {
 	struct record_run run = { .plan = plan, .ready_fd = -1 };
-	int status;
+	int status = EXIT_FAILED;
 
 	if (plan->daemonize) {
 		int ret = daemonize(&run, &status);
@@ -1471,6 +1488,7 @@ static void plan_free(struct record_plan *plan)
 	}
 	buffer_plan_free(&plan->top);
 	rec_instances_free(plan->instances);
+	record_net_free(plan->net.agent);
 }
 
 int record_main(const struct command *cmd, int argc, char **argv,
@@ -1480,6 +1498,17 @@ int record_main(const struct command *cmd, int argc, char **argv,
 	int ret;
 
 	if ((ret = parse_options(argc, argv, &plan)) == PARSE_RUN)
+		ret = record(&plan);
+	plan_free(&plan);
+	return ret;
+}
+
+int record_agent_main(int argc, char **argv, struct record_net *host)
+{
+	struct record_plan plan = { .cmd = &cmd_record, .net.agent = host };
+	int ret = parse_options(argc, argv, &plan);
+
+	if (ret == PARSE_RUN)
 		ret = record(&plan);
 	plan_free(&plan);
 	return ret;

@@ -58,4 +58,11 @@ struct record_live {
 int record_main(const struct command *cmd, int argc, char **argv,
 		const struct record_live *live);
 
+struct record_net;
+/*
+ * trace-cmd agent: records as `record ARGS` would (@argv[0] is "record"),
+ * into @host (record_net_agent()), which it takes.  Returns the exit status.
+ */
+int record_agent_main(int argc, char **argv, struct record_net *host);
+
 #endif

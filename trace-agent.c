@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace-cmd agent: waits on a TCP port for the one host -N names.  For each
+ * connection (one at a time) a child reads the host's TRACE_REQ, opens one
+ * data port per CPU, answers TRACE_RESP, and records as `record ARGS` would
+ * into the host's connection (trace-record-net.c) until the host sends CLOSE.
+ * The protocol is trace-cmd-agent(1)'s, upstream 3.4's on the wire.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <netinet/in.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "trace-cmd.h"
+#include "trace-net.h"
+#include "trace-record.h"
+#include "trace-record-net.h"
+#include "trace-ringbuf.h"
+#include "trace-tracefs.h"
+
+extern const struct command cmd_agent;
+
+#define AGENT_DEFAULT_PORT	"823"	/* upstream's TRACE_AGENT_DEFAULT_PORT */
+
+static const char agent_usage[] =
+	"usage: trace-cmd agent -N CLIENT [-p PORT] [-D]\n"
+	"  Traces this machine for the host CLIENT when its record asks (see trace-cmd-agent(1)).\n"
+	"  -N CLIENT  accept TCP connections from the host CLIENT (a name or an address) only\n"
+	"  -p PORT    listen on TCP port PORT (default " AGENT_DEFAULT_PORT ")\n"
+	"  -D         run in the background as a daemon\n"
+	"  -V         vsock instead of TCP: not supported, refused\n"
+	"  -h         show this help\n";
+
+/* The host being served: its recording's process and its name. */
+struct served {
+	pid_t		pid;		/* 0: none */
+	char		name[300];
+};
+
+struct agent_cfg {
+	const char	*client;	/* -N */
+	const char	*port;		/* -p */
+	int		daemon;		/* -D */
+	struct addrinfo	*client_addrs;	/* what -N resolves to */
+};
+
+static volatile sig_atomic_t agent_stopping;
+
+static void on_stop(int sig)
+{
+	agent_stopping = sig;
+}
+
+/* A v4-mapped IPv6 peer compares as the IPv4 address it is. */
+static int same_host(const struct sockaddr_storage *peer, const struct sockaddr *want)
+{
+	const struct sockaddr_in6 *p6 = (const void *)peer;
+	const struct sockaddr_in *w4 = (const void *)want;
+
+	if (peer->ss_family == AF_INET && want->sa_family == AF_INET)
+		return !memcmp(&((const struct sockaddr_in *)peer)->sin_addr, &w4->sin_addr, 4);
+	if (peer->ss_family != AF_INET6)
+		return 0;
+	if (want->sa_family == AF_INET6)
+		return !memcmp(&p6->sin6_addr, &((const struct sockaddr_in6 *)want)->sin6_addr, 16);
+	return IN6_IS_ADDR_V4MAPPED(&p6->sin6_addr) && want->sa_family == AF_INET &&
+	       !memcmp(p6->sin6_addr.s6_addr + 12, &w4->sin_addr, 4);
+}
+
+/* Only the host -N named may make the agent trace. */
+static int client_allowed(const struct agent_cfg *cfg, int fd)
+{
+	struct sockaddr_storage peer;
+	socklen_t len = sizeof(peer);
+
+	if (getpeername(fd, (struct sockaddr *)&peer, &len) < 0)
+		return 0;
+	for (const struct addrinfo *ai = cfg->client_addrs; ai; ai = ai->ai_next)
+		if (same_host(&peer, ai->ai_addr))
+			return 1;
+	return 0;
+}
+
+/* One log line on standard output, at once (a daemon's goes nowhere). */
+static void __attribute__((format(printf, 1, 2))) agent_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+/* One listening TCP socket per CPU on the address the host reached. */
+static int *open_data_ports(int fd, int cpus, int *ports)
+{
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	int *fds = xcalloc(cpus, sizeof(*fds));
+
+	if (getsockname(fd, (struct sockaddr *)&local, &len) < 0) {
+		error("cannot get the agent's address: %s", strerror(errno));
+		free(fds);
+		return NULL;
+	}
+	for (int cpu = 0; cpu < cpus; cpu++) {
+		fds[cpu] = net_data_listen((struct sockaddr *)&local, len, 1, &ports[cpu]);
+		if (fds[cpu] < 0) {
+			while (cpu--)
+				close(fds[cpu]);
+			free(fds);
+			return NULL;
+		}
+	}
+	return fds;
+}
+
+static uint64_t new_trace_id(void)
+{
+	uint64_t id = 0;
+
+	while (!id && getrandom(&id, sizeof(id), 0) == sizeof(id))
+		;
+	return id ? id : (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
+}
+
+/* The child's work for one host: TRACE_REQ, TRACE_RESP, then the recording. */
+static int serve_host(int fd, const char *name)
+{
+	struct net_peer peer = { .fd = fd, .timeout_ms = NET_TIMEOUT_MS, .name = name };
+	struct net_msg *m = xmalloc(sizeof(*m));
+	struct net_trace_req *req = xmalloc(sizeof(*req));
+	struct net_trace_resp resp = { .trace_id = new_trace_id() };
+	const char **argv = NULL;
+	int *fds = NULL, *ports = NULL, cpus, ret = EXIT_FAILED;
+
+	if (net_recv_msg(&peer, m) < 0 || net_parse_trace_req(&peer, m, req) < 0)
+		goto out;
+	if (!tfs_dir() || (cpus = tfs_cpu_count()) < 1 || cpus > NET_MAX_CPUS) {
+		error("'%s': cannot count this machine's cpus in tracefs", name);
+		goto out;
+	}
+	if (req->tsync_offered)
+		agent_log("%s offered time synchronization: this agent has none, its clock is its own", name);
+	ports = xcalloc(cpus, sizeof(*ports));
+	fds = open_data_ports(fd, cpus, ports);
+	if (!fds)
+		goto out;
+	resp.cpus = cpus;
+	resp.page_size = ringbuf_page_size();
+	resp.ports = ports;
+	if (net_send_trace_resp(&peer, &resp) < 0) {
+		for (int cpu = 0; cpu < cpus; cpu++)
+			close(fds[cpu]);
+		free(fds);
+		goto out;
+	}
+	argv = xcalloc(req->argc + 2, sizeof(*argv));
+	argv[0] = "record";
+	memcpy(argv + 1, req->argv, req->argc * sizeof(*argv));
+	ret = record_agent_main(req->argc + 1, (char **)argv,
+				record_net_agent(fd, name, fds, cpus, resp.page_size,
+						 resp.trace_id));
+	fd = -1;	/* the recording took it */
+out:
+	if (fd >= 0)
+		close(fd);
+	free(argv);
+	free(ports);
+	free(req);
+	free(m);
+	return ret;
+}
+
+/*
+ * A refused peer's request is read and dropped, for half a second at most,
+ * after our end is shut: closing with its bytes unread would reset the
+ * connection, and upstream's record, still writing its request, would then
+ * die of SIGPIPE instead of saying the agent hung up.
+ */
+static void drop_peer(int fd)
+{
+	long long end = net_now_ms() + 500;
+	char buf[4096];
+
+	shutdown(fd, SHUT_WR);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		long long left = end - net_now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, left) <= 0 || read(fd, buf, sizeof(buf)) <= 0)
+			break;
+	}
+}
+
+static pid_t start_child(int lfd, int fd, const char *name)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		error("cannot fork: %s", strerror(errno));
+		return 0;
+	}
+	if (pid == 0) {
+		close(lfd);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		exit(serve_host(fd, name));
+	}
+	return pid;
+}
+
+/* One connection: refused unless it is the -N host and none is being served. */
+static void accept_one(int lfd, const struct agent_cfg *cfg, struct served *host)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	char name[sizeof(host->name)] = "a client";
+
+	if (fd < 0)
+		return;
+	net_peer_name(fd, name, sizeof(name));
+	if (!client_allowed(cfg, fd)) {
+		agent_log("refused %s: only %s may connect (-N)", name, cfg->client);
+		drop_peer(fd);
+	} else if (host->pid) {
+		agent_log("refused %s: already tracing for %s", name, host->name);
+		drop_peer(fd);
+	} else {
+		agent_log("connected with %s", name);
+		snprintf(host->name, sizeof(host->name), "%s", name);
+		host->pid = start_child(lfd, fd, name);
+	}
+	close(fd);
+}
+
+static void reap(struct served *host)
+{
+	int status;
+
+	if (host->pid && waitpid(host->pid, &status, WNOHANG) == host->pid) {
+		agent_log("%s: recording %s", host->name,
+			  WIFEXITED(status) && !WEXITSTATUS(status) ? "done" : "failed");
+		host->pid = 0;
+	}
+}
+
+static int serve(int lfd, const struct agent_cfg *cfg)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	struct served host = { 0 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	while (!agent_stopping) {
+		struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+
+		reap(&host);
+		if (poll(&pfd, 1, 200) > 0)
+			accept_one(lfd, cfg, &host);
+	}
+	close(lfd);
+	if (host.pid) {
+		kill(host.pid, SIGTERM);
+		waitpid(host.pid, NULL, 0);
+	}
+	return EXIT_OK;
+}
+
+static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt(argc, argv, "+:hN:p:DV")) != -1) {
+		switch (c) {
+		case 'h':
+			return show_usage(&cmd_agent);
+		case 'N':
+			cfg->client = optarg;
+			break;
+		case 'p':
+			cfg->port = optarg;
+			break;
+		case 'D':
+			cfg->daemon = 1;
+			break;
+		case 'V':
+			return usage_error(&cmd_agent,
+					   "-V: vsock is not supported by this trace-cmd: use -N CLIENT (TCP)");
+		default:
+			return option_error(&cmd_agent, argv, c);
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_agent, "unexpected argument '%s'", argv[optind]);
+	if (!cfg->client)
+		return usage_error(&cmd_agent,
+				   "-N CLIENT is required: this trace-cmd serves its host over TCP only");
+	return PARSE_RUN;
+}
+
+static int resolve_client(struct agent_cfg *cfg)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	int err = getaddrinfo(cfg->client, NULL, &hints, &cfg->client_addrs);
+
+	if (err)
+		return error("cannot resolve -N '%s': %s", cfg->client, gai_strerror(err));
+	return 0;
+}
+
+static int run_agent(int argc, char **argv)
+{
+	struct agent_cfg cfg = { .port = AGENT_DEFAULT_PORT };
+	int ret = parse_args(argc, argv, &cfg), lfd;
+
+	if (ret != PARSE_RUN)
+		return ret;
+	if (resolve_client(&cfg) < 0)
+		return EXIT_FAILED;
+	lfd = net_listen_tcp(cfg.port, NULL);
+	if (lfd < 0) {
+		freeaddrinfo(cfg.client_addrs);
+		return EXIT_FAILED;
+	}
+	printf("listening on port %s for %s\n", cfg.port, cfg.client);
+	fflush(stdout);
+	if (cfg.daemon && daemon(1, 0) < 0) {
+		error("cannot become a daemon: %s", strerror(errno));
+		ret = EXIT_FAILED;
+	} else {
+		ret = serve(lfd, &cfg);
+	}
+	freeaddrinfo(cfg.client_addrs);
+	return ret;
+}
+
+const struct command cmd_agent = {
+	.name = "agent",
+	.run = run_agent,
+	.usage = agent_usage,
+	.summary = "trace this machine for a host's record -A",
+};
