@@ -26,6 +26,13 @@ consumers_dir() {
 		"$CONSUMERS_SRC/package-lock.json" | sha256sum | cut -c1-16)"
 }
 
+# npm_why LOG: npm's reason in one line (its code and message), not the
+# pointer to its debug log that ends LOG (npm 9 says "npm ERR!", 10 "npm error").
+npm_why() {
+	sed -n 's/^npm \(ERR!\|error\) *//p' "$1" | grep -v -e '^$' -e '^errno ' -e 'complete log' -e '_logs/' |
+		head -n 3 | paste -sd ';' -
+}
+
 # consumers_install: installs them once (npm ci, exactly the lock file's
 # versions) beside their final place, then renames, so a failed or
 # concurrent install never leaves half a tree there.
@@ -41,7 +48,7 @@ consumers_install() {
 	cp "$CONSUMERS_SRC/package.json" "$CONSUMERS_SRC/package-lock.json" "$tmp/" &&
 	(cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts) >"$TRASH/npm.log" 2>&1 &&
 	: >"$tmp/.installed" || {
-		say "npm ci failed: $(tail -n 1 "$TRASH/npm.log")"
+		say "npm ci failed: $(npm_why "$TRASH/npm.log")"
 		rm -rf "$tmp"
 		return 1
 	}
