@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# Real viewers of convert --to chrome-json, run by tests/consumers/check.mjs:
+# Real viewers of convert --to chrome-json, run by tests/consumers/check.mjs,
+# and DuckDB, run by tests/consumers/duckdb.mjs:
 #
 #   . "$TEST_DIR"/lib-consumers.sh
 #   test_expect_success SPEEDSCOPE '...' 'consumer_check speedscope out.json'
+#   test_expect_success DUCKDB '...' 'duckdb_run queries.sql'
 #
 # Prerequisites: TRACE_ENGINE, DevTools' trace engine under node; SPEEDSCOPE,
-# speedscope's page in headless Chromium ($CHROMIUM, else /usr/bin/chromium).
-# Both need node and npm (scripts/install-deps.sh installs them and Chromium);
+# speedscope's page in headless Chromium ($CHROMIUM, else /usr/bin/chromium);
+# DUCKDB, DuckDB (@duckdb/node-api) running SQL on report --format jsonl
+# (duckdb_run).  All need node and npm (scripts/install-deps.sh installs
+# them and Chromium);
 # the pinned npm packages of tests/consumers/ are installed on first use into
 # a cache named after their lock file ($CONSUMERS_CACHE, else
 # ~/.cache/trace-cmd-tests), never into the source tree.
@@ -20,6 +24,13 @@ export CHROMIUM
 consumers_dir() {
 	echo "$CONSUMERS_CACHE/consumers-$(cat "$CONSUMERS_SRC/package.json" \
 		"$CONSUMERS_SRC/package-lock.json" | sha256sum | cut -c1-16)"
+}
+
+# npm_why LOG: npm's reason in one line (its code and message), not the
+# pointer to its debug log that ends LOG (npm 9 says "npm ERR!", 10 "npm error").
+npm_why() {
+	sed -n 's/^npm \(ERR!\|error\) *//p' "$1" | grep -v -e '^$' -e '^errno ' -e 'complete log' -e '_logs/' |
+		head -n 3 | paste -sd ';' -
 }
 
 # consumers_install: installs them once (npm ci, exactly the lock file's
@@ -37,7 +48,7 @@ consumers_install() {
 	cp "$CONSUMERS_SRC/package.json" "$CONSUMERS_SRC/package-lock.json" "$tmp/" &&
 	(cd "$tmp" && npm ci --no-audit --no-fund --ignore-scripts) >"$TRASH/npm.log" 2>&1 &&
 	: >"$tmp/.installed" || {
-		say "npm ci failed: $(tail -n 1 "$TRASH/npm.log")"
+		say "npm ci failed: $(npm_why "$TRASH/npm.log")"
 		rm -rf "$tmp"
 		return 1
 	}
@@ -47,6 +58,7 @@ consumers_install() {
 
 if consumers_install; then
 	test_set_prereq TRACE_ENGINE
+	test_set_prereq DUCKDB
 	if [ -x "$CHROMIUM" ]; then
 		test_set_prereq SPEEDSCOPE
 	else
@@ -60,5 +72,15 @@ consumer_check() {
 	CONSUMERS_DIR=$(consumers_dir) node "$CONSUMERS_SRC/check.mjs" "$1" "$2" >consumer.out 2>&1
 	ret=$?
 	[ $ret = 0 ] || sed 's/^/# /' consumer.out | head -n 20
+	return $ret
+}
+
+# duckdb_run SCRIPT.sql: DuckDB's answers to SCRIPT's queries (run from the
+# current directory) in duckdb.out, as sqlite3 prints them, '--' after each;
+# fails with the reason.
+duckdb_run() {
+	CONSUMERS_DIR=$(consumers_dir) node "$CONSUMERS_SRC/duckdb.mjs" "$1" >duckdb.out 2>&1
+	ret=$?
+	[ $ret = 0 ] || sed 's/^/# /' duckdb.out | head -n 20
 	return $ret
 }

@@ -151,8 +151,26 @@ function report(exported, inFile, warnings) {
 	console.log(cpus ? `OK ${cpus} CPU tracks flat and closed` : 'OK no CPU slices to show');
 }
 
+// What the engine takes from newer Node (20.18, 20) than Debian 12's 18:
+// URL.parse and Array.prototype.toSorted, as the standards define them.
+function newerNode() {
+	URL.parse ??= (url, base) => {
+		try {
+			return new URL(url, base);
+		} catch {
+			return null;
+		}
+	};
+	if (!Array.prototype.toSorted)
+		Object.defineProperty(Array.prototype, 'toSorted', {
+			value(compare) { return Array.from(this).sort(compare); },
+			writable: true, configurable: true,
+		});
+}
+
 // The Performance panel's model: every thread's events, as its tracks draw them.
 async function traceEngine(file) {
+	newerNode();
 	globalThis.DOMRect ??= class DOMRect {
 		constructor(x = 0, y = 0, width = 0, height = 0) {
 			Object.assign(this, { x, y, width, height });
