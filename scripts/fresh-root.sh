@@ -110,6 +110,13 @@ for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.l
 	[ -f "$f" ] && cp "$f" "$root$f"
 done
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# This network's own certificate authorities (an HTTPS proxy's): a machine on
+# it has them, and npm's registry is reached through it.  ca-certificates,
+# once install-deps puts it in, takes them up.
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
 printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 git clone -q --no-local "$src" "$root/root/trace-cmd"
 [ -z "$shared" ] || cp -a "$shared" "$root/root/shared"

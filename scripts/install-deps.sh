@@ -22,7 +22,7 @@ pkgs="$pkgs libsqlite3-dev sqlite3"
 pkgs="$pkgs qemu-system-x86 busybox-static xz-utils"
 # t9003: real viewers of convert --to chrome-json (tests/lib-consumers.sh): node runs
 # DevTools' trace engine, and speedscope's page in Chromium; npm installs them.
-pkgs="$pkgs nodejs chromium"
+pkgs="$pkgs nodejs chromium ca-certificates"
 command -v npm >/dev/null || pkgs="$pkgs npm"
 missing=
 for p in $pkgs; do
