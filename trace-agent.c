@@ -40,7 +40,18 @@ static const char agent_usage[] =
 	"  -p PORT    listen on TCP port PORT (default " AGENT_DEFAULT_PORT ")\n"
 	"  -D         run in the background as a daemon\n"
 	"  -V         vsock instead of TCP: not supported, refused\n"
+	"  -P CID     also a proxy for the guest CID: not supported, refused\n"
+	"  --verbose[=LEVEL]  the log level (none crit err warn info debug all, or 0-6;\n"
+	"             alone: info): at debug each tracefs write\n"
 	"  -h         show this help\n";
+
+enum { OPT_VERBOSE = 0x100 };
+
+static const struct option agent_longopts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
+	{ NULL, 0, NULL, 0 }
+};
 
 /* The host being served: its recording's process and its name. */
 struct served {
@@ -289,7 +300,7 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:hN:p:DV")) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hN:p:DVP:", agent_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_agent);
@@ -305,6 +316,13 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 		case 'V':
 			return usage_error(&cmd_agent,
 					   "-V: vsock is not supported by this trace-cmd: use -N CLIENT (TCP)");
+		case 'P':
+			return usage_error(&cmd_agent,
+					   "-P: proxy mode is not supported by this trace-cmd: run an agent in each guest");
+		case OPT_VERBOSE:
+			if (set_log_level("--verbose", optarg) < 0)
+				return usage_follows(&cmd_agent);
+			break;
 		default:
 			return option_error(&cmd_agent, argv, c);
 		}

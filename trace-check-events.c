@@ -18,14 +18,19 @@
 extern const struct command cmd_check_events;
 
 static const char check_events_usage[] =
-	"usage: trace-cmd check-events [-N]\n"
-	"  -N    do not load the libtraceevent plugins\n"
-	"  -h    show this help\n"
+	"usage: trace-cmd check-events [-N] [--verbose[=LEVEL]]\n"
+	"  -N                 do not load the libtraceevent plugins\n"
+	"  --verbose[=LEVEL]  the log level (none crit err warn info debug all, or 0-6;\n"
+	"                     alone: info): from info, libtraceevent says what it parses\n"
+	"  -h                 show this help\n"
 	"Parses every event format of the tracing directory; prints the ones that\n"
 	"fail to parse and exits 1 if any did.\n";
 
+enum { OPT_VERBOSE = 0x100 };
+
 static const struct option check_events_options[] = {
 	{ "help", no_argument, NULL, 'h' },
+	{ "verbose", optional_argument, NULL, OPT_VERBOSE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -121,7 +126,10 @@ static int run_check_events(int argc, char **argv)
 			return show_usage(&cmd_check_events);
 		if (c == 'N')
 			no_plugins = 1;
-		else
+		else if (c == OPT_VERBOSE) {
+			if (set_log_level("--verbose", optarg) < 0)
+				return usage_follows(&cmd_check_events);
+		} else
 			return option_error(&cmd_check_events, argv, c);
 	}
 	if (optind < argc)

@@ -228,7 +228,6 @@ static const char *file_option_name(int c)
 static const char *record_only_name(int c)
 {
 	switch (c) {
-	case OPT_VERBOSE: return "--verbose";
 	case OPT_DEBUG: return "--debug";
 	case OPT_STDERR: return "--stderr";
 	case OPT_NOTIMEOUT: return "--notimeout";

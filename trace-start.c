@@ -54,6 +54,7 @@ extern const struct command cmd_start, cmd_set;
 	"  -K         do not clear the buffers before tracing (set never clears them)\n" \
 	"  -k         accepted as upstream's: start and set never reset the buffers after\n" \
 	"  -q, --quiet          accepted as upstream's: start and set print no statistics\n" \
+	"  -m KB, -s USECS      in upstream's usage, about record's recorders: refused\n" \
 	"  --verbose[=LEVEL]    the log level (none crit err warn info debug all, or 0-6;\n" \
 	"                       info alone): at debug, each tracefs write\n" \
 	"  --user USER          run COMMAND as USER\n" \
@@ -259,7 +260,7 @@ static int parse(struct start_plan *p, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDivFKkq", start_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:f:R:p:b:C:O:B:l:n:g:P:cM:TdDivFKkqm:s:", start_longopts, NULL)) != -1) {
 		b = cur(p);
 		switch (c) {
 		case 'h':
@@ -318,6 +319,11 @@ static int parse(struct start_plan *p, int argc, char **argv)
 			if ((ret = run_option(p, c, optarg)) != PARSE_RUN)
 				return ret;
 			break;
+		case 'm':
+		case 's':
+			/* In 3.4's usage (shared with record's), meaningless without recorders. */
+			return usage_error(p->cmd, "-%c is about record's recorders: %s records nothing",
+					   c, p->cmd->name);
 		default:
 			return option_error(p->cmd, argv, c);
 		}

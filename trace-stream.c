@@ -61,6 +61,8 @@ static const char stream_usage[] =
 	"  --no-filter         stream trace-cmd's own events too\n"
 	"  -k                  keep the tracefs settings after streaming (no restore)\n"
 	"  -q, --quiet         quiet: no per-CPU event counts at the end\n"
+	"  --verbose[=LEVEL]   the log level: none crit err warn (the default) info debug all,\n"
+	"                      or 0 to 6; alone: info; at debug each tracefs write\n"
 	"  -h                  show this help\n"
 	"Prints the events as report would, as they happen, until COMMAND exits, or with\n"
 	"no COMMAND until SIGINT (Ctrl-C) or SIGTERM.  record's options for the file and\n"

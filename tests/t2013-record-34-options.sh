@@ -53,6 +53,13 @@ test_expect_success 'stream takes --quiet as -q too: no per-CPU counts' '
 	test ! -s err && grep -q "sched_switch:" out
 '
 
+test_expect_success 'stream --verbose=debug logs each tracefs write on stderr, apart from the events' '
+	rm -rf fake && cp -r "$FAKE" fake &&
+	TRACE_CMD_TRACING_DIR=$PWD/fake "$TRACE_CMD" stream -q --verbose=debug -e sched_switch true >out 2>err &&
+	grep -q "^trace-cmd stream: debug: writing .* to .*fake/" err &&
+	! grep -q "debug: writing" out && grep -q "sched_switch:" out
+'
+
 test_expect_success '--verbose says how each recorder moves pages; levels by name or number' '
 	fake_record --verbose -e sched_switch -o a.dat true &&
 	grep -q "^trace-cmd record: cpu 0: recorder [0-9]* moves pages by splice(2)$" err &&

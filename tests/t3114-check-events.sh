@@ -36,12 +36,14 @@ test_expect_success 'no tracing directory: exit 1 saying why' '
 '
 
 test_expect_success 'usage: -h to stdout; unknown option or argument exit 2' '
-	"$TRACE_CMD" check-events -h >out && head -1 out | grep -qx "usage: trace-cmd check-events \[-N\]" &&
+	"$TRACE_CMD" check-events -h >out && head -1 out | grep -qx "usage: trace-cmd check-events \[-N\] \[--verbose\[=LEVEL\]\]" &&
 	test_expect_code 2 "$TRACE_CMD" check-events -x 2>err &&
 	test "$(head -1 err)" = "trace-cmd check-events: unknown option '"'"'-x'"'"'" &&
 	grep -q "^usage: trace-cmd check-events" err &&
 	test_expect_code 2 "$TRACE_CMD" check-events extra 2>err &&
-	test "$(head -1 err)" = "trace-cmd check-events: unexpected argument '"'"'extra'"'"'"
+	test "$(head -1 err)" = "trace-cmd check-events: unexpected argument '"'"'extra'"'"'" &&
+	test_expect_code 2 "$TRACE_CMD" check-events --verbose=loud 2>err &&
+	test "$(head -1 err)" = "trace-cmd check-events: invalid --verbose value '"'"'loud'"'"': use none, crit, err, warn, info, debug, all or 0 to 6"
 '
 
 test_done

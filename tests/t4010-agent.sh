@@ -256,6 +256,10 @@ test_expect_success "agent usage: -N required, -V refused, bad options" '
 	grep -q "^trace-cmd agent: -N CLIENT is required" err &&
 	test_expect_code 2 "$TRACE_CMD" agent -V 2>err &&
 	grep -q "^trace-cmd agent: -V: vsock is not supported" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 -P 3 2>err &&
+	grep -q "^trace-cmd agent: -P: proxy mode is not supported" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 --verbose=loud 2>err &&
+	grep -q "^trace-cmd agent: invalid --verbose value .loud." err &&
 	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 extra 2>err &&
 	grep -q "unexpected argument" err &&
 	test_expect_code 1 "$TRACE_CMD" agent -N no-such-host.invalid -p 1 2>err &&

@@ -105,6 +105,8 @@ test_expect_success '-k, -q, --quiet and --verbose[=LEVEL] are accepted; at debu
 
 test_expect_success 'usage errors: what needs a COMMAND, bad values' '
 	fresh_fake &&
+	check_usage 2 "trace-cmd set: -m is about record'"'"'s recorders: set records nothing" set -m 100 -e sched_switch &&
+	check_usage 2 "trace-cmd start: -s is about record'"'"'s recorders: start records nothing" start -s 10 -e sched_switch &&
 	check_usage 2 "trace-cmd start: -F needs a COMMAND" start -e sched_switch -F &&
 	check_usage 2 "trace-cmd set: --fork needs a COMMAND" set -e sched_switch --fork &&
 	check_usage 2 "trace-cmd start: --user needs a COMMAND" start -e sched_switch --user nobody &&
