@@ -6,7 +6,7 @@
 # a client that says nothing is dropped after the protocol's 5 s.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-net.sh"
-test_have_prereq TRACEFS,UPSTREAM34 && . "$TEST_DIR/lib-tracefs.sh" && test_lock_tracefs
+test_have_prereq TRACEFS && . "$TEST_DIR/lib-tracefs.sh" && test_lock_tracefs
 
 trap 'stop_agent; stop_listen; cd /; rm -rf "$TRASH"' EXIT
 

@@ -175,7 +175,7 @@ test_expect_success GUEST 'record -p wakeup where the kernel lacks it: a clear e
 	test $(wc -l <"$out/err") = 1 &&
 	grep -q "^trace-cmd record: tracer '"'"'wakeup'"'"' is not available (available: .*function_graph" "$out/err" &&
 	test_cmp "$out/before" "$out/after" &&
-	{ [ -z "$UPSTREAM34" ] || test "$(cat "$(guest_out wakeup-3.4)/rc")" != 0; }
+	{ ! test_have_prereq UPSTREAM34 || test "$(cat "$(guest_out wakeup-3.4)/rc")" != 0; }
 '
 
 # Trigger variables carry a number of each run's own.
@@ -186,7 +186,7 @@ test_expect_success GUEST 'sqlhist -e makes the synthetic event 3.4 makes, the k
 		{ cat "$out/switch_trigger"; false; }; } &&
 	holds sqlhist-ours "wl: *comm=.* lat=[0-9]" &&
 	{ test ! -s "$out/after_reset" || { echo "left after reset:"; cat "$out/after_reset"; false; }; } &&
-	if [ -n "$UPSTREAM34" ]; then
+	if test_have_prereq UPSTREAM34; then
 		guest_ok sqlhist-3.4 &&
 		test_cmp "$(guest_out sqlhist-3.4)/dynamic_events" "$out/dynamic_events" &&
 		sed -E "s/_[0-9]+_/_N_/g" "$(guest_out sqlhist-3.4)/switch_trigger" >theirs &&

@@ -108,6 +108,8 @@ echo "$resets" | while read -r args; do
 	[ "$args" = plain ] && args=
 	# 3.4's reset takes 20 to 100 s under TCG on busy cores: not for -k all.
 	whos="ours 34"; [ "$args" = "-k all" ] && whos=ours
+	# Without 3.4 its case would leave the probes and triggers it set up.
+	test_have_prereq UPSTREAM34 || whos=ours
 	for who in $whos; do
 		case $who in ours) cmd='"$TRACE_CMD"' ;; 34) cmd='"$UPSTREAM34"' ;; esac
 		guest_case "reset$n-$who" "tracefs_settings >before && make_dynevents &&
@@ -154,6 +156,7 @@ echo "$cycles" | while IFS='	' read -r name args stream_args; do
 	[ -n "$name" ] || continue
 	# 3.4 once, after the function_graph tracer, to keep the boot in bounds.
 	whos="ours 34"; [ $name = fn ] && whos=ours
+	test_have_prereq UPSTREAM34 || whos=ours
 	for who in $whos; do
 		case $who in ours) cmd='"$TRACE_CMD"' ;; 34) cmd='"$UPSTREAM34"' ;; esac
 		guest_case "cycle-$name-$who" "tracefs_settings >before &&
