@@ -141,7 +141,7 @@ static int read_sql_file(struct sqlhist *sq)
  * libtracefs explains a parse error over several lines (the SQL, a caret,
  * "ERROR: 'token'", the reason): one line of it, the reason and the token.
  */
-static int sql_error(const char *why)
+static int sql_error(const char *why, int err)
 {
 	const char *tok = why ? strstr(why, "ERROR: ") : NULL;
 	const char *reason = why;
@@ -152,6 +152,9 @@ static int sql_error(const char *why)
 		tok_len = strcspn(tok, "\n");
 		reason = tok + tok_len + (tok[tok_len] == '\n');
 	}
+	/* libtracefs leaves no text for some refusals, only errno. */
+	if ((!reason || !*reason) && err)
+		return error("invalid SQL: %s (see tracefs_sql(3))", strerror(err));
 	if (!reason || !*reason)
 		return error("invalid SQL (see tracefs_sql(3))");
 	return error("invalid SQL: %.*s%s%.*s", (int)strcspn(reason, "\n"), reason,
@@ -256,12 +259,33 @@ static char *lines_in_dir(char *text, const char *dir)
 	return out;
 }
 
+/* -m/-c: the handlers go on the end event's histogram, the last line. */
+static char *with_handlers(const struct sqlhist *sq, char *text)
+{
+	char *last, *with, *all;
+
+	text[strlen(text) - 1] = '\0';
+	last = strrchr(text, '\n');
+	last = last ? last + 1 : text;
+	with = add_handlers(sq, last);
+	if (!with) {
+		free(text);
+		return NULL;
+	}
+	*last = '\0';
+	all = xmalloc(strlen(text) + strlen(with) + 2);
+	sprintf(all, "%s%s\n", text, with);
+	free(with);
+	free(text);
+	return all;
+}
+
 /* The commands as text: "echo 'VALUE' >> PATH" lines, handlers added. */
 static char *commands_text(const struct sqlhist *sq, struct tracefs_synth *synth,
 			   struct tracefs_hist *hist, const char *dir)
 {
 	struct trace_seq seq;
-	char *text = NULL, *last;
+	char *text = NULL;
 	int ret;
 
 	trace_seq_init(&seq);
@@ -275,24 +299,7 @@ static char *commands_text(const struct sqlhist *sq, struct tracefs_synth *synth
 	trace_seq_destroy(&seq);
 	if (!text || hist || (!sq->max_var && !sq->change_var))
 		return text;
-	/* The end event's histogram is the last line. */
-	text[strlen(text) - 1] = '\0';
-	last = strrchr(text, '\n');
-	last = last ? last + 1 : text;
-	{
-		char *with = add_handlers(sq, last), *all;
-
-		if (!with) {
-			free(text);
-			return NULL;
-		}
-		*last = '\0';
-		all = xmalloc(strlen(text) + strlen(with) + 2);
-		sprintf(all, "%s%s\n", text, with);
-		free(with);
-		free(text);
-		return all;
-	}
+	return with_handlers(sq, text);
 }
 
 /* Why the kernel may have refused: no hist triggers or synthetic events. */
@@ -360,12 +367,16 @@ static void undo_command(const char *line)
 /* Runs the lines in order; on a refusal undoes those that ran, last first. */
 static int run_commands(char *text, const char *dir)
 {
-	char *lines[16];
-	int n = 0, ret = 0;
+	size_t count = 0, n = 0;
+	char **lines;
+	int ret = 0;
 
-	for (char *line = strtok(text, "\n"); line && n < 16; line = strtok(NULL, "\n"))
+	for (const char *c = text; *c; c++)
+		count += *c == '\n';
+	lines = xcalloc(count + 1, sizeof(*lines));
+	for (char *line = strtok(text, "\n"); line && n <= count; line = strtok(NULL, "\n"))
 		lines[n++] = line;
-	for (int i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (run_command(lines[i], dir) < 0) {
 			while (i--)
 				undo_command(lines[i]);
@@ -373,6 +384,7 @@ static int run_commands(char *text, const char *dir)
 			break;
 		}
 	}
+	free(lines);
 	return ret;
 }
 
@@ -410,9 +422,10 @@ static int make_synth(struct sqlhist *sq, const char *dir)
 	tep = tracefs_local_events(dir);
 	if (!tep)
 		return error("cannot read the event formats of '%s': %s", dir, strerror(errno));
+	errno = 0;
 	synth = tracefs_sql(tep, sq->name ? sq->name : "Anonymous", sq->sql, &why);
 	if (!synth)
-		ret = sql_error(why);
+		ret = sql_error(why, errno);
 	else
 		ret = print_or_make(sq, synth, dir);
 	free(why);
