@@ -18,6 +18,7 @@
 #include "trace-format.h"
 #include "trace-outfile.h"
 #include "trace-chrome.h"
+#include "trace-keymap.h"
 
 /* The pseudo process holding one track per CPU, far from any real pid. */
 #define CPUS_PID	1000000000
@@ -28,7 +29,6 @@
 /* A task: its name for the metadata, and its open function_graph calls. */
 struct task {
 	int		pid;
-	int		used;
 	char		*comm;
 	uint64_t	*stack;
 	int		depth, cap;
@@ -51,8 +51,7 @@ struct chrome {
 	int			nr_events;
 	int			usecs;	/* timestamps convert to µs */
 	uint64_t		last_ts;
-	struct task		*tasks;
-	size_t			nr_tasks, task_slots;
+	struct keymap		tasks;		/* pid -> struct task */
 	struct cpu_state	*cpus;
 	int			nr_cpus;
 	struct tep_event	*sched_switch, *graph_entry, *graph_exit;
@@ -64,35 +63,12 @@ struct chrome {
 
 static struct task *task_of(struct chrome *c, int pid)
 {
-	size_t h;
+	bool added;
+	struct task *t = keymap_get(&c->tasks, (uint32_t)pid, &added);
 
-	if (c->nr_tasks * 2 >= c->task_slots) {
-		struct task *old = c->tasks;
-		size_t n = c->task_slots;
-
-		c->task_slots = n ? n * 2 : 1024;
-		c->tasks = xcalloc(c->task_slots, sizeof(*c->tasks));
-		c->nr_tasks = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!old[i].used)
-				continue;
-			h = (unsigned int)old[i].pid % c->task_slots;
-			while (c->tasks[h].used)
-				h = (h + 1) % c->task_slots;
-			c->tasks[h] = old[i];
-			c->nr_tasks++;
-		}
-		free(old);
-	}
-	h = (unsigned int)pid % c->task_slots;
-	while (c->tasks[h].used && c->tasks[h].pid != pid)
-		h = (h + 1) % c->task_slots;
-	if (!c->tasks[h].used) {
-		c->tasks[h].used = 1;
-		c->tasks[h].pid = pid;
-		c->nr_tasks++;
-	}
-	return &c->tasks[h];
+	if (added)
+		t->pid = pid;
+	return t;
 }
 
 /* The name a task goes by: the last comm sched_switch gave, else the saved cmdlines'. */
@@ -410,10 +386,10 @@ static void finish_events(struct chrome *c)
 
 	for (int t = 0; t < c->nr_cpus; t++)
 		close_slice(c, t, c->last_ts);
-	for (size_t i = 0; i < c->task_slots; i++) {
-		struct task *t = &c->tasks[i];
+	for (size_t i = 0; i < c->tasks.slots; i++) {
+		struct task *t = keymap_slot(&c->tasks, i);
 
-		if (!t->used)
+		if (!t)
 			continue;
 		while (t->depth)
 			end_call(c, t, c->last_ts);
@@ -487,12 +463,16 @@ static void free_chrome(struct chrome *c)
 {
 	for (int t = 0; t < c->nr_cpus; t++)
 		free(c->cpus[t].comm);
-	for (size_t i = 0; i < c->task_slots; i++) {
-		free(c->tasks[i].comm);
-		free(c->tasks[i].stack);
+	for (size_t i = 0; i < c->tasks.slots; i++) {
+		struct task *t = keymap_slot(&c->tasks, i);
+
+		if (t) {
+			free(t->comm);
+			free(t->stack);
+		}
 	}
 	jbuf_free(&c->b);
-	free(c->tasks);
+	keymap_free(&c->tasks);
 	free(c->cpus);
 	trace_input_close(c->in);
 }
@@ -536,7 +516,7 @@ static int export_to_stdout(struct chrome *c)
 
 int trace_chrome_export(const char *input, const char *output)
 {
-	struct chrome c = { .output = output };
+	struct chrome c = { .output = output, .tasks = KEYMAP_INIT(struct task) };
 	int ret;
 
 	c.in = trace_input_open(input, 0);

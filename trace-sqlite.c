@@ -20,6 +20,7 @@
 #include "trace-format.h"
 #include "trace-outfile.h"
 #include "trace-sqlite.h"
+#include "trace-keymap.h"
 
 #define ROWS_PER_COMMIT		100000
 /*
@@ -69,7 +70,6 @@ struct ev_table {
 
 /* A task: its last known name, and a wakeup not yet followed by its run. */
 struct task {
-	int		used;
 	int		pid, buffer;
 	char		comm[COMM_LEN];
 	int		woken;
@@ -101,8 +101,7 @@ struct sqlite_export {
 	long			rows;		/* in the open transaction */
 	struct ev_table		**tables;	/* by event id */
 	int			nr_tables;
-	struct task		*tasks;
-	size_t			nr_tasks, task_slots;
+	struct keymap		tasks;		/* (buffer, pid) -> struct task */
 	struct cpu_state	*cpus;
 	int			nr_cpus;
 	struct jbuf		sql, array;
@@ -343,36 +342,14 @@ static int insert_lost(struct sqlite_export *x, struct tep_record *rec, int buff
 
 static struct task *task_of(struct sqlite_export *x, int buffer, int pid)
 {
-	size_t h;
+	bool added;
+	struct task *t = keymap_get(&x->tasks, (uint64_t)buffer << 32 | (uint32_t)pid, &added);
 
-	if (x->nr_tasks * 2 >= x->task_slots) {
-		struct task *old = x->tasks;
-		size_t n = x->task_slots;
-
-		x->task_slots = n ? n * 2 : 1024;
-		x->tasks = xcalloc(x->task_slots, sizeof(*x->tasks));
-		x->nr_tasks = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (!old[i].used)
-				continue;
-			h = ((unsigned int)old[i].pid * 31u + old[i].buffer) % x->task_slots;
-			while (x->tasks[h].used)
-				h = (h + 1) % x->task_slots;
-			x->tasks[h] = old[i];
-			x->nr_tasks++;
-		}
-		free(old);
+	if (added) {
+		t->pid = pid;
+		t->buffer = buffer;
 	}
-	h = ((unsigned int)pid * 31u + buffer) % x->task_slots;
-	while (x->tasks[h].used && (x->tasks[h].pid != pid || x->tasks[h].buffer != buffer))
-		h = (h + 1) % x->task_slots;
-	if (!x->tasks[h].used) {
-		x->tasks[h].used = 1;
-		x->tasks[h].pid = pid;
-		x->tasks[h].buffer = buffer;
-		x->nr_tasks++;
-	}
-	return &x->tasks[h];
+	return t;
 }
 
 static void name_task(struct task *t, const char *comm)
@@ -390,10 +367,10 @@ static int insert_tasks(struct sqlite_export *x)
 	if (prepare(x, "INSERT INTO task VALUES (?, ?) ON CONFLICT (pid) DO UPDATE SET "
 		    "comm = excluded.comm WHERE excluded.comm != ''", &stmt) < 0)
 		return -1;
-	for (size_t i = 0; i < x->task_slots && !ret; i++) {
-		struct task *t = &x->tasks[i];
+	for (size_t i = 0; i < x->tasks.slots && !ret; i++) {
+		struct task *t = keymap_slot(&x->tasks, i);
 
-		if (!t->used)
+		if (!t)
 			continue;
 		sqlite3_bind_int64(stmt, 1, t->pid);
 		bind_text(stmt, 2, t->comm[0] ? t->comm : tep_data_comm_from_pid(x->tep, t->pid));
@@ -784,7 +761,7 @@ static void free_export(struct sqlite_export *x)
 	sqlite3_finalize(x->wakeup);
 	sqlite3_finalize(x->irq);
 	free(x->tables);
-	free(x->tasks);
+	keymap_free(&x->tasks);
 	free(x->cpus);
 	jbuf_free(&x->sql);
 	jbuf_free(&x->array);
@@ -824,7 +801,7 @@ static int export_to_file(struct sqlite_export *x, const char *input, const char
 
 int trace_sqlite_export(const char *input, const char *output)
 {
-	struct sqlite_export x = { .output = output };
+	struct sqlite_export x = { .output = output, .tasks = KEYMAP_INIT(struct task) };
 	int ret;
 
 	x.in = trace_input_open(input, 0);
