@@ -6,7 +6,7 @@
  * file), and -s gives the guest's TSC offsets (a TIME_SHIFT option, with the
  * host's TSC2NSEC, added to the guest file), so report -i HOST -i GUEST
  * merges them.  Options are added in a new v7 options section
- * (trace-cmd.dat.v7(5), OPTIONS SECTION), each file rewritten beside itself.
+ * (trace-cmd.dat.v7(5), OPTIONS SECTIONS), each file rewritten beside itself.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -39,7 +39,7 @@ static const char attach_usage[] =
 	"             scaling ratio (default 1), its fraction bits (default 0) and the guest\n"
 	"             time it applies from (default 0); one per CPU, the last for the CPUs after\n"
 	"  -h         show this help\n"
-	"HOST_FILE was recorded with the kvm_entry or kvm_exit events and -C tsc2nsec;\n"
+	"HOST_FILE was recorded with the kvm_entry or kvm_exit events and the tsc2nsec clock;\n"
 	"VCPU_PID are host tasks, among them those that run the guest's vCPUs.\n";
 
 static const struct option attach_longopts[] = {
