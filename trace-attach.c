@@ -70,7 +70,7 @@ struct attach {
 	unsigned long guest_cpus;	/* -c; 0: the guest file's CPU count */
 };
 
-/* One field of -s; an empty or missing one keeps @def. */
+/* One field of -s; an empty or missing one leaves *@out, its default. */
 static int parse_sample_field(const char *name, const char *arg, uint64_t max, uint64_t *out)
 {
 	unsigned long v;
@@ -402,15 +402,13 @@ static int host_rewrite(struct attach *at, struct trace_input *host, uint64_t gu
 			struct rewrite *rw)
 {
 	struct membuf m = { 0 };
-	int ret;
 
 	if (rewrite_begin(rw, at->host_file, host) < 0)
 		return -1;
 	guest_option(at, guest_id, &m);
 	trace_output_add_option(rw->writer, TRACE_OPT_GUEST, m.data, m.len);
 	free(m.data);
-	ret = rewrite_finish(rw);
-	return ret;
+	return rewrite_finish(rw);
 }
 
 static int guest_rewrite(struct attach *at, struct trace_input *host, struct trace_input *guest,

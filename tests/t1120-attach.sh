@@ -120,7 +120,11 @@ test_expect_success PYTHON,UPSTREAM34 'a host already mapping the guest is kept,
 	"$TRACE_CMD" attach ours/h.dat ours/g2.dat 5001 5002 2>err &&
 	grep -qx "trace-cmd attach: warning: .ours/h.dat. already maps the guest 0x99aabbccddeeff00: left as it is" err &&
 	cmp before ours/h.dat &&
-	cmp ours/g.dat ours/g2.dat
+	cmp ours/g.dat ours/g2.dat &&
+	cp ours/h.dat up/h.dat && cp guest7.dat up/g2.dat &&
+	"$UPSTREAM34" attach up/h.dat up/g2.dat 5001 5002 >out 2>/dev/null &&
+	grep -q "Guest is already mapped" out &&
+	cmp before up/h.dat && cmp up/g2.dat ours/g2.dat
 '
 
 # Each bad case: the exit code, the one line of stderr, nothing written.
