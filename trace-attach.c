@@ -3,8 +3,9 @@
  * attach: joins a guest's trace.dat to its host's after both were recorded,
  * as the agent would have: the host's kvm_entry/kvm_exit events tell which of
  * the given host tasks runs which vCPU (a GUEST option added to the host
- * file), and -s gives the guest's TSC offsets (a TIME_SHIFT option, with the
- * host's TSC2NSEC, added to the guest file), so report -i HOST -i GUEST
+ * file), and -s, or else their kvm_write_tsc_offset events, the guest's TSC
+ * offsets (a TIME_SHIFT option, with the host's TSC2NSEC, added to the guest
+ * file), so report -i HOST -i GUEST
  * merges them.  Options are added in a new v7 options section
  * (trace-cmd.dat.v7(5), OPTIONS SECTIONS), each file rewritten beside itself.
  */
@@ -40,7 +41,8 @@ static const char attach_usage[] =
 	"             time it applies from (default 0); one per CPU, the last for the CPUs after\n"
 	"  -h         show this help\n"
 	"HOST_FILE was recorded with the kvm_entry or kvm_exit events and the tsc2nsec clock;\n"
-	"VCPU_PID are host tasks, among them those that run the guest's vCPUs.\n";
+	"VCPU_PID are host tasks, among them those that run the guest's vCPUs (and, for the\n"
+	"offsets without -s, the one that wrote their TSC offsets: kvm_write_tsc_offset).\n";
 
 static const struct option attach_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -61,6 +63,16 @@ struct tsc_sample {
 	uint64_t timestamp;
 };
 
+/*
+ * A kvm_write_tsc_offset of one of the tasks given: KVM set a vCPU's TSC
+ * offset (guest ticks = host ticks + offset) at host tick @ts.
+ */
+struct tsc_write {
+	int vcpu;
+	uint64_t ts;
+	uint64_t prev, next;
+};
+
 struct attach {
 	const char *host_file, *guest_file;
 	struct vcpu_task *tasks;
@@ -68,6 +80,15 @@ struct attach {
 	struct tsc_sample *samples;
 	int nr_samples;
 	unsigned long guest_cpus;	/* -c; 0: the guest file's CPU count */
+	struct tsc_write *writes;	/* without -s, in time order */
+	int nr_writes;
+};
+
+/* The host's kvm event fields the walk reads; NULL where the file has no such event. */
+struct kvm_fields {
+	struct tep_format_field *entry, *exit;		/* vcpu_id */
+	struct tep_format_field *tsc_vcpu, *tsc_prev, *tsc_next;
+	int tsc_id;
 };
 
 /* One field of -s; an empty or missing one leaves *@out, its default. */
@@ -188,7 +209,9 @@ static uint64_t option_u64(struct trace_input *in, int id)
  */
 static struct trace_input *open_appendable(const char *file)
 {
-	struct trace_input *in = trace_input_open(file, TRACE_INPUT_NO_PLUGINS | TRACE_INPUT_LAZY);
+	/* Raw timestamps: the host's TSC ticks, which kvm_write_tsc_offset offsets. */
+	struct trace_input *in = trace_input_open(file, TRACE_INPUT_NO_PLUGINS | TRACE_INPUT_LAZY |
+						       TRACE_INPUT_RAW_TS);
 	int one = 1, big = !*(char *)&one;
 
 	if (!in)
@@ -216,12 +239,12 @@ static struct vcpu_task *find_task(struct attach *at, int pid)
 	return NULL;
 }
 
-/* kvm_entry's or kvm_exit's vcpu_id field; its event id goes in @ids. */
-static struct tep_format_field *vcpu_field(struct trace_input *in, const char *name,
-					   unsigned char *ids)
+/* Field @field of kvm event @name; its event id goes in @ids. */
+static struct tep_format_field *kvm_field(struct trace_input *in, const char *name,
+					  const char *field, unsigned char *ids)
 {
 	struct tep_event *ev = trace_input_event_by_name(in, "kvm", name);
-	struct tep_format_field *f = ev ? tep_find_field(ev, "vcpu_id") : NULL;
+	struct tep_format_field *f = ev ? tep_find_field(ev, field) : NULL;
 
 	if (f)
 		ids[ev->id & 0xffff] = 1;
@@ -229,33 +252,72 @@ static struct tep_format_field *vcpu_field(struct trace_input *in, const char *n
 }
 
 /*
- * Each task's vCPU is the vcpu_id of its first kvm_entry or kvm_exit, in
- * time order; the walk stops once every task has one.
+ * The fields to read; kvm_write_tsc_offset only without -s, the offsets
+ * then coming from the host file.
  */
-static int map_vcpus(struct attach *at, struct trace_input *in)
+static void find_kvm_fields(struct attach *at, struct trace_input *in, struct kvm_fields *k,
+			    unsigned char *ids)
+{
+	memset(k, 0, sizeof(*k));
+	k->tsc_id = -1;
+	k->entry = kvm_field(in, "kvm_entry", "vcpu_id", ids);
+	k->exit = kvm_field(in, "kvm_exit", "vcpu_id", ids);
+	if (at->nr_samples)
+		return;
+	k->tsc_vcpu = kvm_field(in, "kvm_write_tsc_offset", "vcpu_id", ids);
+	k->tsc_prev = kvm_field(in, "kvm_write_tsc_offset", "previous_tsc_offset", ids);
+	k->tsc_next = kvm_field(in, "kvm_write_tsc_offset", "next_tsc_offset", ids);
+	if (k->tsc_vcpu && k->tsc_prev && k->tsc_next)
+		k->tsc_id = k->tsc_vcpu->event->id;
+}
+
+static void note_tsc_write(struct attach *at, const struct kvm_fields *k, struct tep_record *rec)
+{
+	unsigned long long vcpu, prev, next;
+
+	if (tep_read_number_field(k->tsc_vcpu, rec->data, &vcpu) < 0 || vcpu > INT_MAX ||
+	    tep_read_number_field(k->tsc_prev, rec->data, &prev) < 0 ||
+	    tep_read_number_field(k->tsc_next, rec->data, &next) < 0)
+		return;
+	at->writes = xrealloc(at->writes, sizeof(*at->writes) * (at->nr_writes + 1));
+	at->writes[at->nr_writes++] = (struct tsc_write){ vcpu, rec->ts, prev, next };
+}
+
+/*
+ * Each task's vCPU is the vcpu_id of its first kvm_entry or kvm_exit, in
+ * time order; the walk stops once every task has one, unless it also
+ * collects the tasks' kvm_write_tsc_offset events (@in gives raw ticks).
+ */
+static int scan_host(struct attach *at, struct trace_input *in)
 {
 	unsigned char *ids = xcalloc(65536, 1);
-	struct tep_format_field *entry = vcpu_field(in, "kvm_entry", ids);
-	struct tep_format_field *exit = vcpu_field(in, "kvm_exit", ids);
+	struct kvm_fields k;
 	int left = at->nr_tasks, ret = 0, buffer;
 	struct tep_record *rec;
 
-	if (!entry && !exit) {
+	find_kvm_fields(at, in, &k, ids);
+	if (!k.entry && !k.exit) {
 		free(ids);
 		return error("'%s' has no kvm_entry or kvm_exit events with a vcpu_id: record the host with -e kvm",
 			     at->host_file);
 	}
 	trace_input_only_ids(in, ids);
-	while (left && (ret = trace_input_next(in, &rec, &buffer)) > 0) {
+	while ((left || k.tsc_id >= 0) && (ret = trace_input_next(in, &rec, &buffer)) > 0) {
 		struct vcpu_task *t = find_task(at, trace_input_record_pid(in, rec));
 		int id = trace_input_record_type(in, rec);
-		struct tep_format_field *f = entry;
+		struct tep_format_field *f = k.entry;
 		unsigned long long vcpu;
 
-		if (buffer || !t || t->vcpu >= 0)
+		if (buffer || !t)
 			continue;
-		if (!entry || (exit && id == exit->event->id))
-			f = exit;
+		if (id == k.tsc_id) {
+			note_tsc_write(at, &k, rec);
+			continue;
+		}
+		if (t->vcpu >= 0)
+			continue;
+		if (!k.entry || (k.exit && id == k.exit->event->id))
+			f = k.exit;
 		if (tep_read_number_field(f, rec->data, &vcpu) < 0 || vcpu > INT_MAX)
 			continue;
 		t->vcpu = vcpu;
@@ -358,6 +420,66 @@ static void time_shift_option(const struct attach *at, uint64_t host_id, uint32_
 		mb_u64(m, sample_of(at, cpu)->fraction);
 }
 
+/* How many of the kvm_write_tsc_offset events are of vCPU @vcpu. */
+static uint32_t writes_of(const struct attach *at, uint32_t vcpu)
+{
+	uint32_t n = 0;
+
+	for (int i = 0; i < at->nr_writes; i++)
+		n += at->writes[i].vcpu == (int)vcpu;
+	return n;
+}
+
+/*
+ * One column of vCPU @cpu's samples from its writes (0: guest ticks, 1:
+ * offsets, 2: scalings): the offset before its first write from guest tick
+ * 0, each write's from the guest tick it was made at, and the last one's
+ * again at the largest time (signed: 3.4 sorts the times so), as readers
+ * (3.4's too) take a step from a sample only when another follows it.
+ */
+static void write_column(const struct attach *at, uint32_t cpu, int col, struct membuf *m)
+{
+	const struct tsc_write *last = NULL;
+
+	for (int i = 0; i < at->nr_writes; i++) {
+		const struct tsc_write *w = &at->writes[i];
+
+		if (w->vcpu != (int)cpu)
+			continue;
+		if (!last)
+			mb_u64(m, col == 0 ? 0 : col == 1 ? -w->prev : 1);
+		mb_u64(m, col == 0 ? w->ts + w->next : col == 1 ? -w->next : 1);
+		last = w;
+	}
+	mb_u64(m, col == 0 ? INT64_MAX : col == 1 ? -last->next : 1);
+}
+
+/*
+ * TIME_SHIFT from the host's kvm_write_tsc_offset events, as steps (flags
+ * 0), scaling 1 as the events do not say; a vCPU with no write has no
+ * sample and keeps its own clock.
+ */
+static void time_shift_from_writes(const struct attach *at, uint64_t host_id, uint32_t cpus,
+				   struct membuf *m)
+{
+	mb_u64(m, host_id);
+	mb_u32(m, 0);
+	mb_u32(m, cpus);
+	for (uint32_t cpu = 0; cpu < cpus; cpu++) {
+		uint32_t n = writes_of(at, cpu);
+
+		if (!n)
+			warning("'%s': vCPU %u has no kvm_write_tsc_offset event of the tasks given: its clock is left as it is",
+				at->host_file, cpu);
+		mb_u32(m, n ? n + 2 : 0);
+		for (int col = 0; col < 3 && n; col++)
+			write_column(at, cpu, col, m);
+	}
+	for (uint32_t cpu = 0; cpu < cpus; cpu++)
+		for (uint32_t i = 0, n = writes_of(at, cpu); n && i < n + 2; i++)
+			mb_u64(m, 0);
+}
+
 /* A file with its new options, written beside it until both are complete. */
 struct rewrite {
 	struct outfile out;
@@ -417,15 +539,19 @@ static int guest_rewrite(struct attach *at, struct trace_input *host, struct tra
 	struct membuf m = { 0 };
 	size_t len;
 	const void *tsc2nsec = trace_input_option(host, TRACE_OPT_TSC2NSEC, 0, &len);
-	uint32_t cpus = !at->nr_samples ? 0 :
+	uint32_t cpus = !at->nr_samples && !at->nr_writes ? 0 :
 			at->guest_cpus ? at->guest_cpus : (uint32_t)trace_input_cpus(guest);
+	uint64_t host_id = option_u64(host, TRACE_OPT_TRACEID);
 
 	if (at->nr_samples > (int)cpus)
 		return error("'%s': %d -s given for its %u CPUs", at->guest_file, at->nr_samples,
 			     cpus);
 	if (rewrite_begin(rw, at->guest_file, guest) < 0)
 		return -1;
-	time_shift_option(at, option_u64(host, TRACE_OPT_TRACEID), cpus, &m);
+	if (at->nr_samples)
+		time_shift_option(at, host_id, cpus, &m);
+	else
+		time_shift_from_writes(at, host_id, cpus, &m);
 	trace_output_add_option(rw->writer, TRACE_OPT_TIME_SHIFT, m.data, m.len);
 	trace_output_add_option(rw->writer, TRACE_OPT_TSC2NSEC, tsc2nsec, len);
 	free(m.data);
@@ -464,7 +590,7 @@ static int attach_files(struct attach *at, struct trace_input *host, struct trac
 	struct rewrite hw = { 0 }, gw = { 0 };
 	int mapped;
 
-	if (check_pair(at, host, guest) < 0 || map_vcpus(at, host) < 0 || check_vcpus(at) < 0)
+	if (check_pair(at, host, guest) < 0 || scan_host(at, host) < 0 || check_vcpus(at) < 0)
 		return -1;
 	mapped = host_maps_guest(host, guest_id);
 	if (mapped)
@@ -501,6 +627,7 @@ static int run_attach(int argc, char **argv)
 	trace_input_close(host);
 	free(at.tasks);
 	free(at.samples);
+	free(at.writes);
 	return ret;
 }
 

@@ -16,6 +16,7 @@ if test_have_prereq PYTHON; then
 	mkdat --scenario attach-host --file-version 6 host6.dat &&
 	mkdat --scenario attach-guest --file-version 7 guest7.dat &&
 	mkdat --scenario attach-guest --file-version 7 --compression zstd guest7s.dat &&
+	mkdat --scenario attach-host-tsc --file-version 7 hosttsc.dat &&
 	mkdat --scenario vm-host --file-version 7 nokvm.dat &&
 	mkdat --dump-spec attach-guest | sed "s/\"traceid\": [0-9]*,//; s/^{/{\"version\": 7,/" >noid.json &&
 	mkdat noid.json noid.dat &&
@@ -59,6 +60,7 @@ one -s for every CPU|host7.dat|guest7.dat|-c 2 -s 1000000000000 h.dat g.dat 5002
 scaling, fraction bits and a timestamp|host7.dat|guest7.dat|-c 2 -s 0xe8d4a4f3f0,1025,10,5 h.dat g.dat 5001 5002|-c 2 -s 0xe8d4a4f3f0,1025,10,5 h.dat g.dat 5001 5002
 a negative offset, empty fields taking the defaults|host7.dat|guest7.dat|-c 2 -s -5000,,,7 h.dat g.dat 5001 5002|-c 2 -s -5000,,,7 h.dat g.dat 5001 5002
 options after the files, as getopt permutes|host7.dat|guest7.dat|h.dat -c 2 g.dat -s 1000000000000 5001 5002|h.dat -c 2 g.dat -s 1000000000000 5001 5002
+-s, not the host's kvm_write_tsc_offset events|hosttsc.dat|guest7.dat|-c 2 -s 1000000000000 h.dat g.dat 5000 5001 5002|-c 2 -s 1000000000000 h.dat g.dat 5000 5001 5002
 zlib host, zstd guest|host7z.dat|guest7s.dat|-c 2 -s 1000000000000 h.dat g.dat 5001 5002|-c 2 -s 1000000000000 h.dat g.dat 5001 5002
 without -c, -s covers the guest file's CPUs (3.4 needs -c)|host7.dat|guest7.dat|-c 2 -s 1000000000000 h.dat g.dat 5001 5002|-s 1000000000000 h.dat g.dat 5001 5002
 pids in one comma-separated argument (3.4: one each)|host7.dat|guest7.dat|h.dat g.dat 5001 5002|h.dat g.dat 5001,5002
@@ -103,6 +105,44 @@ test_expect_success PYTHON 'each -s is one CPU'"'"'s, the last for the CPUs afte
 		"	-7 1025 10 5[offset * scaling >> fraction @ time]" \
 		"	-7 1025 10 5[offset * scaling >> fraction @ time]" >expect &&
 	test_cmp expect samples
+'
+
+# attach-host-tsc: vCPUs 0 and 1 SHIFT = 10^12 ticks behind from their
+# creation by task 5000, vCPU 1 4000 more from guest tick TSC0 + 6000 (by
+# 5001); 5003 wrote another guest's.  Host ns = (guest ticks + offset) / 2.
+test_expect_success PYTHON 'without -s, the offsets come from the tasks'"'"' kvm_write_tsc_offset events' '
+	pair hosttsc.dat guest7.dat && cd ours &&
+	"$TRACE_CMD" attach h.dat g.dat 5000,5001,5002 2>err &&
+	test ! -s err &&
+	"$TRACE_CMD" report -t -i h.dat -i g.dat >out &&
+	grep "^g.dat: " out | sed "s/^g.dat: *//" | cut -c1-60 >got &&
+	printf "%s\n" "cpus=2" \
+		"bash-1234  [000] ..... 12845.678901000: print:" \
+		"<idle>-0     [001] d..1. 12845.678901750: sched_wakeup:" \
+		"bash-1234  [000] ..... 12845.678902500: print:" \
+		"bash-1234  [000] ..... 12845.678905500: print:" \
+		"<idle>-0     [001] ..... 12845.678906500: sched_switch:" \
+		"bash-1234  [000] ..... 12845.678911000: print:" \
+		"cat-1300  [001] ..... 12845.678913500: print:" >expect &&
+	sed "s/ *$//" got >got.trim && test_cmp expect got.trim
+'
+
+test_expect_success PYTHON,UPSTREAM34 'those offsets read the same in 3.4'"'"'s report' '
+	pair hosttsc.dat guest7.dat && cd ours &&
+	"$TRACE_CMD" attach h.dat g.dat 5000,5001,5002 &&
+	"$TRACE_CMD" report -t -i h.dat -i g.dat >ours.out &&
+	"$UPSTREAM34" report -t -i h.dat -i g.dat >up.out 2>/dev/null &&
+	test_cmp up.out ours.out
+'
+
+test_expect_success PYTHON 'a vCPU whose offset no task given wrote keeps its clock, with a warning' '
+	pair hosttsc.dat guest7.dat && cd ours &&
+	"$TRACE_CMD" attach h.dat g.dat 5001,5002 2>err &&
+	echo "trace-cmd attach: warning: '"'"'h.dat'"'"': vCPU 0 has no kvm_write_tsc_offset event of the tasks given: its clock is left as it is" >expect &&
+	test_cmp expect err &&
+	"$TRACE_CMD" report -t -i h.dat -i g.dat >out &&
+	grep -q "^g.dat: *bash-1234 *\[000\] \.\.\.\.\. 12345\.678901000: print: .*guest cpu0 first$" out &&
+	grep -q "^g.dat: *cat-1300 *\[001\] \.\.\.\.\. 12845\.678913500: print: .*guest cpu1 late$" out
 '
 
 test_expect_success PYTHON 'a vCPU found alone keeps its own number (3.4 writes 0)' '

@@ -489,6 +489,22 @@ KVM_EXIT = (
 	'REC->vcpu_id, REC->exit_reason, REC->guest_rip, REC->isa\n')
 
 
+KVM_WRITE_TSC_OFFSET = (
+	'name: kvm_write_tsc_offset\nID: 1720\nformat:\n' + KVM_FIELDS +
+	'\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;\n'
+	'\tfield:__u64 previous_tsc_offset;\toffset:16;\tsize:8;\tsigned:0;\n'
+	'\tfield:__u64 next_tsc_offset;\toffset:24;\tsize:8;\tsigned:0;\n'
+	'\n'
+	'print fmt: "vcpu=%u prev=%llu next=%llu", '
+	'REC->vcpu_id, REC->previous_tsc_offset, REC->next_tsc_offset\n')
+
+
+def kvm_write_tsc_offset(cpu, ts, pid, vcpu, prev, nxt):
+	return {"cpu": cpu, "ts": ts, "event": "kvm_write_tsc_offset", "pid": pid,
+		"fields": {"vcpu_id": vcpu, "previous_tsc_offset": prev,
+			   "next_tsc_offset": nxt}}
+
+
 def kvm_entry(cpu, ts, pid, vcpu):
 	return {"cpu": cpu, "ts": ts, "event": "kvm_entry", "pid": pid,
 		"fields": {"vcpu_id": vcpu, "rip": 0x7f3a12c01000}}
@@ -518,6 +534,24 @@ def attach_host():
 		"cmdlines": [[5001, "qemu-system-x86"], [5002, "qemu-system-x86"],
 			     [5003, "qemu-system-x86"]],
 		"tsc2nsec": {"mult": 2**23, "shift": 24, "offset": 0}}
+
+
+def attach_host_tsc():
+	"""attach-host with KVM's writes of the guest's TSC offsets (guest ticks =
+	host ticks + offset): both vCPUs SHIFT behind from the start (written by
+	QEMU's main task 5000), vCPU 1 4000 ticks further from host tick
+	TSC0 + SHIFT + 10000 (guest tick TSC0 + 6000); 5003's guest is another."""
+	h = TSC0 + SHIFT
+	spec = attach_host()
+	spec["formats"]["kvm"].append(KVM_WRITE_TSC_OFFSET)
+	spec["records"] += [
+		kvm_write_tsc_offset(0, h - 9000, 5000, 0, 0, -SHIFT),
+		kvm_write_tsc_offset(0, h - 8000, 5000, 1, 0, -SHIFT),
+		kvm_write_tsc_offset(1, h - 7000, 5003, 1, 0, -7),
+		kvm_write_tsc_offset(1, h + 10000, 5001, 1, -SHIFT, -SHIFT - 4000)]
+	spec["records"].sort(key=lambda r: r["ts"])
+	spec["cmdlines"].append([5000, "qemu-system-x86"])
+	return spec
 
 
 def attach_guest():
@@ -550,6 +584,7 @@ SCENARIOS = {
 	"vm-guest-step": lambda: vm_guest(0),
 	"vm-host": vm_host,
 	"attach-host": attach_host,
+	"attach-host-tsc": attach_host_tsc,
 	"attach-guest": attach_guest,
 }
 
