@@ -400,16 +400,19 @@ static const struct tsc_sample *sample_of(const struct attach *at, uint32_t cpu)
 	return &at->samples[cpu < (uint32_t)at->nr_samples ? (int)cpu : at->nr_samples - 1];
 }
 
-/*
- * TIME_SHIFT: the host's trace id, flags 0, the CPU count, one sample per
- * CPU, then each CPU's fraction bits.
- */
-static void time_shift_option(const struct attach *at, uint64_t host_id, uint32_t cpus,
-			      struct membuf *m)
+/* TIME_SHIFT starts with the host's trace id, flags 0 (steps), the CPU count. */
+static void time_shift_header(struct membuf *m, uint64_t host_id, uint32_t cpus)
 {
 	mb_u64(m, host_id);
 	mb_u32(m, 0);
 	mb_u32(m, cpus);
+}
+
+/* TIME_SHIFT from -s: one sample per CPU, then each CPU's fraction bits. */
+static void time_shift_option(const struct attach *at, uint64_t host_id, uint32_t cpus,
+			      struct membuf *m)
+{
+	time_shift_header(m, host_id, cpus);
 	for (uint32_t cpu = 0; cpu < cpus; cpu++) {
 		mb_u32(m, 1);
 		mb_u64(m, sample_of(at, cpu)->timestamp);
@@ -462,9 +465,7 @@ static void write_column(const struct attach *at, uint32_t cpu, int col, struct 
 static void time_shift_from_writes(const struct attach *at, uint64_t host_id, uint32_t cpus,
 				   struct membuf *m)
 {
-	mb_u64(m, host_id);
-	mb_u32(m, 0);
-	mb_u32(m, cpus);
+	time_shift_header(m, host_id, cpus);
 	for (uint32_t cpu = 0; cpu < cpus; cpu++) {
 		uint32_t n = writes_of(at, cpu);
 
