@@ -36,11 +36,6 @@ struct dat_out *dat_out_new(int fd, const char *name)
 	return d;
 }
 
-void dat_out_continue(struct dat_out *d, uint64_t pos)
-{
-	d->pos = pos;
-}
-
 int dat_out_close(struct dat_out *d)
 {
 	int ret = 0;

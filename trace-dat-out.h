@@ -47,8 +47,6 @@ struct dat_out {
 
 /* Takes @fd (closed by dat_out_close); the page size is this machine's until set. */
 struct dat_out *dat_out_new(int fd, const char *name);
-/* The output already holds @pos bytes (a file appended to, its fd at its end). */
-void dat_out_continue(struct dat_out *d, uint64_t pos);
 /* Closes and frees; -1 if the final close failed (printed). */
 int dat_out_close(struct dat_out *d);
 
