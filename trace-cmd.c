@@ -17,7 +17,7 @@ extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 extern const struct command cmd_start, cmd_set, cmd_extract;
 extern const struct command cmd_snapshot, cmd_restore, cmd_stack;
 extern const struct command cmd_listen, cmd_agent;
-extern const struct command cmd_convert;
+extern const struct command cmd_convert, cmd_attach;
 extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist,
 	cmd_setup_guest;
 
@@ -47,6 +47,7 @@ const struct command *const commands[] = {
 	&cmd_options,
 	&cmd_sqlhist,
 	&cmd_setup_guest,
+	&cmd_attach,
 	&cmd_help,
 	NULL,
 };

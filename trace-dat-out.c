@@ -129,7 +129,7 @@ int dat_copy_fd(struct dat_out *d, int fd, uint64_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
-			return error("cannot read CPU data for '%s': %s", d->name,
+			return error("cannot read the data copied into '%s': %s", d->name,
 				     n < 0 ? strerror(errno) : "file shrank");
 		if (dat_write(d, buf, n) < 0)
 			return -1;

@@ -604,6 +604,7 @@ static int check_sections(struct trace_input *in, struct cursor *file, uint64_t 
 			if (open_section(in, file, at, id, "strings", &body, NULL) < 0)
 				return -1;
 			strings += body.size;
+			in->strings_size = strings;
 		}
 		if (desc != UINT32_MAX && (!described || desc > max_desc)) {
 			max_desc = desc;
@@ -643,10 +644,11 @@ static int parse_options_v7(struct trace_input *in, struct cursor *file, uint64_
 		in->opt_read = xcalloc(in->nr_opt_sects + 1, 1);
 	for (int n = 0; off; n++) {
 		struct cursor c;
+		uint16_t flags;
 
 		if (n >= MAX_OPTION_SECTIONS || options_read(in, off))
 			return cur_bad(file, off, "options section read twice (a loop?)");
-		if (open_section(in, file, off, 0, "options", &c, NULL) < 0)
+		if (open_section(in, file, off, 0, "options", &c, &flags) < 0)
 			return -1;
 		off = 0;
 		for (;;) {
@@ -662,6 +664,9 @@ static int parse_options_v7(struct trace_input *in, struct cursor *file, uint64_
 					return -1;
 				if (size >= 8 && cur_u64(&c, &off, "next options offset") < 0)
 					return -1;
+				/* The end of the chain, where attach links a new section. */
+				if (size >= 8 && !off)
+					in->options_link = flags & 1 ? 0 : cur_offset(&c) - 8;
 				break;
 			}
 			if (record_option(in, &c, id) < 0)
@@ -1458,6 +1463,9 @@ const char *trace_input_header_event(const struct trace_input *in, size_t *len)
 	*len = in->header_event_len;
 	return in->header_event;
 }
+
+uint64_t trace_input_options_link(const struct trace_input *in) { return in->options_link; }
+uint64_t trace_input_strings_size(const struct trace_input *in) { return in->strings_size; }
 
 const void *trace_input_option(const struct trace_input *in, int id, int nth, size_t *len)
 {

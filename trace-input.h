@@ -112,6 +112,15 @@ const char *trace_input_cmdlines(const struct trace_input *in);
 /* The @nth option with @id (in file order), or NULL; *len is its payload size. */
 const void *trace_input_option(const struct trace_input *in, int id, int nth, size_t *len);
 
+/*
+ * v7, for appending options (attach): the file offset of the last options
+ * section's DONE link (its next-section offset, 0 in the file), or 0 when
+ * that section is compressed; and the bytes the STRINGS sections hold, where
+ * a new description's offset starts.
+ */
+uint64_t trace_input_options_link(const struct trace_input *in);
+uint64_t trace_input_strings_size(const struct trace_input *in);
+
 /* Adds @offset to every timestamp (report --ts-offset, --align-ts). */
 void trace_input_add_ts_offset(struct trace_input *in, int64_t offset);
 /* Multiplies raw timestamps into ns with @hz ticks per second (report --ts2secs). */

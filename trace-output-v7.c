@@ -22,6 +22,7 @@
 struct v7_writer {
 	int comp;
 	struct membuf strings;
+	uint64_t strings_base;		/* bytes of descriptions already in the file */
 	uint16_t cur_id;		/* the section being captured (d->capturing) */
 	uint64_t section_at[NR_SECTION_IDS];	/* header offset of each metadata section */
 	uint64_t prefix_opts_at;	/* the prefix's "first options" field */
@@ -60,7 +61,7 @@ void v7_free(struct v7_writer *w)
 /* A description's id is its byte offset in the STRINGS contents (no dedup, as upstream). */
 static uint32_t add_string(struct v7_writer *w, const char *s)
 {
-	uint32_t id = w->strings.len;
+	uint32_t id = w->strings_base + w->strings.len;
 
 	mb_add(&w->strings, s, strlen(s) + 1);
 	return id;
@@ -128,6 +129,13 @@ int v7_begin(struct v7_writer *w, struct dat_out *d, uint16_t id)
 	dat_capture_begin(d);
 	w->cur_id = id;
 	return 0;
+}
+
+void v7_continue(struct v7_writer *w, uint64_t link_at, uint64_t strings_size)
+{
+	w->prefix_opts_at = link_at;
+	w->done_at = link_at;
+	w->strings_base = strings_size;
 }
 
 int v7_check_output(struct dat_out *d)

@@ -25,6 +25,12 @@ struct cpu_chunks {
 
 struct v7_writer *v7_new(int comp);
 void v7_free(struct v7_writer *w);
+/*
+ * A complete file appended to (attach): options queued from now on go in a
+ * new section that the DONE link at @link_at points to, with the STRINGS
+ * section after it, whose descriptions start at @strings_size.
+ */
+void v7_continue(struct v7_writer *w, uint64_t link_at, uint64_t strings_size);
 /* Before anything is written: the output must be seekable. */
 int v7_check_output(struct dat_out *d);
 /* After the 18-byte prefix: compression name/version and the options offset. */

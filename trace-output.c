@@ -77,6 +77,20 @@ struct trace_output *trace_output_fdopen(int fd, const char *name, int version)
 	return output_new(fd, name, version);
 }
 
+struct trace_output *trace_output_append(int fd, const char *name, int src_fd, uint64_t size,
+					const char *comp, uint64_t link_at, uint64_t strings_size)
+{
+	struct trace_output *out = output_new(fd, name, 7);
+
+	if (trace_output_set_compression(out, comp) < 0 ||
+	    dat_copy_fd(out->d, src_fd, size) < 0) {
+		trace_output_close(out);
+		return NULL;
+	}
+	v7_continue(out->v7, link_at, strings_size);
+	return out;
+}
+
 uint64_t trace_output_offset(const struct trace_output *out)
 {
 	return out->d->pos;

@@ -31,6 +31,17 @@ struct trace_output *trace_output_create(const char *path, int version);
  */
 struct trace_output *trace_output_fdopen(int fd, const char *name, int version);
 
+/*
+ * A version 7 file with options added (attach): writes to @fd (owned from
+ * now on) a copy of the @size bytes of @src_fd, a complete file compressed
+ * with @comp; trace_output_add_option() queues the new options, which
+ * trace_output_close() writes in a new options section chained from the
+ * file's last DONE link at @link_at, and a STRINGS section after it whose
+ * descriptions start at @strings_size.  NULL after printing why.
+ */
+struct trace_output *trace_output_append(int fd, const char *name, int src_fd, uint64_t size,
+					const char *comp, uint64_t link_at, uint64_t strings_size);
+
 /* Bytes written so far. */
 uint64_t trace_output_offset(const struct trace_output *out);
 

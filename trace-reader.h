@@ -124,6 +124,8 @@ struct trace_input {
 	unsigned char		*opt_read;	/* whether it was read */
 	int			nr_opt_sects;
 	uint64_t		tail_at;	/* v7: not a whole section from here to the end */
+	uint64_t		options_link;	/* v7: the last DONE's next offset, 0: compressed */
+	uint64_t		strings_size;	/* v7: bytes of every STRINGS section */
 
 	struct clock_conv	conv;		/* raw time stamps to report's */
 

@@ -459,6 +459,107 @@ def vm_host():
 			    "vcpus": [[0, 5001], [1, 5002]]}]}
 
 
+# A host recorded with kvm events and its guest recorded alone, before
+# `attach`: neither has GUEST or TIME_SHIFT.  The host's tasks 5001 and 5002
+# run vCPUs 1 and 0 of this guest; 5003 runs vCPU 0 of another guest.
+KVM_FIELDS = (
+	'\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n'
+	'\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n'
+	'\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n'
+	'\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n')
+
+KVM_ENTRY = (
+	'name: kvm_entry\nID: 1701\nformat:\n' + KVM_FIELDS +
+	'\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;\n'
+	'\tfield:unsigned long rip;\toffset:16;\tsize:8;\tsigned:0;\n'
+	'\tfield:u32 intr_info;\toffset:24;\tsize:4;\tsigned:0;\n'
+	'\tfield:u32 error_code;\toffset:28;\tsize:4;\tsigned:0;\n'
+	'\n'
+	'print fmt: "vcpu %u, rip 0x%lx intr_info 0x%08x error_code 0x%08x", '
+	'REC->vcpu_id, REC->rip, REC->intr_info, REC->error_code\n')
+
+KVM_EXIT = (
+	'name: kvm_exit\nID: 1700\nformat:\n' + KVM_FIELDS +
+	'\tfield:unsigned int exit_reason;\toffset:8;\tsize:4;\tsigned:0;\n'
+	'\tfield:unsigned long guest_rip;\toffset:16;\tsize:8;\tsigned:0;\n'
+	'\tfield:u32 isa;\toffset:24;\tsize:4;\tsigned:0;\n'
+	'\tfield:unsigned int vcpu_id;\toffset:28;\tsize:4;\tsigned:0;\n'
+	'\n'
+	'print fmt: "vcpu %u reason %u rip 0x%lx isa %u", '
+	'REC->vcpu_id, REC->exit_reason, REC->guest_rip, REC->isa\n')
+
+
+KVM_WRITE_TSC_OFFSET = (
+	'name: kvm_write_tsc_offset\nID: 1720\nformat:\n' + KVM_FIELDS +
+	'\tfield:unsigned int vcpu_id;\toffset:8;\tsize:4;\tsigned:0;\n'
+	'\tfield:__u64 previous_tsc_offset;\toffset:16;\tsize:8;\tsigned:0;\n'
+	'\tfield:__u64 next_tsc_offset;\toffset:24;\tsize:8;\tsigned:0;\n'
+	'\n'
+	'print fmt: "vcpu=%u prev=%llu next=%llu", '
+	'REC->vcpu_id, REC->previous_tsc_offset, REC->next_tsc_offset\n')
+
+
+def kvm_write_tsc_offset(cpu, ts, pid, vcpu, prev, nxt):
+	return {"cpu": cpu, "ts": ts, "event": "kvm_write_tsc_offset", "pid": pid,
+		"fields": {"vcpu_id": vcpu, "previous_tsc_offset": prev,
+			   "next_tsc_offset": nxt}}
+
+
+def kvm_entry(cpu, ts, pid, vcpu):
+	return {"cpu": cpu, "ts": ts, "event": "kvm_entry", "pid": pid,
+		"fields": {"vcpu_id": vcpu, "rip": 0x7f3a12c01000}}
+
+
+def kvm_exit(cpu, ts, pid, vcpu, reason=1):
+	return {"cpu": cpu, "ts": ts, "event": "kvm_exit", "pid": pid,
+		"fields": {"exit_reason": reason, "vcpu_id": vcpu,
+			   "guest_rip": 0x7f3a12c01004, "isa": 1}}
+
+
+def attach_host():
+	h = TSC0 + SHIFT
+	recs = [switch(0, h - 2000, "swapper/0", 0, 0, "qemu-system-x86", 5002),
+		kvm_entry(0, h - 1500, 5002, 0),
+		kvm_exit(1, h - 1000, 5003, 0, 30),
+		kvm_exit(0, h + 1000, 5002, 0),
+		kvm_entry(1, h + 2000, 5001, 1),
+		marker(1, h + 2500, 5001, "host cpu1 while the guest runs\n"),
+		kvm_exit(1, h + 3000, 5001, 1, 48),
+		kvm_entry(0, h + 4000, 5002, 0),
+		switch(0, h + 22000, "qemu-system-x86", 5002, 1, "swapper/0", 0)]
+	return {"cpus": 2, "clock": "x86-tsc", "traceid": HOST_ID,
+		"events": ["sched_switch", "print"],
+		"formats": {"kvm": [KVM_EXIT, KVM_ENTRY]},
+		"kallsyms": kallsyms(8), "records": recs,
+		"cmdlines": [[5001, "qemu-system-x86"], [5002, "qemu-system-x86"],
+			     [5003, "qemu-system-x86"]],
+		"tsc2nsec": {"mult": 2**23, "shift": 24, "offset": 0}}
+
+
+def attach_host_tsc():
+	"""attach-host with KVM's writes of the guest's TSC offsets (guest ticks =
+	host ticks + offset): both vCPUs SHIFT behind from the start (written by
+	QEMU's main task 5000), vCPU 1 4000 ticks further from host tick
+	TSC0 + SHIFT + 10000 (guest tick TSC0 + 6000); 5003's guest is another."""
+	h = TSC0 + SHIFT
+	spec = attach_host()
+	spec["formats"]["kvm"].append(KVM_WRITE_TSC_OFFSET)
+	spec["records"] += [
+		kvm_write_tsc_offset(0, h - 9000, 5000, 0, 0, -SHIFT),
+		kvm_write_tsc_offset(0, h - 8000, 5000, 1, 0, -SHIFT),
+		kvm_write_tsc_offset(1, h - 7000, 5003, 1, 0, -7),
+		kvm_write_tsc_offset(1, h + 10000, 5001, 1, -SHIFT, -SHIFT - 4000)]
+	spec["records"].sort(key=lambda r: r["ts"])
+	spec["cmdlines"].append([5000, "qemu-system-x86"])
+	return spec
+
+
+def attach_guest():
+	g = vm_guest()
+	del g["time_shift"], g["tsc2nsec"]
+	return g
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -482,6 +583,9 @@ SCENARIOS = {
 	"vm-guest": vm_guest,
 	"vm-guest-step": lambda: vm_guest(0),
 	"vm-host": vm_host,
+	"attach-host": attach_host,
+	"attach-host-tsc": attach_host_tsc,
+	"attach-guest": attach_guest,
 }
 
 
