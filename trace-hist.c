@@ -6,6 +6,7 @@
  * hist prints it, byte for byte, its quirks included (see trace-cmd-hist(1)).
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,51 +460,45 @@ static void count_open_stacks(struct hist *h)
 
 /* ---- the events' ids and fields ------------------------------------------ */
 
-static int event_id(struct tep_handle *tep, const char *system, const char *name,
-		    struct tep_event **event)
+/*
+ * @system:@name's id into *@id (-1 when the file lacks it), then for each
+ * (field name, field pointer) pair after it, up to a NULL, the field.
+ */
+static void find_event(struct tep_handle *tep, const char *system, const char *name, int *id, ...)
 {
-	*event = tep_find_event_by_name(tep, system, name);
-	return *event ? (*event)->id : -1;
+	struct tep_event *event = tep_find_event_by_name(tep, system, name);
+	const char *field;
+	va_list ap;
+
+	*id = event ? event->id : -1;
+	va_start(ap, id);
+	while ((field = va_arg(ap, const char *))) {
+		struct tep_format_field **at = va_arg(ap, struct tep_format_field **);
+
+		*at = event ? tep_find_field(event, field) : NULL;
+	}
+	va_end(ap);
 }
 
 static void find_events(struct hist *h)
 {
 	struct hist_events *ev = &h->ev;
-	struct tep_event *e;
 
-	ev->function = event_id(h->tep, "ftrace", "function", &e);
-	if (e) {
-		ev->func_ip = tep_find_field(e, "ip");
-		ev->func_parent = tep_find_field(e, "parent_ip");
-	}
-	ev->graph_entry = event_id(h->tep, "ftrace", "funcgraph_entry", &e);
-	if (e) {
-		ev->entry_func = tep_find_field(e, "func");
-		ev->entry_depth = tep_find_field(e, "depth");
-	}
-	ev->graph_exit = event_id(h->tep, "ftrace", "funcgraph_exit", &e);
-	if (e)
-		ev->exit_depth = tep_find_field(e, "depth");
-	ev->kernel_stack = event_id(h->tep, "ftrace", "kernel_stack", &e);
-	if (e)
-		ev->stack_caller = tep_find_field(e, "caller");
-	ev->wakeup = event_id(h->tep, "sched", "sched_wakeup", &e);
-	if (e) {
-		ev->wakeup_comm = tep_find_field(e, "comm");
-		ev->wakeup_pid = tep_find_field(e, "pid");
-	}
-	ev->wakeup_new = event_id(h->tep, "sched", "sched_wakeup_new", &e);
-	if (e) {
-		ev->wakeup_new_comm = tep_find_field(e, "comm");
-		ev->wakeup_new_pid = tep_find_field(e, "pid");
-	}
-	ev->sched_switch = event_id(h->tep, "sched", "sched_switch", &e);
-	if (e) {
-		ev->prev_comm = tep_find_field(e, "prev_comm");
-		ev->prev_pid = tep_find_field(e, "prev_pid");
-		ev->next_comm = tep_find_field(e, "next_comm");
-		ev->next_pid = tep_find_field(e, "next_pid");
-	}
+	find_event(h->tep, "ftrace", "function", &ev->function,
+		   "ip", &ev->func_ip, "parent_ip", &ev->func_parent, NULL);
+	find_event(h->tep, "ftrace", "funcgraph_entry", &ev->graph_entry,
+		   "func", &ev->entry_func, "depth", &ev->entry_depth, NULL);
+	find_event(h->tep, "ftrace", "funcgraph_exit", &ev->graph_exit,
+		   "depth", &ev->exit_depth, NULL);
+	find_event(h->tep, "ftrace", "kernel_stack", &ev->kernel_stack,
+		   "caller", &ev->stack_caller, NULL);
+	find_event(h->tep, "sched", "sched_wakeup", &ev->wakeup,
+		   "comm", &ev->wakeup_comm, "pid", &ev->wakeup_pid, NULL);
+	find_event(h->tep, "sched", "sched_wakeup_new", &ev->wakeup_new,
+		   "comm", &ev->wakeup_new_comm, "pid", &ev->wakeup_new_pid, NULL);
+	find_event(h->tep, "sched", "sched_switch", &ev->sched_switch,
+		   "prev_comm", &ev->prev_comm, "prev_pid", &ev->prev_pid,
+		   "next_comm", &ev->next_comm, "next_pid", &ev->next_pid, NULL);
 }
 
 /* ---- sorting ------------------------------------------------------------- */
