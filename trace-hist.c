@@ -257,12 +257,16 @@ static void free_tree(struct node *n)
 
 /* ---- the records --------------------------------------------------------- */
 
+/* @name, the field @f of @rec's event (NULL: its format lacks it), into *@val. */
 static int read_field(struct hist *h, struct tep_record *rec, struct tep_format_field *f,
-		      unsigned long long *val)
+		      const char *name, unsigned long long *val)
 {
-	if (!f || f->offset + f->size > rec->size || tep_read_number_field(f, rec->data, val) < 0)
-		return error("'%s': a record of CPU %d lacks its event's '%s' field", h->file,
-			     rec->cpu, f ? f->name : "?");
+	if (!f)
+		return error("'%s': the format of a record of CPU %d has no field '%s'", h->file,
+			     rec->cpu, name);
+	if (f->offset + f->size > rec->size || tep_read_number_field(f, rec->data, val) < 0)
+		return error("'%s': a record of CPU %d is too short for its field '%s'", h->file,
+			     rec->cpu, name);
 	return 0;
 }
 
@@ -272,8 +276,8 @@ static int on_function(struct hist *h, struct tep_record *rec, int pid)
 	unsigned long long ip, parent_ip;
 	const char *func, *parent;
 
-	if (read_field(h, rec, h->ev.func_ip, &ip) < 0 ||
-	    read_field(h, rec, h->ev.func_parent, &parent_ip) < 0)
+	if (read_field(h, rec, h->ev.func_ip, "ip", &ip) < 0 ||
+	    read_field(h, rec, h->ev.func_parent, "parent_ip", &parent_ip) < 0)
 		return -1;
 	func = tep_find_function(h->tep, ip);
 	parent = tep_find_function(h->tep, parent_ip);
@@ -303,8 +307,8 @@ static int on_graph(struct hist *h, struct tep_record *rec, int pid, int entry)
 {
 	unsigned long long ip = 0, depth;
 
-	if (read_field(h, rec, entry ? h->ev.entry_depth : h->ev.exit_depth, &depth) < 0 ||
-	    (entry && read_field(h, rec, h->ev.entry_func, &ip) < 0))
+	if (read_field(h, rec, entry ? h->ev.entry_depth : h->ev.exit_depth, "depth", &depth) < 0 ||
+	    (entry && read_field(h, rec, h->ev.entry_func, "func", &ip) < 0))
 		return -1;
 	switch_task(h, pid);
 	if ((unsigned long long)h->cur.len != depth) {
@@ -376,16 +380,17 @@ static int on_kernel_stack(struct hist *h, struct tep_record *rec, int pid)
 
 /* Names the tasks of sched_switch and sched_wakeup as they run, for the headers. */
 static int register_comm(struct hist *h, struct tep_record *rec, struct tep_format_field *comm,
-			 struct tep_format_field *pid_field)
+			 struct tep_format_field *pid_field, const char *pid_name)
 {
 	unsigned long long pid;
 	char name[64];
 	int len;
 
-	if (read_field(h, rec, pid_field, &pid) < 0)
+	if (read_field(h, rec, pid_field, pid_name, &pid) < 0)
 		return -1;
 	if (!comm || comm->offset + comm->size > rec->size)
-		return error("'%s': a record of CPU %d lacks its comm field", h->file, rec->cpu);
+		return error("'%s': a record of CPU %d lacks the comm of its '%s'", h->file,
+			     rec->cpu, pid_name);
 	len = comm->size < (int)sizeof(name) ? comm->size : (int)sizeof(name) - 1;
 	len = strnlen((const char *)rec->data + comm->offset, len);
 	memcpy(name, (const char *)rec->data + comm->offset, len);
@@ -435,12 +440,12 @@ static int on_record(struct hist *h, struct tep_record *rec)
 	if (type == h->ev.kernel_stack)
 		return on_kernel_stack(h, rec, pid);
 	if (type == h->ev.wakeup)
-		ret = register_comm(h, rec, h->ev.wakeup_comm, h->ev.wakeup_pid);
+		ret = register_comm(h, rec, h->ev.wakeup_comm, h->ev.wakeup_pid, "pid");
 	else if (type == h->ev.wakeup_new)
-		ret = register_comm(h, rec, h->ev.wakeup_new_comm, h->ev.wakeup_new_pid);
+		ret = register_comm(h, rec, h->ev.wakeup_new_comm, h->ev.wakeup_new_pid, "pid");
 	else if (type == h->ev.sched_switch)
-		ret = register_comm(h, rec, h->ev.prev_comm, h->ev.prev_pid) < 0 ? -1 :
-		      register_comm(h, rec, h->ev.next_comm, h->ev.next_pid);
+		ret = register_comm(h, rec, h->ev.prev_comm, h->ev.prev_pid, "prev_pid") < 0 ? -1 :
+		      register_comm(h, rec, h->ev.next_comm, h->ev.next_pid, "next_pid");
 	return ret < 0 ? -1 : on_event(h, rec, type, pid);
 }
 
