@@ -106,6 +106,14 @@ test_expect_success 'a missing, cut or damaged file: one line naming it, exit 1'
 	grep -q "^trace-cmd hist: '"'"'bad.dat'"'"': bad data at offset $off: " err
 '
 
+test_expect_success PYTHON 'a function record whose format lacks parent_ip: the field named, exit 1' '
+	python3 "$HELPERS/hist-spec.py" broken >broken.json &&
+	python3 "$HELPERS/mkdat.py" broken.json broken.dat &&
+	check_usage 1 "trace-cmd hist: '"'"'broken.dat'"'"': the format of a record of CPU 0 has no field '"'"'parent_ip'"'"'" \
+		hist broken.dat &&
+	test ! -s out
+'
+
 test_expect_success 'usage errors: exit 2, one line, then the usage' '
 	check_usage 2 "trace-cmd hist: unknown option '"'"'-x'"'"'" hist -x &&
 	check_usage 2 "trace-cmd hist: option '"'"'-i'"'"' needs a value" hist -i &&

@@ -12,6 +12,7 @@ leaves out when instances exist, holds one record).
   mix    the instances "one" and "two"
   empty  the same and a third instance with no record (hist fails on it)
   top    the records of both instances in the top buffer, no instance
+  broken a function record whose format has no parent_ip
 VERSION 6 (the default) or 7, COMPRESSION none (the default), zlib or zstd.
 """
 import json
@@ -49,6 +50,19 @@ format:
 \tfield:unsigned long caller[0];\toffset:16;\tsize:0;\tsigned:0;
 
 print fmt: "\\t=> %ps\\n", (void *)REC->caller[0]
+"""
+
+FUNCTION_WITHOUT_PARENT = """name: function
+ID: 1
+format:
+\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+
+\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;
+
+print fmt: " %ps", (void *)REC->ip
 """
 STACK_END = 0xffffffffffffffff
 now = [1000000]
@@ -129,6 +143,10 @@ def main(mode="mix", version=6, compression="none"):
 		buffers.append({"name": "three", "records": []})
 	elif mode == "top":
 		buffers = [{"name": "", "records": one + two}]
+	elif mode == "broken":
+		json.dump({"kallsyms": KALLSYMS, "formats": {"ftrace": [FUNCTION_WITHOUT_PARENT]},
+			   "records": [rec(0, "function", 1234, ip="vfs_write")]}, sys.stdout, indent=1)
+		return
 	elif mode != "mix":
 		sys.exit(__doc__)
 	json.dump({"version": int(version), "compression": compression, "cpus": 2, "kallsyms": KALLSYMS, "formats": {"ftrace": [KERNEL_STACK]},
