@@ -41,6 +41,7 @@ struct node {
 	struct node	*children;	/* newest first, until sorted */
 	struct node	*sibling;
 	struct node	*next_top;	/* the list of top-level nodes */
+	struct node	*next_made;	/* every node, to free them without recursion */
 	struct task	*task;		/* whose tree it is in */
 	int		nr_children;
 	int		count;
@@ -101,6 +102,7 @@ struct hist {
 	struct task		*last_task;	/* the last one looked up */
 	struct task		everyone;	/* -P */
 	struct node		*tops;		/* newest first, until sorted */
+	struct node		*made;		/* every node but the roots */
 	int			nr_tops;
 	int			total;		/* every chain counted */
 	uint64_t		line_mask;	/* printing: the levels that draw a '|' */
@@ -232,6 +234,8 @@ static void count_chain(struct hist *h, int pid, const struct names *s, int is_e
 			c->task = t;
 			c->is_event = n == &t->root && is_event;
 			c->sibling = n->children;
+			c->next_made = h->made;
+			h->made = c;
 			n->children = c;
 			n->nr_children++;
 			if (!n->name) {
@@ -241,17 +245,6 @@ static void count_chain(struct hist *h, int pid, const struct names *s, int is_e
 			}
 		}
 		n = c;
-	}
-}
-
-static void free_tree(struct node *n)
-{
-	struct node *c = n->children, *next;
-
-	for (; c; c = next) {
-		next = c->sibling;
-		free_tree(c);
-		free(c);
 	}
 }
 
@@ -541,10 +534,15 @@ static struct node *sort_list(struct node *list, int n, int by_sibling)
 	return out;
 }
 
+/* Sorts the children of @n and below: down a chain without branches by a loop, as it may be long. */
 static void sort_children(struct node *n)
 {
-	n->children = sort_list(n->children, n->nr_children, 1);
-	for (struct node *c = n->children; c; c = c->sibling)
+	for (; n; n = n->children) {
+		n->children = sort_list(n->children, n->nr_children, 1);
+		if (n->nr_children > 1)
+			break;
+	}
+	for (struct node *c = n ? n->children : NULL; c; c = c->sibling)
 		sort_children(c);
 }
 
@@ -709,10 +707,14 @@ static void free_hist(struct hist *h)
 	}
 	for (t = h->tasks; t; t = next) {
 		next = t->next;
-		free_tree(&t->root);
 		free(t);
 	}
-	free_tree(&h->everyone.root);
+	while (h->made) {
+		struct node *n = h->made;
+
+		h->made = n->next_made;
+		free(n);
+	}
 	trace_input_close(h->in);
 }
 
