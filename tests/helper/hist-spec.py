@@ -35,16 +35,19 @@ ffffffff81400400 t helper
 ffffffffc0400000 t ext4_file_write_iter\t[ext4]
 """
 
+# The common fields of every format.
+COMMON_FIELDS = """\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
+\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
+\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
+\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
+"""
+
 # The kernel's kernel_stack, its callers a flexible array after the fixed
 # fields (mkdat.py writes arrays only there), at the kernel's offset 16.
 KERNEL_STACK = """name: kernel_stack
 ID: 4
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:int size;\toffset:8;\tsize:4;\tsigned:1;
 \tfield:int pad;\toffset:12;\tsize:4;\tsigned:1;
 \tfield:unsigned long caller[0];\toffset:16;\tsize:0;\tsigned:0;
@@ -52,14 +55,11 @@ format:
 print fmt: "\\t=> %ps\\n", (void *)REC->caller[0]
 """
 
+# The function format as a damaged file could hold it.
 FUNCTION_WITHOUT_PARENT = """name: function
 ID: 1
 format:
-\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;
-\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;
-\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;
-\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;
-
+""" + COMMON_FIELDS + """
 \tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;
 
 print fmt: " %ps", (void *)REC->ip
