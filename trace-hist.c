@@ -250,6 +250,12 @@ static void count_chain(struct hist *h, int pid, const struct names *s, int is_e
 
 /* ---- the records --------------------------------------------------------- */
 
+/* Whether @rec holds all of @f (a damaged format may place it anywhere). */
+static int field_fits(const struct tep_format_field *f, const struct tep_record *rec)
+{
+	return f->offset >= 0 && f->size >= 0 && (long long)f->offset + f->size <= rec->size;
+}
+
 /* @name, the field @f of @rec's event (NULL: its format lacks it), into *@val. */
 static int read_field(struct hist *h, struct tep_record *rec, struct tep_format_field *f,
 		      const char *name, unsigned long long *val)
@@ -257,7 +263,7 @@ static int read_field(struct hist *h, struct tep_record *rec, struct tep_format_
 	if (!f)
 		return error("'%s': the format of a record of CPU %d has no field '%s'", h->file,
 			     rec->cpu, name);
-	if (f->offset + f->size > rec->size || tep_read_number_field(f, rec->data, val) < 0)
+	if (!field_fits(f, rec) || tep_read_number_field(f, rec->data, val) < 0)
 		return error("'%s': a record of CPU %d is too short for its field '%s'", h->file,
 			     rec->cpu, name);
 	return 0;
@@ -295,7 +301,7 @@ static int on_function(struct hist *h, struct tep_record *rec, int pid)
 	return 0;
 }
 
-/* function_graph: a call at @depth, or (@func NULL) a return from @depth. */
+/* function_graph: a call at @depth, or (@entry 0) a return from @depth. */
 static int on_graph(struct hist *h, struct tep_record *rec, int pid, int entry)
 {
 	unsigned long long ip = 0, depth;
@@ -323,7 +329,7 @@ static void push_kernel_stack(struct hist *h, struct tep_record *rec)
 	int n = 0;
 
 	/* Its addresses end at the record's end, or at one whose low 32 bits are all ones. */
-	while (start + (n + 1) * ls <= rec->size &&
+	while (start >= 0 && start + (n + 1) * ls <= rec->size &&
 	       (uint32_t)tep_read_number(h->tep, data + start + n * ls, ls) != 0xffffffffU)
 		n++;
 	while (n--) {
@@ -381,7 +387,7 @@ static int register_comm(struct hist *h, struct tep_record *rec, struct tep_form
 
 	if (read_field(h, rec, pid_field, pid_name, &pid) < 0)
 		return -1;
-	if (!comm || comm->offset + comm->size > rec->size)
+	if (!comm || !field_fits(comm, rec))
 		return error("'%s': a record of CPU %d lacks the comm of its '%s'", h->file,
 			     rec->cpu, pid_name);
 	len = comm->size < (int)sizeof(name) ? comm->size : (int)sizeof(name) - 1;
