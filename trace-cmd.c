@@ -19,7 +19,7 @@ extern const struct command cmd_snapshot, cmd_restore, cmd_stack;
 extern const struct command cmd_listen, cmd_agent;
 extern const struct command cmd_convert, cmd_attach;
 extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist,
-	cmd_setup_guest;
+	cmd_setup_guest, cmd_hist;
 
 const struct command *const commands[] = {
 	&cmd_record,
@@ -42,6 +42,7 @@ const struct command *const commands[] = {
 	&cmd_agent,
 	&cmd_convert,
 	&cmd_split,
+	&cmd_hist,
 	&cmd_dump,
 	&cmd_check_events,
 	&cmd_options,

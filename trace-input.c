@@ -1497,6 +1497,11 @@ void trace_input_skip_cpu(struct trace_input *in, int cpu)
 		in->skip_cpu[cpu] = 1;
 }
 
+void trace_input_cpu_order(struct trace_input *in)
+{
+	in->cpu_order = 1;
+}
+
 char *trace_input_latency_text(struct trace_input *in, size_t *len)
 {
 	struct cursor file, body;

@@ -137,6 +137,13 @@ void trace_input_only_ids(struct trace_input *in, const unsigned char *ids);
  */
 #define TRACE_INPUT_ID_FOLLOWS	0xff
 
+/*
+ * Records then come buffer by buffer and, in each, CPU by CPU, each CPU's in
+ * file order, instead of merged by time: hist walks them so, as upstream's
+ * does.  Call it before the first trace_input_next().
+ */
+void trace_input_cpu_order(struct trace_input *in);
+
 /* Leaves @cpu of every buffer out of the merged stream (report --cpu). */
 void trace_input_skip_cpu(struct trace_input *in, int cpu);
 

@@ -90,6 +90,12 @@ int merge_heap_other_before(const struct merge_heap *h, uint64_t ts, int order)
 
 /* ---- a trace.dat's streams --------------------------------------------- */
 
+/* A stream's place in the heap: its record's time, or none (one stream after another). */
+static uint64_t stream_key(const struct trace_input *in, const struct cpu_stream *s)
+{
+	return in->cpu_order ? 0 : s->rec.ts;
+}
+
 static int start_streams(struct trace_input *in)
 {
 	int n = 0;
@@ -118,7 +124,7 @@ static int start_streams(struct trace_input *in)
 			if (ret < 0)
 				return -1;
 			if (ret)
-				merge_heap_add(&in->heap, s->rec.ts, s->idx, s);
+				merge_heap_add(&in->heap, stream_key(in, s), s->idx, s);
 		}
 	}
 	merge_heap_order(&in->heap);
@@ -142,7 +148,7 @@ int trace_input_next(struct trace_input *in, struct tep_record **rec, int *buffe
 		ret = cpu_stream_advance(s);
 		if (ret < 0)
 			goto fail;
-		merge_heap_next(&in->heap, ret, s->rec.ts);
+		merge_heap_next(&in->heap, ret, stream_key(in, s));
 	}
 	if (!in->heap.len) {
 		/* A damaged kallsyms section no line needed is warned of all the same. */

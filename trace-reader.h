@@ -130,6 +130,7 @@ struct trace_input {
 	struct clock_conv	conv;		/* raw time stamps to report's */
 
 	unsigned char		*skip_cpu;
+	int			cpu_order;	/* trace_input_cpu_order(): no merge by time */
 	struct cpu_stream		*streams;
 	int			nr_streams;
 	struct merge_heap	heap;
