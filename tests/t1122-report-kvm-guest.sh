@@ -77,6 +77,24 @@ the host alone|-i h7.dat
 the version 6 host alone|-i h6.dat
 TABLE
 
+# The pair as recorded, before attach: no GUEST, no TIME_SHIFT.
+test_expect_success PYTHON 'a pair joined by attach names the guest'"'"'s functions too' '
+	for n in host guest; do
+		mkdat --dump-spec kvm-rip-$n >$n.json || return 1
+	done &&
+	python3 -c "import json
+h = json.load(open(\"host.json\")); del h[\"guests\"]; h[\"version\"] = 7
+g = json.load(open(\"guest.json\")); del g[\"time_shift\"], g[\"tsc2nsec\"]; g[\"version\"] = 7
+json.dump(h, open(\"host.json\", \"w\")); json.dump(g, open(\"guest.json\", \"w\"))" &&
+	mkdat host.json ah.dat && mkdat guest.json ag.dat &&
+	"$TRACE_CMD" report -i ah.dat -i ag.dat >out &&
+	! grep -q native_safe_halt out &&
+	"$TRACE_CMD" attach ah.dat ag.dat 5001,5002 &&
+	"$TRACE_CMD" report -i ah.dat -i ag.dat >out &&
+	grep -q "kvm_exit: *reason EXTERNAL_INTERRUPT rip 0xffffffff81a00044 native_safe_halt+0x4$" out &&
+	grep -q "kvm_exit: *reason EPT_VIOLATION rip 0xffffffff81001004 _stext+0x1004$" out
+'
+
 # The GUEST option of h6.dat: "guest1", NUL, the trace id, the vCPU count.
 test_expect_success PYTHON 'a GUEST option cut short is warned of, its rips left unnamed' '
 	python3 -c "import sys
