@@ -38,8 +38,12 @@ MAN5		:= $(patsubst %.txt,%,$(filter Documentation/%.5.txt,$(DOCS)))
 
 all: trace-cmd trace-cmd.bash
 
+# libtraceevent's kvm plugin calls the application's tep_plugin_kvm_get_func()
+# when the executable exports it (trace-kvm-guest.c).
+EXPORTS		:= -Wl,--export-dynamic-symbol=tep_plugin_kvm_get_func
+
 trace-cmd: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(EXPORTS) -o $@ $^ $(LDLIBS)
 
 %.o: %.c $(wildcard *.h)
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -127,7 +131,7 @@ fuzz/mkseeds: fuzz/mkseeds.c $(LIB_OBJS)
 
 asan/trace-cmd: $(ASAN_OBJS)
 	@mkdir -p asan
-	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) $(CFLAGS) $(SAN_FLAGS) -fsanitize=fuzzer-no-link $(LDFLAGS) $(EXPORTS) -o $@ $^ $(LDLIBS)
 
 .SECONDARY: $(ASAN_OBJS)
 

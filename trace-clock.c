@@ -76,7 +76,11 @@ static int read_fractions(struct clock_conv *cv, struct cursor *c)
 	return 0;
 }
 
-/* Stable insertion sort by time, then the later of equal times dropped. */
+/*
+ * Stable insertion sort by time, then the later of equal times dropped.
+ * Times compare as signed, as upstream's reader sorts them: a sample at
+ * 2^63 or later goes first (the search in sample_pair() compares unsigned).
+ */
 static void sort_samples(struct clock_shift_cpu *cpu)
 {
 	uint32_t kept = 0;
@@ -85,7 +89,7 @@ static void sort_samples(struct clock_shift_cpu *cpu)
 		struct clock_sample s = cpu->samples[i];
 		uint32_t j = i;
 
-		for (; j > 0 && cpu->samples[j - 1].time > s.time; j--)
+		for (; j > 0 && (int64_t)cpu->samples[j - 1].time > (int64_t)s.time; j--)
 			cpu->samples[j] = cpu->samples[j - 1];
 		cpu->samples[j] = s;
 	}
@@ -159,20 +163,33 @@ static uint64_t shift_between(const struct clock_sample *lo, const struct clock_
 	return ((ts * lo->scaling) >> lo->fraction) + (uint64_t)offset;
 }
 
-/* The index of the last sample at or before @ts, at most nr - 2. */
-static uint32_t sample_before(const struct clock_shift_cpu *cpu, uint64_t ts)
+/*
+ * The first of the two samples (of two or more) @ts is moved by: with times
+ * compared unsigned, the first two up to the first sample's time, the last
+ * two from the last's, else the last sample before @ts, by bisection.  On
+ * samples in unsigned order that is the last at or before @ts; when one at
+ * 2^63 or later was sorted first (sort_samples()), the pair upstream's
+ * reader takes, so the times compare.  Always at most nr - 2.
+ */
+static uint32_t sample_pair(const struct clock_shift_cpu *cpu, uint64_t ts)
 {
-	uint32_t lo = 0, hi = cpu->nr - 1;
+	int64_t lo = 0, hi = (int64_t)cpu->nr - 1, mid = 0;
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo + 1) / 2;
-
-		if (cpu->samples[mid].time <= ts)
-			lo = mid;
-		else
+	if (ts <= cpu->samples[0].time)
+		return 0;
+	if (ts >= cpu->samples[cpu->nr - 1].time)
+		return cpu->nr - 2;
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ts == cpu->samples[mid].time)
+			return (uint32_t)mid;
+		if (ts < cpu->samples[mid].time)
 			hi = mid - 1;
+		else
+			lo = mid + 1;
 	}
-	return lo < cpu->nr - 2 ? lo : cpu->nr - 2;
+	/* Not found: hi = lo - 1 is the last sample bisection left below @ts. */
+	return (uint32_t)(hi < 0 ? 0 : hi);
 }
 
 static uint64_t shift_to_host(const struct clock_conv *cv, int cpu, uint64_t ts)
@@ -187,7 +204,7 @@ static uint64_t shift_to_host(const struct clock_conv *cv, int cpu, uint64_t ts)
 		return ts;
 	if (c->nr == 1)		/* one sample: its offset, unscaled, as upstream */
 		return ts + (uint64_t)c->samples[0].offset;
-	i = sample_before(c, ts);
+	i = sample_pair(c, ts);
 	return shift_between(&c->samples[i], &c->samples[i + 1],
 			     cv->shift_flags & CLOCK_SHIFT_INTERPOLATE, ts);
 }

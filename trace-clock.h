@@ -48,7 +48,8 @@ int clock_conv_read_tsc2nsec(struct clock_conv *cv, struct cursor *c);
 
 /*
  * Reads a TIME_SHIFT option's payload (trace-cmd.dat.v7(5)) and sorts each
- * CPU's samples by time, the first of equal times kept; 0 or -1 (printed).
+ * CPU's samples by time (signed, as upstream), the first of equal times
+ * kept; 0 or -1 (printed).
  */
 int clock_conv_read_time_shift(struct clock_conv *cv, struct cursor *c);
 

@@ -24,6 +24,7 @@
 #include "trace-input.h"
 #include "trace-filter.h"
 #include "trace-format.h"
+#include "trace-kvm-guest.h"
 #include "trace-line.h"
 
 extern const struct command cmd_report;
@@ -608,6 +609,17 @@ static int prepare_events(struct report *r, struct file_ctx *f)
 	return 0;
 }
 
+/* A host's kvm events name the functions of its guests among the files. */
+static void map_guests(struct report *r)
+{
+	struct trace_input **ins = xcalloc(r->nr_files, sizeof(*ins));
+
+	for (int i = 0; i < r->nr_files; i++)
+		ins[i] = r->files[i].in;
+	kvm_guest_map(ins, r->nr_files);
+	free(ins);
+}
+
 /* Several -i files: their events merged into one timeline. */
 static int report_files(struct report *r)
 {
@@ -633,6 +645,7 @@ static int report_files(struct report *r)
 	for (int i = 0; i < r->nr_files; i++)
 		if (prepare_events(r, &r->files[i]) < 0)
 			return EXIT_FAILED;
+	map_guests(r);
 	for (int i = 0; i < r->nr_files; i++)
 		print_header(r, &r->files[i]);
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
@@ -1121,6 +1134,7 @@ static int run_report(int argc, char **argv)
 	ret = read_kallsyms_files(&r) < 0 ? EXIT_FAILED : report_file(&r);
 	fflush(stdout);
 out:
+	kvm_guest_unmap();
 	for (int i = 0; i < r.nr_files; i++) {
 		struct file_ctx *f = &r.files[i];
 

@@ -159,4 +159,26 @@ json.dump(s, open(\"one.json\", \"w\"))" &&
 	grep -q "\[001\] d\.\.1\. 12345\.678901750: sched_wakeup: " out
 '
 
+# cpu0 gets a 4th sample at guest tick 2^63 + 5, offset S + 99999.  Sorted
+# as signed, as 3.4 sorts them, it comes first; TSC0 is at or before it
+# (unsigned), so the pair is it and (TSC0 - 1000, S), 2^63 ticks apart: the
+# interpolation moves the offset by less than a tick, S + 99999 stays, and
+# (TSC0 + S + 99999) * 2^23 >> 24 is 12845678950999 ns (12845678901125 with
+# the sample sorted last).
+test_expect_success PYTHON 'TIME_SHIFT samples sort by signed time, as 3.4'"'"'s' '
+	python3 "$HELPERS/mkdat.py" --dump-spec vm-guest >spec.json &&
+	python3 -c "import json
+s = json.load(open(\"spec.json\"))
+s[\"time_shift\"][\"cpus\"][0].append([2**63 + 5, 10**12 + 99999, 1])
+s[\"time_shift\"][\"fractions\"][0].append(0)
+json.dump(s, open(\"high.json\", \"w\"))" &&
+	python3 "$HELPERS/mkdat.py" high.json high.dat &&
+	"$TRACE_CMD" report -t high.dat >out &&
+	grep -q "\[000\] \.\.\.\.\. 12845\.678950999: print: .*guest cpu0 first$" out
+'
+
+test_expect_success PYTHON,UPSTREAM34 'those samples read the same in 3.4'"'"'s report' '
+	same34 -t -i high.dat
+'
+
 test_done

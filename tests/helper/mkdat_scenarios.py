@@ -505,15 +505,15 @@ def kvm_write_tsc_offset(cpu, ts, pid, vcpu, prev, nxt):
 			   "next_tsc_offset": nxt}}
 
 
-def kvm_entry(cpu, ts, pid, vcpu):
+def kvm_entry(cpu, ts, pid, vcpu, rip=0x7f3a12c01000):
 	return {"cpu": cpu, "ts": ts, "event": "kvm_entry", "pid": pid,
-		"fields": {"vcpu_id": vcpu, "rip": 0x7f3a12c01000}}
+		"fields": {"vcpu_id": vcpu, "rip": rip}}
 
 
-def kvm_exit(cpu, ts, pid, vcpu, reason=1):
+def kvm_exit(cpu, ts, pid, vcpu, reason=1, rip=0x7f3a12c01004):
 	return {"cpu": cpu, "ts": ts, "event": "kvm_exit", "pid": pid,
 		"fields": {"exit_reason": reason, "vcpu_id": vcpu,
-			   "guest_rip": 0x7f3a12c01004, "isa": 1}}
+			   "guest_rip": rip, "isa": 1}}
 
 
 def attach_host():
@@ -560,6 +560,42 @@ def attach_guest():
 	return g
 
 
+# vm-host's kvm events with rips in its guest's kernel (vm-guest, with a
+# kallsyms of its own): report -i host -i guest names the guest's function
+# at each rip of a vCPU task (5001, 5002), never the host's own; 5003 runs
+# no vCPU of this guest.  Rips at a function, inside one, below the first
+# symbol, past the last, and one the host's kallsyms names differently.
+GUEST_KALLSYMS = ("ffffffff81000000 T _stext\n"
+		  "ffffffff81003000 T tracing_mark_write\n"
+		  "ffffffff81a00000 T default_idle\n"
+		  "ffffffff81a00040 t native_safe_halt\n"
+		  "ffffffff81b00000 T guest_last_fn\n")
+
+
+def kvm_rip_guest():
+	g = vm_guest()
+	g["kallsyms"] = GUEST_KALLSYMS
+	return g
+
+
+def kvm_rip_host():
+	h = TSC0 + SHIFT
+	spec = vm_host()
+	spec["formats"] = {"kvm": [KVM_EXIT, KVM_ENTRY]}
+	spec["records"] += [
+		kvm_entry(0, h - 1500, 5001, 0, 0xffffffff81a00040),
+		kvm_exit(0, h + 1000, 5001, 0, 1, 0xffffffff81a00044),
+		kvm_exit(1, h + 1200, 5002, 1, 48, 0xffffffff81001004),
+		kvm_entry(1, h + 1400, 5002, 1, 0x7f3a12c01000),
+		kvm_exit(1, h + 1600, 5003, 0, 30, 0xffffffff81a00044),
+		kvm_exit(0, h + 3000, 5001, 0, 12, 0xffffffff81b00010),
+		kvm_exit(0, h + 3500, 5001, 0, 12, 0xffffffff81a0003f),
+		kvm_entry(0, h + 4000, 5001, 0, 0xffffffff81000000)]
+	spec["records"].sort(key=lambda r: r["ts"])
+	spec["cmdlines"].append([5003, "qemu-system-x86"])
+	return spec
+
+
 SCENARIOS = {
 	"sched": lambda: sched("little", 8),
 	"sched-be64": lambda: sched("big", 8),
@@ -586,6 +622,8 @@ SCENARIOS = {
 	"attach-host": attach_host,
 	"attach-host-tsc": attach_host_tsc,
 	"attach-guest": attach_guest,
+	"kvm-rip-host": kvm_rip_host,
+	"kvm-rip-guest": kvm_rip_guest,
 }
 
 
