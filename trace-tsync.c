@@ -117,6 +117,8 @@ static int marks_open(struct tsync_marks *mk, const char *clock)
 
 	memset(mk, 0, sizeof(*mk));
 	mk->fd = -1;
+	if (!tfs_dir())
+		return -1;
 	snprintf(name, sizeof(name), "trace-cmd-tsync-%d", (int)getpid());
 	mk->inst = tfs_instance_alloc(name);
 	if (!mk->inst || tfs_instance_create(mk->inst) < 0) {
@@ -168,9 +170,8 @@ static int mark(struct tsync_marks *mk, uint32_t round, uint32_t n, int kind)
 static void marks_of_page(const struct tsync_marks *mk, struct page_walk *w, uint32_t round,
 			  uint64_t *sent, uint64_t *recv)
 {
-	const unsigned char *ev;
-
-	while ((ev = page_walk_next(w))) {
+	/* page_walk_load() stood on the first event */
+	for (const unsigned char *ev = page_walk_event(w); ev; ev = page_walk_next(w)) {
 		uint32_t f[5];
 		uint16_t type;
 
