@@ -253,8 +253,10 @@ static int serve_host(int fd, const char *name)
 	}
 	if (req->tsync_ptp)
 		tsync = tsync_start(fd, req, name, &resp.tsync_port);
-	if (tsync)
+	if (tsync) {
 		resp.tsync_proto = TSYNC_PTP;
+		agent_log("%s: time sync with ptp on port %d", name, resp.tsync_port);
+	}
 	else if (req->tsync_offered)
 		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
 			  name);
