@@ -145,6 +145,40 @@ test_expect_success TRACEFS "our host side against our agent: samples of every C
 	{ cat samples host.err agent.out agent.err; false; }
 '
 
+# A host that offers ptp, reads TRACE_RESP and hangs up: prints the
+# protocol and port the agent answered.
+offer_ptp_and_leave() {
+	python3 - "$APORT" <<-\PY
+	import socket, struct, sys
+	args = [b"-e", b"initcall"]
+	params = struct.pack(">I", len(args)) + b"".join(a + b"\0" for a in args)
+	payload = struct.pack(">II", 0, len(params)) + params + struct.pack(">II", 1, 5) + b"ptp\0\0"
+	fixed = struct.pack(">IIQ", 0, len(args), 1)
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=20)
+	s.sendall(struct.pack(">III", 12 + len(fixed) + len(payload), 6, len(fixed)) + fixed + payload)
+	hdr = s.recv(12, socket.MSG_WAITALL)
+	size, cmd, cs = struct.unpack(">III", hdr)
+	body = s.recv(size - 12, socket.MSG_WAITALL)
+	print(cmd, body[20:36].rstrip(b"\0").decode(), struct.unpack(">I", body[36:40])[0])
+	PY
+}
+
+test_expect_success TRACEFS "a host that offers ptp and leaves: TRACE_RESP names ptp and its port, nothing left behind" '
+	mkdir "$TRASH/leave" && cd "$TRASH/leave" && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	offer_ptp_and_leave >resp &&
+	wait_agent_log "recording failed" &&
+	port=$(sed -n "s/^[^ ]*: time sync with ptp on port \([0-9]*\)$/\1/p" agent.out) &&
+	echo "7 ptp $port" >want &&
+	test_cmp want resp &&
+	sleep 0.5 &&
+	tracefs_state >after &&
+	test_cmp before after &&
+	! port_listening $port &&
+	test $(ps -o pid= --ppid $APID | wc -l) = 0 ||
+	{ cat resp agent.out agent.err; false; }
+'
+
 test_expect_success "the ptp arithmetic: the fastest round trip wins, its middle against the host's time" '
 	printf "%s\n" "1 1000 1100 5000" "2 2000 2040 7000" "3 3000 3040 9999" "4 100 4000 0" |
 	"$HELPERS/tsync-offset" >out &&
