@@ -149,91 +149,6 @@ static uint64_t new_trace_id(void)
 	return id ? id : (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 }
 
-/* ---- time sync: a process of its own beside the recording ---- */
-
-#define TSYNC_ACCEPT_MS		5000	/* the host connects right after TRACE_RESP */
-#define TSYNC_FINISH_MS		10000	/* its STOP comes as its recording ends */
-
-static volatile sig_atomic_t tsync_stopping;
-
-static void on_tsync_stop(int sig)
-{
-	tsync_stopping = sig;
-}
-
-/* The time-sync child: takes the host's connection on @lfd and answers it. */
-static int tsync_child(int lfd, const char *clock, const char *name)
-{
-	struct sigaction sa = { .sa_handler = on_tsync_stop };
-	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
-	struct net_peer peer = { .fd = -1, .timeout_ms = NET_TIMEOUT_MS, .name = name };
-	int ret;
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	if (poll(&pfd, 1, TSYNC_ACCEPT_MS) > 0)
-		peer.fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	close(lfd);
-	if (peer.fd < 0) {
-		if (!tsync_stopping)
-			error("'%s': the host did not connect for time sync within %d s", name,
-			      TSYNC_ACCEPT_MS / 1000);
-		return EXIT_FAILED;
-	}
-	ret = tsync_guest_serve(&peer, clock, &tsync_stopping);
-	close(peer.fd);
-	return ret < 0 ? EXIT_FAILED : EXIT_OK;
-}
-
-/*
- * When the host offers ptp: a time-sync port (its number in *@port) served
- * by a child, started before the data ports exist so it holds none of them.
- * Returns the child, or 0 (no time sync: the host is told none).
- */
-static pid_t tsync_start(int fd, const struct net_trace_req *req, const char *name, int *port)
-{
-	struct sockaddr_storage local;
-	socklen_t len = sizeof(local);
-	int lfd;
-	pid_t pid;
-
-	if (!req->tsync_ptp || getsockname(fd, (struct sockaddr *)&local, &len) < 0)
-		return 0;
-	lfd = net_data_listen((struct sockaddr *)&local, len, 1, port);
-	if (lfd < 0)
-		return 0;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(fd);
-		exit(tsync_child(lfd, tsync_clock_of_args(req->argc, req->argv), name));
-	}
-	close(lfd);
-	if (pid < 0) {
-		error("cannot fork for time sync: %s", strerror(errno));
-		return 0;
-	}
-	return pid;
-}
-
-/* Waits for the time-sync child to see the host's STOP; stopped after a while. */
-static void tsync_finish(pid_t pid, int failed)
-{
-	long long end = net_now_ms() + (failed ? 0 : TSYNC_FINISH_MS);
-
-	if (!pid)
-		return;
-	while (waitpid(pid, NULL, WNOHANG) == 0) {
-		if (net_now_ms() >= end) {
-			kill(pid, SIGTERM);
-			waitpid(pid, NULL, 0);
-			return;
-		}
-		poll(NULL, 0, 50);
-	}
-}
-
 /* The child's work for one host: TRACE_REQ, TRACE_RESP, then the recording. */
 static int serve_host(int fd, const char *name)
 {
@@ -251,15 +166,14 @@ static int serve_host(int fd, const char *name)
 		error("'%s': cannot count this machine's cpus in tracefs", name);
 		goto out;
 	}
-	if (req->tsync_ptp)
-		tsync = tsync_start(fd, req, name, &resp.tsync_port);
+	tsync = tsync_guest_start(fd, req, name, &resp.tsync_port);
 	if (tsync) {
 		resp.tsync_proto = TSYNC_PTP;
 		agent_log("%s: time sync with ptp on port %d", name, resp.tsync_port);
-	}
-	else if (req->tsync_offered)
+	} else if (req->tsync_offered) {
 		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
 			  name);
+	}
 	ports = xcalloc(cpus, sizeof(*ports));
 	fds = open_data_ports(fd, cpus, ports);
 	if (!fds)
@@ -281,7 +195,7 @@ static int serve_host(int fd, const char *name)
 						 resp.trace_id));
 	fd = -1;	/* the recording took it */
 out:
-	tsync_finish(tsync, ret != EXIT_OK);
+	tsync_guest_finish(tsync, ret != EXIT_OK);
 	if (fd >= 0)
 		close(fd);
 	free(argv);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "ptp" time sync of record -A and its agent, both roles (see
- * trace-tsync.h for the exchange).  Times come from raw markers written in
+ * The "ptp" time sync of record -A and its agent, both roles, and the
+ * agent's process that serves it (see trace-tsync.h for the exchange).  Times come from raw markers written in
  * an instance of our own with the recording's trace clock and read back
  * from its trace_pipe_raw, so they are the times the trace's events carry.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "trace-cmd.h"
 #include "trace-page.h"
@@ -418,6 +421,85 @@ int tsync_guest_serve(struct net_peer *p, const char *clock, volatile sig_atomic
 	marks_close(&mk);
 	free(m);
 	return ret;
+}
+
+/* ---- the agent's time-sync process, beside its recording ---- */
+
+#define TSYNC_ACCEPT_MS		5000	/* the host connects right after TRACE_RESP */
+#define TSYNC_FINISH_MS		10000	/* its STOP comes as its recording ends */
+
+static volatile sig_atomic_t tsync_stopping;
+
+static void on_tsync_stop(int sig)
+{
+	tsync_stopping = sig;
+}
+
+/* The time-sync child: takes the host's connection on @lfd and answers it. */
+static int tsync_child(int lfd, const char *clock, const char *name)
+{
+	struct sigaction sa = { .sa_handler = on_tsync_stop };
+	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
+	struct net_peer peer = { .fd = -1, .timeout_ms = NET_TIMEOUT_MS, .name = name };
+	int ret;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (poll(&pfd, 1, TSYNC_ACCEPT_MS) > 0)
+		peer.fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	close(lfd);
+	if (peer.fd < 0) {
+		if (!tsync_stopping)
+			error("'%s': the host did not connect for time sync within %d s", name,
+			      TSYNC_ACCEPT_MS / 1000);
+		return EXIT_FAILED;
+	}
+	ret = tsync_guest_serve(&peer, clock, &tsync_stopping);
+	close(peer.fd);
+	return ret < 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+pid_t tsync_guest_start(int fd, const struct net_trace_req *req, const char *name, int *port)
+{
+	struct sockaddr_storage local;
+	socklen_t len = sizeof(local);
+	int lfd;
+	pid_t pid;
+
+	if (!req->tsync_ptp || getsockname(fd, (struct sockaddr *)&local, &len) < 0)
+		return 0;
+	lfd = net_data_listen((struct sockaddr *)&local, len, 1, port);
+	if (lfd < 0)
+		return 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fd);
+		exit(tsync_child(lfd, tsync_clock_of_args(req->argc, req->argv), name));
+	}
+	close(lfd);
+	if (pid < 0) {
+		error("cannot fork for time sync: %s", strerror(errno));
+		return 0;
+	}
+	return pid;
+}
+
+void tsync_guest_finish(pid_t pid, int failed)
+{
+	long long end = net_now_ms() + (failed ? 0 : TSYNC_FINISH_MS);
+
+	if (!pid)
+		return;
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (net_now_ms() >= end) {
+			kill(pid, SIGTERM);
+			waitpid(pid, NULL, 0);
+			return;
+		}
+		poll(NULL, 0, 50);
+	}
 }
 
 /* ---- the host ------------------------------------------------------------ */

@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "trace-net.h"
 
@@ -53,6 +54,21 @@ const char *tsync_clock_of_args(int argc, const char *const *argv);
  * (0), or an error or *@stop (-1 after a message, none for *@stop).
  */
 int tsync_guest_serve(struct net_peer *peer, const char *clock, volatile sig_atomic_t *stop);
+
+/*
+ * The agent's time sync when the host's TRACE_REQ (@req, on the control
+ * connection @control_fd) offers ptp: a time-sync port (its number in
+ * *@port) served by a child process, started before the data ports exist so
+ * it holds none of them.  Returns the child, or 0: no time sync, the host
+ * is told none.
+ */
+pid_t tsync_guest_start(int control_fd, const struct net_trace_req *req, const char *name,
+			int *port);
+/*
+ * After the recording: waits for the child to see the host's STOP (a few
+ * seconds at most), or stops it at once when the recording @failed.
+ */
+void tsync_guest_finish(pid_t child, int failed);
 
 /* The host's side: its samples of each guest CPU. */
 struct tsync_host;
