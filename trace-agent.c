@@ -28,6 +28,7 @@
 #include "trace-record-net.h"
 #include "trace-ringbuf.h"
 #include "trace-tracefs.h"
+#include "trace-tsync.h"
 
 extern const struct command cmd_agent;
 
@@ -157,6 +158,7 @@ static int serve_host(int fd, const char *name)
 	struct net_trace_resp resp = { .trace_id = new_trace_id() };
 	const char **argv = NULL;
 	int *fds = NULL, *ports = NULL, cpus, ret = EXIT_FAILED;
+	pid_t tsync = 0;
 
 	if (net_recv_msg(&peer, m) < 0 || net_parse_trace_req(&peer, m, req) < 0)
 		goto out;
@@ -164,8 +166,14 @@ static int serve_host(int fd, const char *name)
 		error("'%s': cannot count this machine's cpus in tracefs", name);
 		goto out;
 	}
-	if (req->tsync_offered)
-		agent_log("%s offered time synchronization: this agent has none, its clock is its own", name);
+	tsync = tsync_guest_start(fd, req, name, &resp.tsync_port);
+	if (tsync) {
+		resp.tsync_proto = TSYNC_PTP;
+		agent_log("%s: time sync with ptp on port %d", name, resp.tsync_port);
+	} else if (req->tsync_offered) {
+		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
+			  name);
+	}
 	ports = xcalloc(cpus, sizeof(*ports));
 	fds = open_data_ports(fd, cpus, ports);
 	if (!fds)
@@ -187,6 +195,7 @@ static int serve_host(int fd, const char *name)
 						 resp.trace_id));
 	fd = -1;	/* the recording took it */
 out:
+	tsync_guest_finish(tsync, ret != EXIT_OK);
 	if (fd >= 0)
 		close(fd);
 	free(argv);

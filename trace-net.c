@@ -311,6 +311,17 @@ static int parse_req_args(struct net_peer *p, struct cursor *c, struct net_trace
 
 enum { REQ_PARAM_ARGS = 0, REQ_PARAM_TSYNC = 1 };
 
+/* TRACE_REQ's TSYNC_PROTOS parameter: NUL-terminated names, an empty one last. */
+static void req_tsync_protos(struct cursor *c, struct net_trace_req *req)
+{
+	const char *name;
+
+	req->tsync_offered = 1;
+	while (cur_left(c) > 0 && cur_string(c, &name, "TRACE_REQ time-sync protocol") == 0 && *name)
+		if (!strcmp(name, "ptp"))
+			req->tsync_ptp = 1;
+}
+
 int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req)
 {
 	struct cursor fixed, params;
@@ -337,7 +348,7 @@ int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_
 		if (id == REQ_PARAM_ARGS && parse_req_args(p, &one, req) < 0)
 			return -1;
 		if (id == REQ_PARAM_TSYNC && len > 1)
-			req->tsync_offered = 1;
+			req_tsync_protos(&one, req);
 	}
 	return 0;
 }
@@ -355,6 +366,10 @@ int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
 	put_be32(fixed + 8, resp->page_size);
 	put_be32(fixed + 12, resp->trace_id >> 32);
 	put_be32(fixed + 16, (uint32_t)resp->trace_id);
+	if (resp->tsync_proto) {
+		strncpy((char *)fixed + 20, resp->tsync_proto, 15);
+		put_be32(fixed + 36, resp->tsync_port);
+	}
 	return net_send_msg(p, NET_TRACE_RESP, fixed, sizeof(fixed), payload, len);
 }
 

@@ -32,6 +32,7 @@ enum net_cmd {
 	NET_TRACE_REQ	= 6,		/* record -A asks an agent to trace */
 	NET_TRACE_RESP	= 7,		/* the agent's CPUs, page size, ports */
 	NET_CLOSE_RESP	= 8,
+	NET_TIME_SYNC	= 9,		/* time sync between record -A and its agent (trace-tsync.c) */
 	NET_NR_CMDS	= 12,
 };
 
@@ -112,14 +113,17 @@ struct net_trace_req {
 	int		argc;
 	const char	*argv[NET_AGENT_MAX_ARGS + 1];
 	int		tsync_offered;	/* the host named time-sync protocols */
+	int		tsync_ptp;	/* ... and "ptp" among them */
 };
 
-/* What the agent answers (TRACE_RESP): no FIFOs, no time-sync protocol. */
+/* What the agent answers (TRACE_RESP): no FIFOs; a time-sync protocol or none. */
 struct net_trace_resp {
 	uint32_t	cpus;
 	uint32_t	page_size;
 	uint64_t	trace_id;	/* the agent's: its file's TRACEID */
 	const int	*ports;		/* the data port of each CPU */
+	const char	*tsync_proto;	/* "ptp", or NULL: none */
+	int		tsync_port;	/* where the host connects for it */
 };
 
 int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req);

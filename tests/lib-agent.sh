@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the agent tests (trace-cmd agent served by upstream 3.4's
+# record -A on this same machine).  Source after test-lib.sh and lib-net.sh.
+#
+#   start_agent CLIENT       # our agent (AGENT=... another) for CLIENT: APORT, APID,
+#                            # agent.out/err in $PWD
+#   stop_agent               # every agent started, stopped and waited for
+#   wait_agent_log 'regex'   # until agent.out/err say it (30 s)
+#   upstream_record_agent    # 3.4's record -A to 127.0.0.1:$APORT (RECORD_A_OPTS
+#                            # before -A): host.dat and host-127.0.0.1.dat
+
+# Starts the agent (ours, or $AGENT) for the client $1 on a free port: APORT,
+# APID, agent.out/err.
+start_agent() {
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		APORT=$next_port_
+		next_port_=$((next_port_ + 1))
+		port_listening $APORT && continue
+		"${AGENT:-$TRACE_CMD}" agent -N "$1" -p $APORT >agent.out 2>agent.err 9>&- &
+		APID=$!
+		echo $APID >>"$TRASH/agent.pids"
+		for i in $(seq 50); do
+			port_listening $APORT && return 0
+			kill -0 $APID 2>/dev/null || break
+			sleep 0.1
+		done
+		kill $APID 2>/dev/null
+		wait $APID 2>/dev/null
+	done
+	echo "cannot start the agent"; cat agent.err
+	return 1
+}
+
+stop_agent() {
+	[ -f "$TRASH/agent.pids" ] || return 0
+	for pid in $(cat "$TRASH/agent.pids"); do
+		kill $pid 2>/dev/null
+		while kill -0 $pid 2>/dev/null; do sleep 0.05; done
+	done
+	rm -f "$TRASH/agent.pids"
+}
+
+wait_agent_log() {
+	for i in $(seq 300); do
+		grep -qE -- "$1" agent.out agent.err && return 0
+		sleep 0.1
+	done
+	echo "the agent never said '$1':"; cat agent.out agent.err
+	return 1
+}
+
+# 3.4's record -A: the host records sched_switch in the instance a32host,
+# the guest (the agent) initcall, which never fires after boot, so the
+# guest's markers are all there is in its file.  The kernel here refuses an
+# instance's function-filter and -pid files, which 3.4 writes (the shim covers
+# the top ones only; its command's child dies before exec on them): the
+# instance is made beforehand with empty files bound over them, and 3.4,
+# taking it as its own, removes it at the end.  With time sync 3.4 also
+# leaves its own clock_synch-N instance behind (its rmdir fails with EBUSY,
+# whichever agent it talks to): removed here, as 3.4 should have.
+HOSTBUF=a32host
+INSTANCE_FTRACE_FILES="set_ftrace_filter set_ftrace_notrace set_ftrace_pid set_ftrace_notrace_pid"
+upstream_record_agent() {
+	size=$(cat $T/buffer_size_kb) &&
+	ls $T/instances >"$TRASH/instances.before" &&
+	mkdir $T/instances/$HOSTBUF &&
+	for f in $INSTANCE_FTRACE_FILES; do
+		[ -e $T/instances/$HOSTBUF/$f ] || continue
+		: >"$TRASH/empty.$f" && mount --bind "$TRASH/empty.$f" $T/instances/$HOSTBUF/$f || return 1
+	done &&
+	upstream_shim on &&
+	timeout 60 "$UPSTREAM34" record -o host.dat -B $HOSTBUF -e sched_switch \
+		${RECORD_A_OPTS:-} -A 127.0.0.1:$APORT -b 8 -e initcall \
+		sh -c "sleep 0.5; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done; sleep 0.3" \
+		>record.out 2>&1
+	status=$?
+	upstream_shim off
+	for f in $INSTANCE_FTRACE_FILES; do
+		umount $T/instances/$HOSTBUF/$f 2>/dev/null
+	done
+	rmdir $T/instances/$HOSTBUF 2>/dev/null
+	for d in $T/instances/clock_synch-*; do
+		[ -d "$d" ] && ! grep -qx "${d##*/}" "$TRASH/instances.before" && rmdir "$d"
+	done
+	echo $size >$T/buffer_size_kb
+	return $status
+}
+
