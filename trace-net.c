@@ -153,13 +153,6 @@ int net_write(struct net_peer *p, const void *buf, size_t len, const char *what)
 
 /* --- v3 messages -------------------------------------------------------- */
 
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	uint32_t be = htonl(v);
-
-	memcpy(p, &be, 4);
-}
-
 static int recv_msg(struct net_peer *p, struct net_msg *m)
 {
 	unsigned char hdr[NET_MSG_HDR];
@@ -364,8 +357,7 @@ int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
 		len += snprintf(payload + len, sizeof(payload) - len, "%d", resp->ports[i]) + 1;
 	put_be32(fixed + 4, resp->cpus);
 	put_be32(fixed + 8, resp->page_size);
-	put_be32(fixed + 12, resp->trace_id >> 32);
-	put_be32(fixed + 16, (uint32_t)resp->trace_id);
+	put_be64(fixed + 12, resp->trace_id);
 	if (resp->tsync_proto) {
 		strncpy((char *)fixed + 20, resp->tsync_proto, 15);
 		put_be32(fixed + 36, resp->tsync_port);

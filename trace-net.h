@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 
 #define NET_MSG_HDR		12		/* be32 size, be32 cmd, be32 cmd_size */
@@ -175,5 +177,31 @@ int net_data_connect(int control_fd, int port, int tcp, int cpu);
 
 /* Puts "HOST:PORT" of the peer of @fd into @buf; HOST resolved when it can be. */
 int net_peer_name(int fd, char *buf, size_t size);
+
+/* The protocol's numbers are big-endian (network order) on the wire. */
+static inline void put_be32(unsigned char *p, uint32_t v)
+{
+	v = htonl(v);
+	memcpy(p, &v, 4);
+}
+
+static inline void put_be64(unsigned char *p, uint64_t v)
+{
+	put_be32(p, v >> 32);
+	put_be32(p + 4, (uint32_t)v);
+}
+
+static inline uint32_t get_be32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return ntohl(v);
+}
+
+static inline uint64_t get_be64(const unsigned char *p)
+{
+	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
+}
 
 #endif

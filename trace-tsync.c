@@ -37,31 +37,6 @@ enum { PTP_START = 1, PTP_PROBE = 2, PTP_RESULTS = 3, PTP_OFFSET = 4, PTP_END = 
 
 /* ---- messages ----------------------------------------------------------- */
 
-static void put_be32(unsigned char *p, uint32_t v)
-{
-	v = htonl(v);
-	memcpy(p, &v, 4);
-}
-
-static void put_be64(unsigned char *p, uint64_t v)
-{
-	put_be32(p, v >> 32);
-	put_be32(p + 4, (uint32_t)v);
-}
-
-static uint32_t get_be32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return ntohl(v);
-}
-
-static uint64_t get_be64(const unsigned char *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
 static int sync_send(struct net_peer *p, const char *proto, uint32_t cmd, const void *payload,
 		     uint32_t len)
 {
