@@ -1,0 +1,98 @@
+#!/bin/bash
+# report's lines formatted in worker threads (trace-parallel.c) against the
+# single-threaded path (TRACE_CMD_THREADS=1): whole outputs, stderr and exit
+# codes equal on every fixture, fuzz regression, fuzz corpus and
+# ../shared/corpus file, as text, jsonl, csv, with -F and --cpu.
+# TRACE_CMD_THREADS_TEST starts the threads at the first line with batches
+# of 7 lines, so that small files cross many batches.
+# plain-build: a thousand reports, compared; the ASan run covers the threads on the fixtures in the tests marked so
+. "$(dirname "$0")/test-lib.sh"
+. "$TEST_DIR/lib-report.sh"
+
+# same_threaded FILE [ARGS]: one thread and three give the same bytes.
+same_threaded() {
+	file=$1; shift
+	TRACE_CMD_THREADS=1 timeout 60 "$TRACE_CMD" report "$@" "$file" >one.out 2>one.err
+	echo "exit $?" >>one.err
+	TRACE_CMD_THREADS=3 TRACE_CMD_THREADS_TEST=1 timeout 60 "$TRACE_CMD" report "$@" "$file" \
+		>par.out 2>par.err
+	echo "exit $?" >>par.err
+	cmp -s one.out par.out && cmp -s one.err par.err && return 0
+	echo "differs: report $* $file" >&2
+	diff one.out par.out | head -5 >&2
+	diff one.err par.err | head -5 >&2
+	return 1
+}
+
+all_same_threaded() { all_files same_threaded "$@"; }
+
+test_expect_success 'every fixture prints the same in one thread and in several' '
+	all_same_threaded -- "$FIXTURES"/*.dat "$FIXTURES"/fuzz/*.dat
+'
+
+test_expect_success 'every fixture with -t, -l, --ts-diff, -R and --line-3.1 too' '
+	all_same_threaded -t -l --ts-diff -- "$FIXTURES"/*.dat &&
+	all_same_threaded -R -- "$FIXTURES"/*.dat &&
+	all_same_threaded --line-3.1 -- "$FIXTURES"/*.dat
+'
+
+test_expect_success 'every fixture as jsonl and csv, with -F and with --cpu' '
+	all_same_threaded --format jsonl -- "$FIXTURES"/*.dat &&
+	all_same_threaded --format csv -- "$FIXTURES"/*.dat &&
+	all_same_threaded -F sched_switch -- "$FIXTURES"/*.dat &&
+	all_same_threaded -F "sched_switch: prev_prio < 120" -- "$FIXTURES"/*.dat &&
+	all_same_threaded --cpu 0 -- "$FIXTURES"/*.dat &&
+	all_same_threaded --cpu 1 -t -- "$FIXTURES"/*.dat
+'
+
+test_expect_success 'every fuzz corpus file (damaged ones included)' '
+	all_same_threaded -- "$SRC_DIR"/fuzz/corpus/tracedat/*
+'
+
+test_expect_success CORPUS 'every ../shared/corpus file, text, jsonl, csv, -F, --cpu' '
+	all_same_threaded -- "$CORPUS"/*.dat &&
+	all_same_threaded -t -l -- "$CORPUS"/*.dat &&
+	all_same_threaded --format jsonl -- "$CORPUS"/*.dat &&
+	all_same_threaded --format csv -- "$CORPUS"/*.dat &&
+	all_same_threaded -F sched_switch -- "$CORPUS"/*.dat &&
+	all_same_threaded --cpu 0 -- "$CORPUS"/*.dat
+'
+
+# threads_made OUT ARGS...: how many threads report ARGS started (strace).
+threads_made() {
+	out=$1; shift
+	strace -f -qq -e trace=clone,clone3 -o strace.log "$TRACE_CMD" report "$@" >"$out" 2>/dev/null
+	grep -c "clone" strace.log
+}
+
+test_expect_success 'a 100,000-line file: the threads start past the first lines, same bytes' '
+	python3 "$SRC_DIR"/bench/mkbig.py 100000 big.dat >/dev/null &&
+	TRACE_CMD_THREADS=1 "$TRACE_CMD" report -i big.dat >one.out &&
+	TRACE_CMD_THREADS=2 "$TRACE_CMD" report -i big.dat >two.out &&
+	TRACE_CMD_THREADS=4 "$TRACE_CMD" report -i big.dat >four.out &&
+	test "$(grep -vc "^cpus=" one.out)" = 100000 &&
+	test_cmp one.out two.out &&
+	test_cmp one.out four.out
+'
+
+test_expect_success 'threads are made for a long report only, never with TRACE_CMD_THREADS=1' '
+	test "$(TRACE_CMD_THREADS=2 threads_made par.out -i big.dat)" = 1 &&
+	test "$(TRACE_CMD_THREADS=3 threads_made par.out -i big.dat)" = 2 &&
+	test "$(TRACE_CMD_THREADS=1 threads_made one.out -i big.dat)" = 0 &&
+	test_cmp one.out par.out
+'
+
+test_expect_success 'a 10,000-line report (under the first 16,384 lines) starts no thread' '
+	python3 "$SRC_DIR"/bench/mkbig.py 10000 small.dat >/dev/null &&
+	test "$(TRACE_CMD_THREADS=2 threads_made par.out -i small.dat)" = 0 &&
+	TRACE_CMD_THREADS=1 "$TRACE_CMD" report -i small.dat >one.out &&
+	test_cmp one.out par.out
+'
+
+test_expect_success 'a difference between the paths would be seen' '
+	printf "#!/bin/sh\nif [ -n \"\$TRACE_CMD_THREADS_TEST\" ]; then exec %s \"\$@\" -t; fi\nexec %s \"\$@\"\n" \
+		"$TRACE_CMD" "$TRACE_CMD" >skewed && chmod +x skewed &&
+	! TRACE_CMD=./skewed same_threaded "$FIXTURES"/synth-instances-v6.dat 2>/dev/null
+'
+
+test_done
