@@ -176,20 +176,20 @@ static void write_batch(struct par_out *po, struct batch *b)
 }
 
 /*
- * Writes the oldest batch once formatted: formatting it here if no worker
- * took it yet (the producer is ahead), else waiting for its worker.
+ * Writes the oldest batch once formatted: while it is not, the producer
+ * (ahead of the workers) formats the queued batches itself.
  */
 static void write_head(struct par_out *po)
 {
-	struct batch *b = &po->ring[po->head % RING];
+	struct batch *b = &po->ring[po->head % RING], *q;
 
 	pthread_mutex_lock(&po->lock);
-	if (b->state == B_QUEUED) {
-		b->state = B_TAKEN;
+	/* Rather than wait, format what no worker took yet, oldest first. */
+	while (b->state != B_DONE && (q = take_queued(po))) {
 		pthread_mutex_unlock(&po->lock);
-		format_batch(po, b, po->own_ctx);
+		format_batch(po, q, po->own_ctx);
 		pthread_mutex_lock(&po->lock);
-		b->state = B_DONE;
+		q->state = B_DONE;
 	}
 	while (b->state != B_DONE)
 		pthread_cond_wait(&po->done, &po->lock);

@@ -230,6 +230,7 @@ struct trace_printer {
 	int			bail;		/* this record needs libtraceevent */
 	struct printk_table	*printk;	/* made when a program first needs it */
 	struct func_entry	*funcs;		/* FUNC_CACHE of them, made on first use */
+	int			functions_sorted;	/* libtraceevent's map, for runners */
 	/* A runner (trace_printer_runner): the printer whose programs it runs. */
 	const struct trace_printer *owner;
 };
@@ -1388,8 +1389,10 @@ const struct print_program *trace_printer_program(struct trace_printer *p, struc
 	 * libtraceevent sorts its function map at the first lookup: done here,
 	 * so that runners in other threads only ever read it.
 	 */
-	if (sl->prog->needs_functions)
+	if (sl->prog->needs_functions && !p->functions_sorted) {
 		tep_find_function(p->tep, 0);
+		p->functions_sorted = 1;
+	}
 	return (const struct print_program *)sl->prog;
 }
 
