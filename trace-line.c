@@ -61,6 +61,7 @@ struct trace_line {
 	struct par_out	*par;
 	struct line_source *par_src;
 	struct trace_seq fallback_s;	/* a queued line libtraceevent must print */
+	struct line_worker *here;	/* this thread's scratch for those */
 };
 
 /* One input's records and what depends on its own tep handle. */
@@ -650,14 +651,23 @@ static const char *buffer_name(const struct line_source *src, int buffer)
 	return trace_input_buffer_name(src->in, buffer);
 }
 
-/* Whether @rec's line is only prefix, name and the event's own text. */
+/*
+ * Whether @rec's line is only prefix, name and the event's own text (with
+ * --format, the text its record carries).
+ */
+static int plain_record(const struct trace_line *l, const struct line_source *src,
+			const struct tep_record *rec, const struct tep_event *ev)
+{
+	return l->nr_files <= 1 && !src->multi_buffer && !rec->missed_events &&
+	       !l->opts.boundary && !l->opts.debug && !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->opts.raw &&
+	       ev && ev->id >= 0 &&
+	       ev->id < EVENT_CACHE && ev != src->graph_entry && ev != src->graph_exit;
+}
+
 static int plain_line(const struct trace_line *l, const struct line_source *src,
 		      const struct tep_record *rec, const struct tep_event *ev)
 {
-	return l->nr_files <= 1 && !src->multi_buffer && !rec->missed_events &&
-	       !l->opts.boundary && !l->opts.debug && !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->fmt && !l->opts.raw &&
-	       ev && ev->id >= 0 &&
-	       ev->id < EVENT_CACHE && ev != src->graph_entry && ev != src->graph_exit;
+	return !l->fmt && plain_record(l, src, rec, ev);
 }
 
 /* A line's bytes: to stdout, or after the lines queued before it. */
@@ -715,13 +725,16 @@ struct plain_job {
 	struct tep_event	*ev;
 	const char		*comm;
 	const char		*name;
+	struct trace_format_prep prep;	/* --format's */
 	uint64_t		ts;
-	int			cpu, pid, size;
+	int			cpu, pid, size, buffer;
 };
 
 /* A worker's own printing state. */
 struct line_worker {
 	struct trace_printer	*runner;
+	struct par_buf		text;		/* --format: the line the record carries */
+	struct jbuf		record, cell;
 };
 
 static void *line_worker_new(void *arg)
@@ -738,6 +751,9 @@ static void line_worker_free(void *ctx)
 	struct line_worker *w = ctx;
 
 	trace_printer_free(w->runner);
+	free(w->text.data);
+	jbuf_free(&w->record);
+	jbuf_free(&w->cell);
 	free(w);
 }
 
@@ -769,6 +785,20 @@ static void put_job_line(const struct plain_job *j, const struct tep_record *rec
 	out->len += len;
 }
 
+/* The job's line, or with --format its record, the event's text given. */
+static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+		     const char *text, size_t text_len, struct par_buf *out)
+{
+	if (!j->l->fmt)
+		return put_job_line(j, rec, text, text_len, out);
+	w->text.len = 0;
+	put_job_line(j, rec, text, text_len, &w->text);
+	w->record.len = 0;
+	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
+			  &w->record, &w->cell);
+	par_buf_put(out, w->record.data, w->record.len);
+}
+
 static int format_job(void *ctx, const void *job, struct par_buf *out)
 {
 	struct line_worker *w = ctx;
@@ -781,7 +811,7 @@ static int format_job(void *ctx, const void *job, struct par_buf *out)
 	text = trace_printer_run(w->runner, j->prog, &rec, &text_len);
 	if (!text)
 		return -1;
-	put_job_line(j, &rec, text, text_len, out);
+	emit_job(w, j, &rec, text, text_len, out);
 	return 0;
 }
 
@@ -796,7 +826,7 @@ static void format_job_here(void *arg, const void *job, struct par_buf *out)
 	job_record(j, &rec);
 	trace_seq_reset(s);
 	trace_printer_print(j->src->printer, s, j->ev, &rec, 0);
-	put_job_line(j, &rec, s->buffer, s->len, out);
+	emit_job(l->here, j, &rec, s->buffer, s->len, out);
 }
 
 static const struct par_ops line_par_ops = {
@@ -817,7 +847,7 @@ static void start_parallel(struct trace_line *l, struct line_source *src)
 	const struct trace_debug *dbg;
 	long threads;
 
-	if (!l->parallel_ok || l->fmt || l->nr_files > 1)
+	if (!l->parallel_ok || l->nr_files > 1)
 		return;
 	dbg = trace_debug();
 	if (++l->lines < (dbg->threads_test ? 1 : PARALLEL_AFTER))
@@ -832,6 +862,7 @@ static void start_parallel(struct trace_line *l, struct line_source *src)
 	decide_extra_cols(l, src);
 	l->par_src = src;
 	trace_seq_init(&l->fallback_s);
+	l->here = line_worker_new(l);
 	fflush(stdout);
 	l->par = par_out_new(&line_par_ops, l, stdout, threads - 1,
 			     dbg->threads_test ? TEST_BATCH_LINES : BATCH_LINES);
@@ -839,16 +870,21 @@ static void start_parallel(struct trace_line *l, struct line_source *src)
 
 /* Queues @rec's plain line for a worker: 0, or -1 if it has no program. */
 static int queue_plain(struct trace_line *l, struct line_source *src, struct tep_record *rec,
-		       struct tep_event *ev)
+		       struct tep_event *ev, int buffer)
 {
 	const struct print_program *prog = trace_printer_program(src->printer, ev);
+	struct trace_format_prep prep = { 0 };
 	struct plain_job *j;
 	int pid;
 
 	if (!prog)
 		return -1;
 	pid = trace_input_record_pid(src->in, rec);
+	if (l->fmt)
+		trace_format_prepare(l->fmt, src->in, rec, &prep);
 	j = par_out_job(l->par, sizeof(*j) + rec->size);
+	j->prep = prep;
+	j->buffer = buffer;
 	j->l = l;
 	j->src = src;
 	j->prog = prog;
@@ -924,12 +960,13 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 {
 	struct trace_seq *s = &l->s;
 	struct tep_event *ev = event_of(src, rec);
-	size_t start;
+	size_t start, len;
 
 	start_parallel(l, src);
-	if (plain_line(l, src, rec, ev) &&
-	    ((l->par && src == l->par_src && queue_plain(l, src, rec, ev) == 0) ||
-	     print_plain(l, src, rec, ev) == 0))
+	if (l->par && src == l->par_src && plain_record(l, src, rec, ev) &&
+	    queue_plain(l, src, rec, ev, buffer) == 0)
+		return;
+	if (plain_line(l, src, rec, ev) && print_plain(l, src, rec, ev) == 0)
 		return;
 	trace_seq_reset(s);
 	if (l->nr_files > 1) {
@@ -989,9 +1026,12 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		print_debug(src, s, rec);
 	if (l->opts.wakeup)
 		wakeup_latency(l, src, s, rec);
-	if (l->fmt)
-		return trace_format_record(l->fmt, src->in, rec, buffer, s->buffer + start,
-					   s->len - start);
+	if (l->fmt) {
+		const char *record = trace_format_record(l->fmt, src->in, rec, buffer,
+							 s->buffer + start, s->len - start, &len);
+
+		return line_write(l, record, len);
+	}
 	trace_seq_putc(s, '\n');
 	line_write(l, s->buffer, s->len);
 }
@@ -1035,6 +1075,7 @@ void trace_line_free(struct trace_line *l)
 	if (l->par) {
 		par_out_free(l->par);
 		trace_seq_destroy(&l->fallback_s);
+		line_worker_free(l->here);
 	}
 	trace_seq_destroy(&l->s);
 	free(l->woken);

@@ -92,7 +92,12 @@ test_expect_success 'a 100,000-line file: the threads start past the first lines
 	test "$(grep -vc "^cpus=" one.out)" = 100000 &&
 	grep -q "do_IRQ: step" one.out &&
 	test_cmp one.out two.out &&
-	test_cmp one.out four.out
+	test_cmp one.out four.out &&
+	for f in jsonl csv; do
+		TRACE_CMD_THREADS=1 "$TRACE_CMD" report --format $f -i big.dat >one.$f &&
+		TRACE_CMD_THREADS=2 "$TRACE_CMD" report --format $f -i big.dat >two.$f &&
+		test_cmp one.$f two.$f || return 1
+	done
 '
 
 test_expect_success 'threads are made for a long report only, never with TRACE_CMD_THREADS=1' '
