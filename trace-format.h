@@ -31,13 +31,28 @@ int trace_format_kind(const char *name);
  */
 static inline char *put_decimal(char *p, unsigned long long v, int width, char pad)
 {
+	/* Two digits a division: jsonl writes a dozen numbers an event. */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char tmp[24];
 	int n = 0;
 
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		tmp[n++] = pairs[2 * r + 1];
+		tmp[n++] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[n++] = pairs[2 * v + 1];
+		tmp[n++] = pairs[2 * v];
+	} else {
+		tmp[n++] = '0' + v;
+	}
 	for (int i = n; i < width; i++)
 		*p++ = pad;
 	while (n)
