@@ -114,6 +114,22 @@ test_expect_success 'a 10,000-line report (under the first 16,384 lines) starts 
 	test_cmp one.out par.out
 '
 
+# A file size limit (SIGXFSZ ignored: the write fails with EFBIG) past the
+# lines printed before the threads start: only their writes fail.
+test_expect_success 'a write failing under the threads fails the report as in one thread' '
+	for t in 1 2; do
+		(trap "" XFSZ && ulimit -f 4000 &&
+		 TRACE_CMD_THREADS=$t exec "$TRACE_CMD" report -i big.dat >limited.$t 2>err.$t)
+		echo "exit $?" >>err.$t || return 1
+	done &&
+	test_cmp err.1 err.2 &&
+	grep "trace-cmd report: write error on standard output" err.2 &&
+	grep "exit 1" err.2 &&
+	test_expect_code 1 env TRACE_CMD_THREADS=2 TRACE_CMD_THREADS_TEST=1 \
+		"$TRACE_CMD" report -i small.dat >/dev/full 2>err &&
+	grep "trace-cmd report: write error on standard output" err
+'
+
 test_expect_success 'a difference between the paths would be seen' '
 	printf "#!/bin/sh\nif [ -n \"\$TRACE_CMD_THREADS_TEST\" ]; then exec %s \"\$@\" -t; fi\nexec %s \"\$@\"\n" \
 		"$TRACE_CMD" "$TRACE_CMD" >skewed && chmod +x skewed &&
