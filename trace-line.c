@@ -733,7 +733,7 @@ struct plain_job {
 /* A worker's own printing state. */
 struct line_worker {
 	struct trace_printer	*runner;
-	struct par_buf		text;		/* --format: the line the record carries */
+	struct jbuf		text;		/* --format: the line the record carries */
 	struct jbuf		record, cell;
 };
 
@@ -751,7 +751,7 @@ static void line_worker_free(void *ctx)
 	struct line_worker *w = ctx;
 
 	trace_printer_free(w->runner);
-	free(w->text.data);
+	jbuf_free(&w->text);
 	jbuf_free(&w->record);
 	jbuf_free(&w->cell);
 	free(w);
@@ -768,14 +768,15 @@ static void job_record(const struct plain_job *j, struct tep_record *rec)
 
 /* print_plain()'s line of a queued job, its event's text given. */
 static void put_job_line(const struct plain_job *j, const struct tep_record *rec,
-			 const char *text, size_t text_len, struct par_buf *out)
+			 const char *text, size_t text_len, struct jbuf *out)
 {
 	size_t name_len = strlen(j->name), len;
 	char *p;
 
 	if (text_len && text[text_len - 1] == '\n')
 		text_len--;
-	p = par_buf_reserve(out, PREFIX_MAX + name_len + text_len + 1);
+	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1);
+	p = out->data + out->len;
 	len = prefix_of(j->l, j->src, rec, j->pid, j->comm, p);
 	memcpy(p + len, j->name, name_len);
 	len += name_len;
@@ -787,7 +788,7 @@ static void put_job_line(const struct plain_job *j, const struct tep_record *rec
 
 /* The job's line, or with --format its record, the event's text given. */
 static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
-		     const char *text, size_t text_len, struct par_buf *out)
+		     const char *text, size_t text_len, struct jbuf *out)
 {
 	if (!j->l->fmt)
 		return put_job_line(j, rec, text, text_len, out);
@@ -796,10 +797,10 @@ static void emit_job(struct line_worker *w, const struct plain_job *j, struct te
 	w->record.len = 0;
 	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
 			  &w->record, &w->cell);
-	par_buf_put(out, w->record.data, w->record.len);
+	jbuf_put(out, w->record.data, w->record.len);
 }
 
-static int format_job(void *ctx, const void *job, struct par_buf *out)
+static int format_job(void *ctx, const void *job, struct jbuf *out)
 {
 	struct line_worker *w = ctx;
 	const struct plain_job *j = job;
@@ -816,7 +817,7 @@ static int format_job(void *ctx, const void *job, struct par_buf *out)
 }
 
 /* A record its program was not sure of: libtraceevent prints it, in this thread. */
-static void format_job_here(void *arg, const void *job, struct par_buf *out)
+static void format_job_here(void *arg, const void *job, struct jbuf *out)
 {
 	struct trace_line *l = arg;
 	const struct plain_job *j = job;

@@ -35,9 +35,9 @@ struct hole {
 };
 
 struct batch {
-	struct par_buf	in;		/* entries, as appended */
+	struct jbuf	in;		/* entries, as appended */
 	int		nr_jobs;
-	struct par_buf	out;		/* the text, once formatted */
+	struct jbuf	out;		/* the text, once formatted */
 	struct hole	*holes;
 	int		nr_holes, cap_holes;
 	int		state;
@@ -60,28 +60,16 @@ struct par_out {
 	pthread_t	*threads;
 	void		**ctx;		/* each worker's state */
 	void		*own_ctx;	/* the producer's, for the batches it formats */
-	struct par_buf	fallback;
+	struct jbuf	fallback;
 };
-
-char *par_buf_reserve(struct par_buf *b, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2;
-		b->data = xrealloc(b->data, b->cap);
-	}
-	return b->data + b->len;
-}
-
-void par_buf_put(struct par_buf *b, const char *s, size_t n)
-{
-	memcpy(par_buf_reserve(b, n), s, n);
-	b->len += n;
-}
 
 static void *append_entry(struct par_out *po, int kind, size_t size)
 {
 	struct batch *b = &po->ring[po->tail % RING];
-	struct entry *e = (struct entry *)par_buf_reserve(&b->in, sizeof(*e) + ALIGN8(size));
+	struct entry *e;
+
+	jbuf_reserve(&b->in, sizeof(*e) + ALIGN8(size));
+	e = (struct entry *)(b->in.data + b->in.len);
 
 	e->kind = kind;
 	e->len = size;
@@ -109,7 +97,7 @@ static void format_batch(struct par_out *po, struct batch *b, void *ctx)
 		const void *body = e + 1;
 
 		if (e->kind == ENTRY_TEXT)
-			par_buf_put(&b->out, body, e->len);
+			jbuf_put(&b->out, body, e->len);
 		else if (po->ops->format(ctx, body, &b->out) < 0)
 			add_hole(b, body);
 		pos += sizeof(*e) + ALIGN8(e->len);

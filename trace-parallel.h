@@ -12,15 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Bytes a job's text is appended to. */
-struct par_buf {
-	char	*data;
-	size_t	len, cap;
-};
-
-/* Room for @n more bytes at data + len (the caller moves len). */
-char *par_buf_reserve(struct par_buf *b, size_t n);
-void par_buf_put(struct par_buf *b, const char *s, size_t n);
+#include "trace-format.h"	/* struct jbuf, the bytes a job's text is appended to */
 
 struct par_ops {
 	/* A worker thread's own state, made and freed in the producing thread. */
@@ -31,9 +23,9 @@ struct par_ops {
 	 * one, with a worker's state): 0, or -1 (nothing appended) when only
 	 * the producing thread can, with fallback().
 	 */
-	int (*format)(void *ctx, const void *job, struct par_buf *out);
+	int (*format)(void *ctx, const void *job, struct jbuf *out);
 	/* In the producing thread, when the job's bytes are written. */
-	void (*fallback)(void *arg, const void *job, struct par_buf *out);
+	void (*fallback)(void *arg, const void *job, struct jbuf *out);
 };
 
 struct par_out;
