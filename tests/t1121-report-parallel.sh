@@ -10,17 +10,7 @@
 
 # same_threaded FILE [ARGS]: one thread and three give the same bytes.
 same_threaded() {
-	file=$1; shift
-	TRACE_CMD_THREADS=1 timeout 60 "$TRACE_CMD" report "$@" "$file" >one.out 2>one.err
-	echo "exit $?" >>one.err
-	TRACE_CMD_THREADS=3 TRACE_CMD_THREADS_TEST=1 timeout 60 "$TRACE_CMD" report "$@" "$file" \
-		>par.out 2>par.err
-	echo "exit $?" >>par.err
-	cmp -s one.out par.out && cmp -s one.err par.err && return 0
-	echo "differs: report $* $file" >&2
-	diff one.out par.out | head -5 >&2
-	diff one.err par.err | head -5 >&2
-	return 1
+	same_two_ways one TRACE_CMD_THREADS=1 par "TRACE_CMD_THREADS=3 TRACE_CMD_THREADS_TEST=1" "$@"
 }
 
 all_same_threaded() { all_files same_threaded "$@"; }
