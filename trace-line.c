@@ -790,8 +790,10 @@ static void put_job_line(const struct plain_job *j, const struct tep_record *rec
 static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
 		     const char *text, size_t text_len, struct jbuf *out)
 {
-	if (!j->l->fmt)
-		return put_job_line(j, rec, text, text_len, out);
+	if (!j->l->fmt) {
+		put_job_line(j, rec, text, text_len, out);
+		return;
+	}
 	w->text.len = 0;
 	put_job_line(j, rec, text, text_len, &w->text);
 	w->record.len = 0;
@@ -1031,7 +1033,8 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		const char *record = trace_format_record(l->fmt, src->in, rec, buffer,
 							 s->buffer + start, s->len - start, &len);
 
-		return line_write(l, record, len);
+		line_write(l, record, len);
+		return;
 	}
 	trace_seq_putc(s, '\n');
 	line_write(l, s->buffer, s->len);
