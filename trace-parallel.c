@@ -187,7 +187,6 @@ static void write_batch(struct par_out *po, struct batch *b)
 	b->out.len = 0;
 	b->nr_jobs = 0;
 	b->nr_holes = 0;
-	b->state = B_FILLING;
 }
 
 /*
@@ -210,7 +209,11 @@ static void write_head(struct par_out *po)
 		pthread_cond_wait(&po->done, &po->lock);
 	pthread_mutex_unlock(&po->lock);
 	write_batch(po, b);
+	/* The workers look at head and the states, under the lock. */
+	pthread_mutex_lock(&po->lock);
+	b->state = B_FILLING;
 	po->head++;
+	pthread_mutex_unlock(&po->lock);
 }
 
 /* Whether the oldest batch is formatted (read without waiting). */
