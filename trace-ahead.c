@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The decompress-ahead worker (see trace-ahead.h): one thread, a queue of
- * jobs in the order asked, one lock and two conditions.
+ * The decompress-ahead workers (see trace-ahead.h): a thread a CPU, each
+ * with its own decompressor, taking jobs from one queue in the order asked;
+ * one lock and two conditions.  -F EVENT on a v7 file does little but
+ * decompress: with one thread, that thread was its bound.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,18 +13,27 @@
 #include "trace-cmd.h"
 #include "trace-compress.h"
 
-struct ahead {
+#define MAX_AHEAD_THREADS	4
+
+struct ahead_thread {
+	struct ahead		*a;
 	pthread_t		thread;
+	struct inflater		z;		/* the thread's own */
+};
+
+struct ahead {
+	struct ahead_thread	threads[MAX_AHEAD_THREADS];
+	int			nr_threads;
 	pthread_mutex_t		lock;
 	pthread_cond_t		work, done;
 	struct ahead_job	*head, *tail;
 	int			stop;
-	struct inflater		z;		/* the worker's own */
 };
 
 static void *worker(void *arg)
 {
-	struct ahead *a = arg;
+	struct ahead_thread *t = arg;
+	struct ahead *a = t->a;
 
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {
@@ -37,7 +48,7 @@ static void *worker(void *arg)
 		if (!a->head)
 			a->tail = NULL;
 		pthread_mutex_unlock(&a->lock);
-		failed = inflate_exact(&a->z, job->src, job->csize, job->dst, job->usize) != NULL;
+		failed = inflate_exact(&t->z, job->src, job->csize, job->dst, job->usize) != NULL;
 		pthread_mutex_lock(&a->lock);
 		/* release: a reader spinning in ahead_wait() sees the data with it */
 		__atomic_store_n(&job->state, failed ? AHEAD_FAILED : AHEAD_DONE,
@@ -48,23 +59,39 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void free_ahead(struct ahead *a)
+{
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->work);
+	pthread_cond_destroy(&a->done);
+	free(a);
+}
+
+/* A thread a CPU (up to MAX_AHEAD_THREADS): the reader mostly waits for them. */
 struct ahead *ahead_new(const char *comp_name)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct ahead *a;
 
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (cpus < 2)
 		return NULL;
 	a = xcalloc(1, sizeof(*a));
-	if (inflater_init(&a->z, comp_name) < 0) {
-		free(a);
-		return NULL;
-	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
 	pthread_cond_init(&a->done, NULL);
-	if (pthread_create(&a->thread, NULL, worker, a)) {
-		inflater_release(&a->z);
-		free(a);
+	for (; a->nr_threads < cpus && a->nr_threads < MAX_AHEAD_THREADS; a->nr_threads++) {
+		struct ahead_thread *t = &a->threads[a->nr_threads];
+
+		t->a = a;
+		if (inflater_init(&t->z, comp_name) < 0)
+			break;
+		if (pthread_create(&t->thread, NULL, worker, t)) {
+			inflater_release(&t->z);
+			break;
+		}
+	}
+	if (!a->nr_threads) {
+		free_ahead(a);
 		return NULL;
 	}
 	return a;
@@ -76,14 +103,13 @@ void ahead_free(struct ahead *a)
 		return;
 	pthread_mutex_lock(&a->lock);
 	a->stop = 1;
-	pthread_cond_signal(&a->work);
+	pthread_cond_broadcast(&a->work);
 	pthread_mutex_unlock(&a->lock);
-	pthread_join(a->thread, NULL);
-	pthread_mutex_destroy(&a->lock);
-	pthread_cond_destroy(&a->work);
-	pthread_cond_destroy(&a->done);
-	inflater_release(&a->z);
-	free(a);
+	for (int i = 0; i < a->nr_threads; i++) {
+		pthread_join(a->threads[i].thread, NULL);
+		inflater_release(&a->threads[i].z);
+	}
+	free_ahead(a);
 }
 
 void ahead_queue(struct ahead *a, struct ahead_job *job)

@@ -27,9 +27,9 @@ struct ahead_job {
 
 struct ahead;
 
-/* A worker for files compressed with @comp_name; NULL when one would not help (one CPU). */
+/* Workers for files compressed with @comp_name; NULL when they would not help (one CPU). */
 struct ahead *ahead_new(const char *comp_name);
-/* Stops the worker once its current job is done; queued jobs stay undone. */
+/* Stops the workers once their current jobs are done; queued jobs stay undone. */
 void ahead_free(struct ahead *a);
 
 void ahead_queue(struct ahead *a, struct ahead_job *job);

@@ -25,6 +25,8 @@ static void read_switches(void)
 	debug.kbuffer = switched_on("TRACE_CMD_KBUFFER");
 	debug.slow_print = switched_on("TRACE_CMD_SLOW_PRINT");
 	debug.no_ahead = getenv("TRACE_CMD_NO_AHEAD") != NULL;
+	debug.threads = getenv("TRACE_CMD_THREADS") ? atoi(getenv("TRACE_CMD_THREADS")) : 0;
+	debug.threads_test = getenv("TRACE_CMD_THREADS_TEST") != NULL;
 }
 
 const struct trace_debug *trace_debug(void)

@@ -13,6 +13,18 @@ struct trace_debug {
 	int slow_print;
 	/* TRACE_CMD_NO_AHEAD (set at all): decompress v7 chunks in the reading thread. */
 	int no_ahead;
+	/*
+	 * TRACE_CMD_THREADS=N: report formats its lines in N threads (its own
+	 * and N-1 workers); 1 keeps it to the single-threaded path; unset or 0:
+	 * one a CPU.
+	 */
+	int threads;
+	/*
+	 * TRACE_CMD_THREADS_TEST (set at all): the threads start at the first
+	 * line, with batches of a few lines, so that the tests' small files
+	 * cross many batches.
+	 */
+	int threads_test;
 };
 
 const struct trace_debug *trace_debug(void);

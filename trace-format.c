@@ -410,7 +410,7 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 	trace_format_put_value(b, tep, &v);
 }
 
-static void put_fields(struct jbuf *b, struct tep_handle *tep, struct ev_desc *d,
+static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_desc *d,
 		       struct tep_record *rec)
 {
 	jbuf_putc(b, '{');
@@ -499,7 +499,7 @@ struct trace_format {
 	struct ev_desc		*events[EVENT_CACHE];
 };
 
-static uint64_t ts_ns(struct trace_format *f, uint64_t ts)
+static uint64_t ts_ns(const struct trace_format *f, uint64_t ts)
 {
 	return f->ns_mode == 1 ? ts : tsc_to_ns(ts, f->mult, f->shift, f->offset);
 }
@@ -579,7 +579,7 @@ static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec
 }
 
 /* "ts":..,"ts_ns":..,"clock":..,"cpu":.. with the file and buffer first when several. */
-static void json_common(struct trace_format *f, struct jbuf *b, struct tep_record *rec,
+static void json_common(const struct trace_format *f, struct jbuf *b, struct tep_record *rec,
 			int buffer)
 {
 	jbuf_putc(b, '{');
@@ -607,10 +607,9 @@ static void json_common(struct trace_format *f, struct jbuf *b, struct tep_recor
 	jbuf_u64(b, rec->cpu);
 }
 
-static void jsonl_lost(struct trace_format *f, struct tep_record *rec, int buffer)
+static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
+		       struct jbuf *b)
 {
-	struct jbuf *b = &f->b;
-
 	json_common(f, b, rec, buffer);
 	jbuf_puts(b, ",\"event\":\"lost\",\"count\":");
 	if (rec->missed_events > 0)
@@ -620,13 +619,13 @@ static void jsonl_lost(struct trace_format *f, struct tep_record *rec, int buffe
 	jbuf_puts(b, "}\n");
 }
 
-static void jsonl_record(struct trace_format *f, struct tep_record *rec, int buffer,
-			 const char *text, size_t len)
+static void jsonl_record(const struct trace_format *f, const struct trace_format_prep *p,
+			 struct tep_record *rec, int buffer, const char *text, size_t len,
+			 struct jbuf *b)
 {
-	struct ev_desc *d = event_desc(f, rec);
-	struct jbuf *b = &f->b;
-	int pid = tep_data_pid(f->tep, rec);
-	const char *comm = comm_of(f, pid);
+	const struct ev_desc *d = p->desc;
+	int pid = p->pid;
+	const char *comm = p->comm;
 
 	json_common(f, b, rec, buffer);
 	jbuf_puts(b, ",\"pid\":");
@@ -640,7 +639,7 @@ static void jsonl_record(struct trace_format *f, struct tep_record *rec, int buf
 		jbuf_puts(b, "\"system\":null,\"event\":null");
 	}
 	jbuf_puts(b, ",\"flags\":");
-	jbuf_i64(b, tep_data_flags(f->tep, rec));
+	jbuf_i64(b, p->flags);
 	jbuf_puts(b, ",\"fields\":");
 	if (d)
 		put_fields(b, f->tep, d, rec);
@@ -672,9 +671,9 @@ static void csv_num(struct jbuf *b, int64_t v)
 	jbuf_putc(b, ',');
 }
 
-static void csv_common(struct trace_format *f, struct tep_record *rec, int buffer)
+static void csv_common(const struct trace_format *f, struct tep_record *rec, int buffer,
+		       struct jbuf *b)
 {
-	struct jbuf *b = &f->b;
 	const char *clock = trace_input_clock(f->in);
 
 	if (f->multi_file) {
@@ -698,12 +697,12 @@ static void csv_common(struct trace_format *f, struct tep_record *rec, int buffe
 	csv_num(b, rec->cpu);
 }
 
-static void csv_lost(struct trace_format *f, struct tep_record *rec, int buffer)
+static void csv_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
+		     struct jbuf *b)
 {
-	struct jbuf *b = &f->b;
 	char text[64];
 
-	csv_common(f, rec, buffer);
+	csv_common(f, rec, buffer, b);
 	jbuf_puts(b, ",,,lost,,");
 	if (rec->missed_events > 0) {
 		jbuf_puts(b, "\"{\"\"count\"\":");
@@ -718,43 +717,64 @@ static void csv_lost(struct trace_format *f, struct tep_record *rec, int buffer)
 	csv_cell(b, text, strlen(text), 1);
 }
 
-static void csv_record(struct trace_format *f, struct tep_record *rec, int buffer,
-		       const char *text, size_t len)
+static void csv_record(const struct trace_format *f, const struct trace_format_prep *p,
+		       struct tep_record *rec, int buffer, const char *text, size_t len,
+		       struct jbuf *b, struct jbuf *cell)
 {
-	struct ev_desc *d = event_desc(f, rec);
-	struct jbuf *b = &f->b;
-	int pid = tep_data_pid(f->tep, rec);
-	const char *comm = comm_of(f, pid);
+	const struct ev_desc *d = p->desc;
+	int pid = p->pid;
+	const char *comm = p->comm;
 
-	csv_common(f, rec, buffer);
+	csv_common(f, rec, buffer, b);
 	csv_num(b, pid);
 	csv_cell(b, comm, strlen(comm), 0);
 	csv_cell(b, d ? d->ev->system : "", d ? strlen(d->ev->system) : 0, 0);
 	csv_cell(b, d ? d->ev->name : "", d ? strlen(d->ev->name) : 0, 0);
-	csv_num(b, tep_data_flags(f->tep, rec));
-	f->cell.len = 0;
+	csv_num(b, p->flags);
+	cell->len = 0;
 	if (d)
-		put_fields(&f->cell, f->tep, d, rec);
+		put_fields(cell, f->tep, d, rec);
 	else
-		jbuf_puts(&f->cell, "{}");
-	csv_cell(b, f->cell.data, f->cell.len, 0);
+		jbuf_puts(cell, "{}");
+	csv_cell(b, cell->data, cell->len, 0);
 	csv_cell(b, text, len, 1);
 }
 
-void trace_format_record(struct trace_format *f, struct trace_input *in, struct tep_record *rec,
-			 int buffer, const char *text, size_t len)
+void trace_format_prepare(struct trace_format *f, struct trace_input *in,
+			  struct tep_record *rec, struct trace_format_prep *p)
 {
 	if (in != f->in)
 		switch_input(f, in);
-	f->b.len = 0;
+	p->desc = event_desc(f, rec);
+	p->pid = tep_data_pid(f->tep, rec);
+	p->comm = comm_of(f, p->pid);
+	p->flags = tep_data_flags(f->tep, rec);
+}
+
+void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
+		       struct tep_record *rec, int buffer, const char *text, size_t len,
+		       struct jbuf *b, struct jbuf *cell)
+{
 	if (f->kind == TRACE_FORMAT_CSV) {
 		if (rec->missed_events)
-			csv_lost(f, rec, buffer);
-		csv_record(f, rec, buffer, text, len);
+			csv_lost(f, rec, buffer, b);
+		csv_record(f, p, rec, buffer, text, len, b, cell);
 	} else {
 		if (rec->missed_events)
-			jsonl_lost(f, rec, buffer);
-		jsonl_record(f, rec, buffer, text, len);
+			jsonl_lost(f, rec, buffer, b);
+		jsonl_record(f, p, rec, buffer, text, len, b);
 	}
-	fwrite_unlocked(f->b.data, 1, f->b.len, stdout);
+}
+
+const char *trace_format_record(struct trace_format *f, struct trace_input *in,
+				struct tep_record *rec, int buffer, const char *text, size_t len,
+				size_t *out_len)
+{
+	struct trace_format_prep p;
+
+	trace_format_prepare(f, in, rec, &p);
+	f->b.len = 0;
+	trace_format_line(f, &p, rec, buffer, text, len, &f->b, &f->cell);
+	*out_len = f->b.len;
+	return f->b.data;
 }

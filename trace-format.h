@@ -31,13 +31,28 @@ int trace_format_kind(const char *name);
  */
 static inline char *put_decimal(char *p, unsigned long long v, int width, char pad)
 {
+	/* Two digits a division: jsonl writes a dozen numbers an event. */
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char tmp[24];
 	int n = 0;
 
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned int r = v % 100;
+
+		v /= 100;
+		tmp[n++] = pairs[2 * r + 1];
+		tmp[n++] = pairs[2 * r];
+	}
+	if (v >= 10) {
+		tmp[n++] = pairs[2 * v + 1];
+		tmp[n++] = pairs[2 * v];
+	} else {
+		tmp[n++] = '0' + v;
+	}
 	for (int i = n; i < width; i++)
 		*p++ = pad;
 	while (n)
@@ -117,12 +132,31 @@ struct trace_format;
 struct trace_format *trace_format_new(enum trace_format_kind kind, int multi_file,
 				      int multi_buffer);
 /*
- * Writes @rec of @buffer read from @in, with @text (@len bytes) as the line
- * report would print for it.  A record that follows lost events is preceded
- * by a "lost" record of its own.
+ * The record of @rec of @buffer read from @in (*out_len bytes, valid until
+ * the next call), with @text (@len bytes) as the line report would print
+ * for it.  A record that follows lost events is preceded by a "lost"
+ * record of its own.
  */
-void trace_format_record(struct trace_format *f, struct trace_input *in, struct tep_record *rec,
-			 int buffer, const char *text, size_t len);
+const char *trace_format_record(struct trace_format *f, struct trace_input *in,
+				struct tep_record *rec, int buffer, const char *text, size_t len,
+				size_t *out_len);
+
+/*
+ * The same in two steps, for report's threads: what the record needs of
+ * @f's caches and libtraceevent, found in the reading thread; then its
+ * record appended to @b (@cell: scratch), in any thread, @f only read.
+ */
+struct ev_desc;
+struct trace_format_prep {
+	const struct ev_desc	*desc;
+	const char		*comm;
+	int			pid, flags;
+};
+void trace_format_prepare(struct trace_format *f, struct trace_input *in,
+			  struct tep_record *rec, struct trace_format_prep *p);
+void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
+		       struct tep_record *rec, int buffer, const char *text, size_t len,
+		       struct jbuf *b, struct jbuf *cell);
 void trace_format_free(struct trace_format *f);
 
 #endif

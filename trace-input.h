@@ -14,6 +14,7 @@
 #include "trace-dat.h"
 
 struct trace_input;
+struct kallsyms;
 struct tep_handle;
 struct tep_record;
 
@@ -61,6 +62,12 @@ int trace_input_need_event(struct trace_input *in, int id);
 struct tep_event *trace_input_event_by_name(struct trace_input *in, const char *system,
 					    const char *name);
 void trace_input_load_functions(struct trace_input *in);
+/*
+ * The table libtraceevent asks for functions once they are loaded, which
+ * other threads may read (trace-kallsyms.h); NULL when libtraceevent holds
+ * them itself (its map, only read once sorted), or there are none.
+ */
+const struct kallsyms *trace_input_function_table(const struct trace_input *in);
 /* A record's common_type and common_pid, as tep_data_type() and tep_data_pid() read them. */
 int trace_input_record_type(struct trace_input *in, struct tep_record *rec);
 int trace_input_record_pid(struct trace_input *in, struct tep_record *rec);

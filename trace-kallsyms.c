@@ -254,7 +254,7 @@ static char *mod_of(struct kallsyms *ks, struct sym *s)
 }
 
 /* glibc's bsearch() with libtraceevent's func_bcmp(). */
-static struct sym *find(struct kallsyms *ks, unsigned long long addr)
+static struct sym *find(const struct kallsyms *ks, unsigned long long addr)
 {
 	size_t l = 0, u = ks->nr;
 
@@ -282,6 +282,20 @@ static char *resolve(void *priv, unsigned long long *addr, char **mod)
 	*addr = s->addr;
 	*mod = mod_of(ks, s);
 	return name_of(ks, s);
+}
+
+const char *kallsyms_lookup(const struct kallsyms *ks, unsigned long long addr, size_t *len,
+			    unsigned long long *start)
+{
+	const struct sym *s = find(ks, addr);
+	const char *mod;
+	size_t mod_len;
+
+	if (!s)
+		return NULL;
+	*start = s->addr;
+	*len = name_len(ks, s, &mod, &mod_len);
+	return ks->text + s->name_off;
 }
 
 void kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep)

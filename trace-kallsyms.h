@@ -22,6 +22,14 @@ void kallsyms_free(struct kallsyms *ks);
 /* Makes @tep look functions up in @ks (which must outlive it). */
 void kallsyms_attach(struct kallsyms *ks, struct tep_handle *tep);
 
+/*
+ * What libtraceevent's lookup through @ks answers for @addr (the name, not
+ * NUL-terminated, *len bytes long; the function's start), or NULL; it only
+ * reads, so other threads may call it while @ks is in use.
+ */
+const char *kallsyms_lookup(const struct kallsyms *ks, unsigned long long addr, size_t *len,
+			    unsigned long long *start);
+
 /* Registers with @tep every symbol named @name (for print fmts that use a symbol as a value). */
 void kallsyms_register_name(struct kallsyms *ks, struct tep_handle *tep, const char *name);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
@@ -19,6 +20,7 @@
 #include "trace-line.h"
 #include "trace-page.h"
 #include "trace-debug.h"
+#include "trace-parallel.h"
 
 #define COMM_CACHE	4096
 #define EVENT_CACHE	65536
@@ -48,6 +50,18 @@ struct trace_line {
 	 * file after (one without the field then shows '.').
 	 */
 	int		lock_depth_col, migrate_col;
+	/*
+	 * report's lines formatted in other threads (trace-parallel.c), once
+	 * allowed and past the first PARALLEL_AFTER lines: only the plain
+	 * lines of @par_src, everything else formatted here and queued as
+	 * text between them.
+	 */
+	int		parallel_ok;
+	unsigned long	lines;
+	struct par_out	*par;
+	struct line_source *par_src;
+	struct trace_seq fallback_s;	/* a queued line libtraceevent must print */
+	struct line_worker *here;	/* this thread's scratch for those */
 };
 
 /* One input's records and what depends on its own tep handle. */
@@ -350,7 +364,7 @@ static void learn_latency_fields(struct line_source *src)
 	src->lat_migrate = tep_find_common_field(first, "common_migrate_disable");
 }
 
-static long long common_val(struct line_source *src, struct tep_format_field *f,
+static long long common_val(const struct line_source *src, struct tep_format_field *f,
 			    const struct tep_record *rec)
 {
 	if (!f)
@@ -362,12 +376,22 @@ static long long common_val(struct line_source *src, struct tep_format_field *f,
 	return tep_read_number(src->tep, (const char *)rec->data + f->offset, f->size);
 }
 
-/* An optional digit of the column: shown once the first file had its field. */
-static char *put_extra_col(char *p, int *col, long long v, int have)
+/*
+ * The optional digits of the column: shown once the first file whose line
+ * is printed had their fields.  Decided before a line's prefix is made, in
+ * report's own thread.
+ */
+static void decide_extra_cols(struct trace_line *l, const struct line_source *src)
 {
-	if (!*col)
-		*col = have ? 1 : -1;
-	if (*col < 0)
+	if (!l->migrate_col)
+		l->migrate_col = src->lat_migrate ? 1 : -1;
+	if (!l->lock_depth_col)
+		l->lock_depth_col = src->lat_lock_depth ? 1 : -1;
+}
+
+static char *put_extra_col(char *p, int col, long long v)
+{
+	if (col < 0)
 		return p;
 	if ((int)v < 0)
 		*p++ = '.';
@@ -392,14 +416,12 @@ static char *put_hex(char *p, unsigned int v)
 }
 
 /* "d..1." and the like: irqs off, need-resched, irq context, preempt depths. */
-static char *latency_text(struct trace_line *l, struct line_source *src,
+static char *latency_text(const struct trace_line *l, const struct line_source *src,
 			  const struct tep_record *rec, char *p)
 {
 	unsigned int flags, pc;
 	int hardirq, softirq;
 
-	if (!src->lat_learnt)
-		learn_latency_fields(src);
 	flags = (unsigned int)common_val(src, src->lat_flags, rec);
 	pc = (unsigned int)common_val(src, src->lat_pc, rec);
 	hardirq = flags & TRACE_FLAG_HARDIRQ;
@@ -415,10 +437,8 @@ static char *latency_text(struct trace_line *l, struct line_source *src,
 		p = put_hex(p, pc >> 4);
 	else
 		*p++ = '.';
-	p = put_extra_col(p, &l->migrate_col, common_val(src, src->lat_migrate, rec),
-			  !!src->lat_migrate);
-	return put_extra_col(p, &l->lock_depth_col, common_val(src, src->lat_lock_depth, rec),
-			     !!src->lat_lock_depth);
+	p = put_extra_col(p, l->migrate_col, common_val(src, src->lat_migrate, rec));
+	return put_extra_col(p, l->lock_depth_col, common_val(src, src->lat_lock_depth, rec));
 }
 
 /*
@@ -427,12 +447,10 @@ static char *latency_text(struct trace_line *l, struct line_source *src,
  */
 #define PREFIX_MAX	192
 
-static size_t prefix_text(struct trace_line *l, struct line_source *src, struct tep_record *rec,
-			  char *line)
+static size_t prefix_of(const struct trace_line *l, const struct line_source *src,
+			const struct tep_record *rec, int pid, const char *comm, char *line)
 {
 	char *p = line;
-	int pid = trace_input_record_pid(src->in, rec);
-	const char *comm = comm_of(src, pid);
 	size_t len = strlen(comm);
 	char *start;
 
@@ -460,8 +478,6 @@ static size_t prefix_text(struct trace_line *l, struct line_source *src, struct 
 		/* trace-cmd 3.1: no latency column */
 	} else if (l->opts.raw) {
 		/* -R: the flags' value, as -l -R prints it */
-		if (!src->lat_learnt)
-			learn_latency_fields(src);
 		*p++ = '-';
 		*p++ = '0';
 		*p++ = 'x';
@@ -488,6 +504,17 @@ static size_t prefix_text(struct trace_line *l, struct line_source *src, struct 
 	*p++ = ':';
 	*p = 0;
 	return p - line;
+}
+
+static size_t prefix_text(struct trace_line *l, struct line_source *src, struct tep_record *rec,
+			  char *line)
+{
+	int pid = trace_input_record_pid(src->in, rec);
+
+	if (!src->lat_learnt)
+		learn_latency_fields(src);
+	decide_extra_cols(l, src);
+	return prefix_of(l, src, rec, pid, comm_of(src, pid), line);
 }
 
 static void fast_prefix(struct trace_line *l, struct line_source *src, struct trace_seq *s,
@@ -624,14 +651,32 @@ static const char *buffer_name(const struct line_source *src, int buffer)
 	return trace_input_buffer_name(src->in, buffer);
 }
 
-/* Whether @rec's line is only prefix, name and the event's own text. */
+/*
+ * Whether @rec's line is only prefix, name and the event's own text (with
+ * --format, the text its record carries).
+ */
+static int plain_record(const struct trace_line *l, const struct line_source *src,
+			const struct tep_record *rec, const struct tep_event *ev)
+{
+	return l->nr_files <= 1 && !src->multi_buffer && !rec->missed_events &&
+	       !l->opts.boundary && !l->opts.debug && !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->opts.raw &&
+	       ev && ev->id >= 0 &&
+	       ev->id < EVENT_CACHE && ev != src->graph_entry && ev != src->graph_exit;
+}
+
 static int plain_line(const struct trace_line *l, const struct line_source *src,
 		      const struct tep_record *rec, const struct tep_event *ev)
 {
-	return l->nr_files <= 1 && !src->multi_buffer && !rec->missed_events &&
-	       !l->opts.boundary && !l->opts.debug && !l->opts.latency && !l->opts.ts_diff && !l->opts.wakeup && !l->fmt && !l->opts.raw &&
-	       ev && ev->id >= 0 &&
-	       ev->id < EVENT_CACHE && ev != src->graph_entry && ev != src->graph_exit;
+	return !l->fmt && plain_record(l, src, rec, ev);
+}
+
+/* A line's bytes: to stdout, or after the lines queued before it. */
+static void line_write(struct trace_line *l, const char *text, size_t len)
+{
+	if (l->par)
+		par_out_text(l->par, text, len);
+	else
+		fwrite_unlocked(text, 1, len, stdout);
 }
 
 /*
@@ -654,10 +699,10 @@ static int print_plain(struct trace_line *l, struct line_source *src, struct tep
 	name = cached_name(src, ev);
 	name_len = strlen(name);
 	if (len + name_len + text_len + 1 > sizeof(line)) {
-		fwrite_unlocked(line, 1, len, stdout);
-		fwrite_unlocked(name, 1, name_len, stdout);
-		fwrite_unlocked(text, 1, text_len, stdout);
-		putc_unlocked('\n', stdout);
+		line_write(l, line, len);
+		line_write(l, name, name_len);
+		line_write(l, text, text_len);
+		line_write(l, "\n", 1);
 		return 0;
 	}
 	memcpy(line + len, name, name_len);
@@ -665,7 +710,195 @@ static int print_plain(struct trace_line *l, struct line_source *src, struct tep
 	memcpy(line + len, text, text_len);
 	len += text_len;
 	line[len++] = '\n';
-	fwrite_unlocked(line, 1, len, stdout);
+	line_write(l, line, len);
+	return 0;
+}
+
+/*
+ * A plain line queued for another thread: what it needs from this one (the
+ * task's name as known now, the compiled program), then the record's data.
+ */
+struct plain_job {
+	const struct trace_line	*l;
+	const struct line_source *src;
+	const struct print_program *prog;
+	struct tep_event	*ev;
+	const char		*comm;
+	const char		*name;
+	struct trace_format_prep prep;	/* --format's */
+	uint64_t		ts;
+	int			cpu, pid, size, buffer;
+};
+
+/* A worker's own printing state. */
+struct line_worker {
+	struct trace_printer	*runner;
+	struct jbuf		text;		/* --format: the line the record carries */
+	struct jbuf		record, cell;
+};
+
+static void *line_worker_new(void *arg)
+{
+	struct line_worker *w = xcalloc(1, sizeof(*w));
+	struct trace_line *l = arg;
+
+	w->runner = trace_printer_runner(l->par_src->printer);
+	return w;
+}
+
+static void line_worker_free(void *ctx)
+{
+	struct line_worker *w = ctx;
+
+	trace_printer_free(w->runner);
+	jbuf_free(&w->text);
+	jbuf_free(&w->record);
+	jbuf_free(&w->cell);
+	free(w);
+}
+
+static void job_record(const struct plain_job *j, struct tep_record *rec)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->ts = j->ts;
+	rec->cpu = j->cpu;
+	rec->size = j->size;
+	rec->data = (void *)(j + 1);
+}
+
+/* print_plain()'s line of a queued job, its event's text given. */
+static void put_job_line(const struct plain_job *j, const struct tep_record *rec,
+			 const char *text, size_t text_len, struct jbuf *out)
+{
+	size_t name_len = strlen(j->name), len;
+	char *p;
+
+	if (text_len && text[text_len - 1] == '\n')
+		text_len--;
+	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1);
+	p = out->data + out->len;
+	len = prefix_of(j->l, j->src, rec, j->pid, j->comm, p);
+	memcpy(p + len, j->name, name_len);
+	len += name_len;
+	memcpy(p + len, text, text_len);
+	len += text_len;
+	p[len++] = '\n';
+	out->len += len;
+}
+
+/* The job's line, or with --format its record, the event's text given. */
+static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+		     const char *text, size_t text_len, struct jbuf *out)
+{
+	if (!j->l->fmt) {
+		put_job_line(j, rec, text, text_len, out);
+		return;
+	}
+	w->text.len = 0;
+	put_job_line(j, rec, text, text_len, &w->text);
+	w->record.len = 0;
+	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
+			  &w->record, &w->cell);
+	jbuf_put(out, w->record.data, w->record.len);
+}
+
+static int format_job(void *ctx, const void *job, struct jbuf *out)
+{
+	struct line_worker *w = ctx;
+	const struct plain_job *j = job;
+	struct tep_record rec;
+	const char *text;
+	size_t text_len;
+
+	job_record(j, &rec);
+	text = trace_printer_run(w->runner, j->prog, &rec, &text_len);
+	if (!text)
+		return -1;
+	emit_job(w, j, &rec, text, text_len, out);
+	return 0;
+}
+
+/* A record its program was not sure of: libtraceevent prints it, in this thread. */
+static void format_job_here(void *arg, const void *job, struct jbuf *out)
+{
+	struct trace_line *l = arg;
+	const struct plain_job *j = job;
+	struct trace_seq *s = &l->fallback_s;
+	struct tep_record rec;
+
+	job_record(j, &rec);
+	trace_seq_reset(s);
+	trace_printer_print(j->src->printer, s, j->ev, &rec, 0);
+	emit_job(l->here, j, &rec, s->buffer, s->len, out);
+}
+
+static const struct par_ops line_par_ops = {
+	.worker_new = line_worker_new,
+	.worker_free = line_worker_free,
+	.format = format_job,
+	.fallback = format_job_here,
+};
+
+/* Lines printed before the threads start: a short read never starts them. */
+#define PARALLEL_AFTER	16384
+#define BATCH_LINES	2048
+#define TEST_BATCH_LINES 7
+
+/* The threads, started once past the first lines, if they may be. */
+static void start_parallel(struct trace_line *l, struct line_source *src)
+{
+	const struct trace_debug *dbg;
+	long threads;
+
+	if (!l->parallel_ok || l->nr_files > 1)
+		return;
+	dbg = trace_debug();
+	if (++l->lines < (dbg->threads_test ? 1 : PARALLEL_AFTER))
+		return;
+	l->parallel_ok = 0;	/* one try */
+	threads = dbg->threads ? dbg->threads : sysconf(_SC_NPROCESSORS_ONLN);
+	if (dbg->slow_print || threads < 2)
+		return;
+	/* What the workers read of @src and @l is settled here, before they run. */
+	if (!src->lat_learnt)
+		learn_latency_fields(src);
+	decide_extra_cols(l, src);
+	l->par_src = src;
+	trace_seq_init(&l->fallback_s);
+	l->here = line_worker_new(l);
+	fflush(stdout);
+	l->par = par_out_new(&line_par_ops, l, stdout, threads - 1,
+			     dbg->threads_test ? TEST_BATCH_LINES : BATCH_LINES);
+}
+
+/* Queues @rec's plain line for a worker: 0, or -1 if it has no program. */
+static int queue_plain(struct trace_line *l, struct line_source *src, struct tep_record *rec,
+		       struct tep_event *ev, int buffer)
+{
+	const struct print_program *prog = trace_printer_program(src->printer, ev);
+	struct trace_format_prep prep = { 0 };
+	struct plain_job *j;
+	int pid;
+
+	if (!prog)
+		return -1;
+	pid = trace_input_record_pid(src->in, rec);
+	if (l->fmt)
+		trace_format_prepare(l->fmt, src->in, rec, &prep);
+	j = par_out_job(l->par, sizeof(*j) + rec->size);
+	j->prep = prep;
+	j->buffer = buffer;
+	j->l = l;
+	j->src = src;
+	j->prog = prog;
+	j->ev = ev;
+	j->comm = comm_of(src, pid);
+	j->name = cached_name(src, ev);
+	j->ts = rec->ts;
+	j->cpu = rec->cpu;
+	j->pid = pid;
+	j->size = rec->size;
+	memcpy(j + 1, rec->data, rec->size);
 	return 0;
 }
 
@@ -730,8 +963,12 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 {
 	struct trace_seq *s = &l->s;
 	struct tep_event *ev = event_of(src, rec);
-	size_t start;
+	size_t start, len;
 
+	start_parallel(l, src);
+	if (l->par && src == l->par_src && plain_record(l, src, rec, ev) &&
+	    queue_plain(l, src, rec, ev, buffer) == 0)
+		return;
 	if (plain_line(l, src, rec, ev) && print_plain(l, src, rec, ev) == 0)
 		return;
 	trace_seq_reset(s);
@@ -792,11 +1029,26 @@ void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_
 		print_debug(src, s, rec);
 	if (l->opts.wakeup)
 		wakeup_latency(l, src, s, rec);
-	if (l->fmt)
-		return trace_format_record(l->fmt, src->in, rec, buffer, s->buffer + start,
-					   s->len - start);
-	fwrite_unlocked(s->buffer, 1, s->len, stdout);
-	putc_unlocked('\n', stdout);
+	if (l->fmt) {
+		const char *record = trace_format_record(l->fmt, src->in, rec, buffer,
+							 s->buffer + start, s->len - start, &len);
+
+		line_write(l, record, len);
+		return;
+	}
+	trace_seq_putc(s, '\n');
+	line_write(l, s->buffer, s->len);
+}
+
+void trace_line_allow_parallel(struct trace_line *l)
+{
+	l->parallel_ok = 1;
+}
+
+void trace_line_flush(struct trace_line *l)
+{
+	if (l->par)
+		par_out_flush(l->par);
 }
 
 struct trace_line *trace_line_new(const struct line_opts *opts)
@@ -824,6 +1076,11 @@ void trace_line_free(struct trace_line *l)
 {
 	if (!l)
 		return;
+	if (l->par) {
+		par_out_free(l->par);
+		trace_seq_destroy(&l->fallback_s);
+		line_worker_free(l->here);
+	}
 	trace_seq_destroy(&l->s);
 	free(l->woken);
 	free(l);

@@ -47,6 +47,14 @@ void trace_line_set_format(struct trace_line *l, struct trace_format *fmt);
  */
 void trace_line_print(struct trace_line *l, struct line_source *src, struct tep_record *rec,
 		      int buffer);
+/*
+ * report's lines may be formatted in other threads (trace-parallel.c): from
+ * the 16384th line on, when there are CPUs to spare and TRACE_CMD_THREADS
+ * is not 1.  Lines still come out in order, byte for byte the same.
+ */
+void trace_line_allow_parallel(struct trace_line *l);
+/* Every line printed so far has reached stdout's buffer. */
+void trace_line_flush(struct trace_line *l);
 /* -w: the latency summary, after the last line (nothing if no wakeup was seen). */
 void trace_line_wakeup_summary(struct trace_line *l);
 void trace_line_free(struct trace_line *l);

@@ -23,6 +23,7 @@
 #include "trace-input.h"
 #include "trace-print.h"
 #include "trace-printk.h"
+#include "trace-kallsyms.h"
 
 #define PRINTER_IDS	65536	/* event ids with a cached program */
 #define COMPILE_TRIES	8	/* compiles of an event whose symbols are not yet resolved */
@@ -208,6 +209,7 @@ struct slot {
 struct func_entry {
 	unsigned long long	addr, start;
 	const char		*name;		/* NULL: empty */
+	size_t			len;
 };
 
 struct trace_printer {
@@ -228,6 +230,9 @@ struct trace_printer {
 	int			bail;		/* this record needs libtraceevent */
 	struct printk_table	*printk;	/* made when a program first needs it */
 	struct func_entry	*funcs;		/* FUNC_CACHE of them, made on first use */
+	int			functions_sorted;	/* libtraceevent's map, for runners */
+	/* A runner (trace_printer_runner): the printer whose programs it runs. */
+	const struct trace_printer *owner;
 };
 
 static void *own(struct trace_printer *p, void *mem)
@@ -980,7 +985,7 @@ static void run_printk(struct trace_printer *p, const struct str *s)
 		memcpy(&v4, p->data + s->offset, 4);
 		addr = v4;
 	}
-	switch (printk_table_find(p->printk, addr, &str)) {
+	switch (printk_table_find(p->owner ? p->owner->printk : p->printk, addr, &str)) {
 	case 1:
 		put(p, str, strlen(str));
 		return;
@@ -1145,8 +1150,9 @@ static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val
  * kept, as kallsyms may load after it.
  */
 static const char *find_function(struct trace_printer *p, unsigned long long addr,
-				 unsigned long long *start)
+				 size_t *len, unsigned long long *start)
 {
+	const struct kallsyms *ks = p->owner ? trace_input_function_table(p->in) : NULL;
 	struct func_entry *e;
 	const char *name;
 
@@ -1155,15 +1161,28 @@ static const char *find_function(struct trace_printer *p, unsigned long long add
 	e = &p->funcs[(addr ^ addr >> 10) & (FUNC_CACHE - 1)];
 	if (e->name && e->addr == addr) {
 		*start = e->start;
+		*len = e->len;
 		return e->name;
 	}
-	name = tep_find_function(p->tep, addr);
+	/*
+	 * A runner in another thread asks the table itself: libtraceevent's
+	 * lookup through it writes to the handle (its resolver's answer).
+	 */
+	if (ks) {
+		name = kallsyms_lookup(ks, addr, &e->len, &e->start);
+	} else {
+		name = tep_find_function(p->tep, addr);
+		if (name) {
+			e->len = strlen(name);
+			e->start = tep_find_function_address(p->tep, addr);
+		}
+	}
 	if (!name)
 		return NULL;
 	e->addr = addr;
 	e->name = name;
-	e->start = tep_find_function_address(p->tep, addr);
 	*start = e->start;
+	*len = e->len;
 	return name;
 }
 
@@ -1171,13 +1190,14 @@ static void run_func(struct trace_printer *p, const struct item *it)
 {
 	uint64_t val = eval(p, it->e);
 	unsigned long long start;
-	const char *name = find_function(p, val, &start);
+	size_t len;
+	const char *name = find_function(p, val, &len, &start);
 
 	if (!name) {
 		put_hex_value(p, val);
 		return;
 	}
-	put(p, name, strlen(name));
+	put(p, name, len);
 	if (it->offset_too) {
 		put(p, "+", 1);
 		put_hex_value(p, val - start);
@@ -1188,12 +1208,13 @@ static void run_call_site(struct trace_printer *p, const struct item *it)
 {
 	uint64_t val = eval(p, it->e);
 	unsigned long long start;
-	const char *name = find_function(p, val, &start);
+	size_t len;
+	const char *name = find_function(p, val, &len, &start);
 
 	if (!name)
 		return;
 	put(p, "(", 1);
-	put(p, name, strlen(name));
+	put(p, name, len);
 	put(p, "+", 1);
 	put_hex_value(p, (unsigned int)(int)(val - start));
 	put(p, ") ", 2);
@@ -1264,7 +1285,7 @@ void trace_printer_free(struct trace_printer *p)
 {
 	if (!p)
 		return;
-	for (int i = 0; i < p->slots_used; i++)
+	for (int i = 0; p->slots && i < p->slots_used; i++)
 		free_program(p->slots[i].prog);
 	for (int i = 0; i < p->nr_owned; i++)
 		free(p->owned[i]);
@@ -1349,6 +1370,51 @@ const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
 	if (sl == &scratch)
 		free_program(scratch.prog);
 	return text;
+}
+
+const struct print_program *trace_printer_program(struct trace_printer *p, struct tep_event *ev)
+{
+	struct slot *sl;
+
+	if (!ev || ev->id < 0 || ev->id >= PRINTER_IDS || (ev->flags & TEP_EVENT_FL_PRINTRAW))
+		return NULL;
+	sl = &p->slots[ev->id];
+	if (ev->id >= p->slots_used)
+		p->slots_used = ev->id + 1;
+	if (sl->ev != ev || sl->state == PROG_NONE || sl->state == PROG_RETRY)
+		prepare(p, sl, ev);
+	if (!sl->prog)
+		return NULL;
+	/*
+	 * libtraceevent sorts its function map at the first lookup: done here,
+	 * so that runners in other threads only ever read it.
+	 */
+	if (sl->prog->needs_functions && !p->functions_sorted) {
+		tep_find_function(p->tep, 0);
+		p->functions_sorted = 1;
+	}
+	return (const struct print_program *)sl->prog;
+}
+
+struct trace_printer *trace_printer_runner(const struct trace_printer *p)
+{
+	struct trace_printer *r = xcalloc(1, sizeof(*r));
+
+	r->in = p->in;
+	r->tep = p->tep;
+	r->swap = p->swap;
+	r->disabled = p->disabled;
+	r->owner = p;
+	return r;
+}
+
+const char *trace_printer_run(struct trace_printer *r, const struct print_program *prog,
+			      struct tep_record *rec, size_t *len)
+{
+	if (run(r, (const struct program *)prog, rec) < 0)
+		return NULL;
+	*len = r->len;
+	return r->buf;
 }
 
 void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,

@@ -15,6 +15,7 @@ struct tep_record;
 struct trace_seq;
 struct trace_input;
 struct trace_printer;
+struct print_program;
 
 /*
  * Whether printing @ev through libtraceevent may look up kernel functions
@@ -39,5 +40,19 @@ void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct te
  */
 const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
 			       struct tep_record *rec, int raw, size_t *len);
+
+/*
+ * Printing in other threads: the thread that owns @p compiles (a program
+ * for @ev, or NULL when libtraceevent prints it: compiled now, its
+ * functions and libtraceevent's function map loaded now); a runner made
+ * from @p runs it in another thread, touching no shared state but the
+ * programs and tables, which only ever grow in the owner's thread.  The
+ * text is valid until the runner's next call; NULL: this record needs
+ * libtraceevent (in the owner's thread).
+ */
+const struct print_program *trace_printer_program(struct trace_printer *p, struct tep_event *ev);
+struct trace_printer *trace_printer_runner(const struct trace_printer *p);
+const char *trace_printer_run(struct trace_printer *runner, const struct print_program *prog,
+			      struct tep_record *rec, size_t *len);
 
 #endif

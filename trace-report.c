@@ -490,6 +490,7 @@ static int print_records(struct report *r)
 		trace_line_set_format(r->line, r->fmt);
 	}
 	trace_line_set_files(r->line, r->nr_files, r->label_width);
+	trace_line_allow_parallel(r->line);
 	while ((f = next_file(r))) {
 		rec = f->rec;
 		if (first && r->align_ts)
@@ -520,6 +521,7 @@ next:
 			break;
 		}
 	}
+	trace_line_flush(r->line);
 	if (r->line_opts.wakeup && !ret)
 		trace_line_wakeup_summary(r->line);
 	return ret;

@@ -336,6 +336,11 @@ void trace_input_load_functions(struct trace_input *in)
 	run_for_stdout(load_functions, in);
 }
 
+const struct kallsyms *trace_input_function_table(const struct trace_input *in)
+{
+	return in->ksyms;
+}
+
 void trace_input_register_symbol(struct trace_input *in, const char *name)
 {
 	trace_input_load_functions(in);

@@ -61,20 +61,26 @@ same_output_as_upstream() { reports_compared output "$UPSTREAM" "$@"; }
 same_as_upstream34() { reports_compared events "$UPSTREAM34" "$@"; }
 same_output_as_upstream34() { reports_compared output "$UPSTREAM34" "$@"; }
 
-# same_both_ways FILE [ARGS]: fast and slow printers give the same bytes.
-# (The timeouts are for a hang; a busy machine may take seconds on a file.)
-same_both_ways() {
-	file=$1; shift
-	TRACE_CMD_SLOW_PRINT=1 timeout 60 "$TRACE_CMD" report "$@" "$file" >slow.out 2>slow.err
-	echo "exit $?" >>slow.err
-	timeout 60 "$TRACE_CMD" report "$@" "$file" >fast.out 2>fast.err
-	echo "exit $?" >>fast.err
-	cmp -s slow.out fast.out && cmp -s slow.err fast.err && return 0
+# same_two_ways A "VAR=VALUE..." B "VAR=VALUE..." FILE [ARGS]: report ARGS
+# FILE with the first environment (output in A.out, stderr and exit code in
+# A.err) and with the second (B.*): the same bytes.  (The timeouts are for
+# a hang; a busy machine may take seconds on a file.)
+same_two_ways() {
+	two_a=$1 two_a_env=$2 two_b=$3 two_b_env=$4 file=$5
+	shift 5
+	env $two_a_env timeout 60 "$TRACE_CMD" report "$@" "$file" >"$two_a.out" 2>"$two_a.err"
+	echo "exit $?" >>"$two_a.err"
+	env $two_b_env timeout 60 "$TRACE_CMD" report "$@" "$file" >"$two_b.out" 2>"$two_b.err"
+	echo "exit $?" >>"$two_b.err"
+	cmp -s "$two_a.out" "$two_b.out" && cmp -s "$two_a.err" "$two_b.err" && return 0
 	echo "differs: report $* $file" >&2
-	diff slow.out fast.out | head -5 >&2
-	diff slow.err fast.err | head -5 >&2
+	diff "$two_a.out" "$two_b.out" | head -5 >&2
+	diff "$two_a.err" "$two_b.err" | head -5 >&2
 	return 1
 }
+
+# same_both_ways FILE [ARGS]: fast and slow printers give the same bytes.
+same_both_ways() { same_two_ways slow TRACE_CMD_SLOW_PRINT=1 fast "" "$@"; }
 
 # all_files CHECK ARGS -- FILE...: CHECK FILE ARGS for every FILE there is
 # (0 same, 1 differs, 2 not comparable); true if at least one was the same
