@@ -440,15 +440,6 @@ int record_guests_start(struct record_guests *g, const char *output, uint64_t ho
 	return 0;
 }
 
-pid_t *record_guests_add_pids(const struct record_guests *g, pid_t *pids, int *nr)
-{
-	pids = xrealloc(pids, (*nr + g->nr + 1) * sizeof(*pids));
-	for (int i = 0; i < g->nr; i++)
-		if (g->g[i].reader > 0)
-			pids[(*nr)++] = g->g[i].reader;
-	return pids;
-}
-
 /* --- the end ------------------------------------------------------------- */
 
 /* Waits up to @ms for the reader to finish: 0 when it read everything. */

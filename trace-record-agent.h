@@ -9,7 +9,6 @@
 #define TRACE_RECORD_AGENT_H
 
 #include <stdint.h>
-#include <sys/types.h>
 
 struct record_guests;
 struct trace_output;
@@ -29,7 +28,7 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 int record_guests_count(const struct record_guests *g);
 
 /*
- * Once the host's tracefs is set up, before its recorders start: asks each
+ * Once the host's tracefs is set up and its recorders started: asks each
  * agent to trace (its clock @clock unless its -C says otherwise), receives
  * its file header into @output's guest file, connects its data channels
  * and reads them in a process of its own.  @host_id is the host file's
@@ -37,9 +36,6 @@ int record_guests_count(const struct record_guests *g);
  */
 int record_guests_start(struct record_guests *g, const char *output, uint64_t host_id,
 			const char *clock);
-
-/* Adds the reading processes to @pids (*@nr of them), to keep them out of the host's trace. */
-pid_t *record_guests_add_pids(const struct record_guests *g, pid_t *pids, int *nr);
 
 /*
  * After the host's recorders stopped: tells each agent to stop, waits for

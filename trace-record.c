@@ -1413,13 +1413,6 @@ static int setup(struct record_run *run)
 	free(prefix);
 	if (ret < 0 || (run->net && send_net_header(run) < 0))
 		return -1;
-	/* After our tracefs setup, which on this same machine would undo an agent's. */
-	if (record_guests_count(plan->guests)) {
-		run->host_id = trace_output_new_trace_id();
-		if (record_guests_start(plan->guests, plan->output, run->host_id,
-					plan->top.ftrace.clock ? plan->top.ftrace.clock : "local") < 0)
-			return -1;
-	}
 	if (plan->live) {
 		if (open_live(run) < 0)
 			return -1;
@@ -1432,11 +1425,19 @@ static int setup(struct record_run *run)
 	pids = rec_instances_all_pids(plan->instances, run->recorders,
 				      run->recorders ? run->nr_cpus : 0, &nr_pids);
 	pids = add_worker_tids(run, pids, &nr_pids);
-	pids = record_guests_add_pids(plan->guests, pids, &nr_pids);
 	ret = ftrace_setup_exclude(&plan->top.ftrace, NULL, run->saved, pids, nr_pids);
 	if (ret == 0)
 		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
 	free(pids);
+	/*
+	 * The guests last: an agent on this same machine saves what it changes
+	 * once our setup is done, so each puts back what it found.
+	 */
+	if (ret == 0 && record_guests_count(plan->guests)) {
+		run->host_id = trace_output_new_trace_id();
+		ret = record_guests_start(plan->guests, plan->output, run->host_id,
+					  plan->top.ftrace.clock ? plan->top.ftrace.clock : "local");
+	}
 	return ret;
 }
 

@@ -6,48 +6,10 @@
 # a client that says nothing is dropped after the protocol's 5 s.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-net.sh"
+. "$TEST_DIR/lib-agent.sh"
 test_have_prereq TRACEFS && . "$TEST_DIR/lib-tracefs.sh" && test_lock_tracefs
 
 trap 'stop_agent; stop_listen; cd /; rm -rf "$TRASH"' EXIT
-
-# Starts our agent for the client $1 on a free port: APORT, APID, agent.out/err.
-start_agent() {
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		APORT=$next_port_
-		next_port_=$((next_port_ + 1))
-		port_listening $APORT && continue
-		"$TRACE_CMD" agent -N "$1" -p $APORT >agent.out 2>agent.err 9>&- &
-		APID=$!
-		echo $APID >>"$TRASH/agent.pids"
-		for i in $(seq 50); do
-			port_listening $APORT && return 0
-			kill -0 $APID 2>/dev/null || break
-			sleep 0.1
-		done
-		kill $APID 2>/dev/null
-		wait $APID 2>/dev/null
-	done
-	echo "cannot start the agent"; cat agent.err
-	return 1
-}
-
-stop_agent() {
-	[ -f "$TRASH/agent.pids" ] || return 0
-	for pid in $(cat "$TRASH/agent.pids"); do
-		kill $pid 2>/dev/null
-		while kill -0 $pid 2>/dev/null; do sleep 0.05; done
-	done
-	rm -f "$TRASH/agent.pids"
-}
-
-wait_agent_log() {
-	for i in $(seq 300); do
-		grep -qE -- "$1" agent.out agent.err && return 0
-		sleep 0.1
-	done
-	echo "the agent never said '$1':"; cat agent.out agent.err
-	return 1
-}
 
 # 3.4's record -A: the host records sched_switch in the instance a32host,
 # the guest (our agent) initcall, which never fires after boot, so the
