@@ -15,6 +15,29 @@ trap 'stop_agent; cd /; rm -rf "$TRASH"' EXIT
 
 HOSTBUF=a32rec
 printf "marker-%s\n" 1 2 3 4 5 >"$TRASH/want"
+# An agent that answers, sends a file header, takes the data channel of its
+# one CPU, then dies while the host records.
+cat >"$TRASH/dying.py" <<-\PY
+	import socket, struct, sys, time
+	l = socket.socket()
+	l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+	l.bind(("127.0.0.1", int(sys.argv[1])))
+	l.listen(1)
+	print("ready", flush=True)
+	s, _ = l.accept()
+	size = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
+	s.recv(size - 4, socket.MSG_WAITALL)
+	d = socket.socket()
+	d.bind(("127.0.0.1", 0))
+	d.listen(1)
+	ports = b"%d\0" % d.getsockname()[1]
+	fixed = struct.pack(">IIIQ16sI", 0, 1, 4096, 7, b"", 0)
+	s.sendall(struct.pack(">III", 12 + len(fixed) + len(ports), 7, len(fixed)) + fixed + ports)
+	s.sendall(struct.pack(">III", 16, 3, 0) + b"junk" + struct.pack(">III", 12, 4, 0))
+	c, _ = d.accept()
+	time.sleep(0.3)
+	PY
+
 # An agent that takes the connection and never says a word.
 cat >"$TRASH/silent.py" <<-\PY
 	import socket, sys, time
@@ -79,7 +102,7 @@ test_expect_success TRACEFS,UPSTREAM34 "report -i host.dat -i guest: ours equals
 	test_cmp up.both our.both &&
 	sed -n "s/^host-127.0.0.1.dat:.*tracing_mark_write: //p" our.both >markers &&
 	test_cmp "$TRASH/want" markers &&
-	grep -q "^host.dat:.*sched_switch:" our.both
+	grep -q "^ *$HOSTBUF: .*sched_switch:" our.both
 '
 
 test_expect_success TRACEFS "NAME@HOST:PORT names the guest; --name overrides it" '
@@ -155,30 +178,33 @@ test_expect_success TRACEFS "an agent that never answers: 5 s, exit 1 naming it,
 '
 
 test_expect_success TRACEFS "an agent that dies while tracing: exit 1 naming it, no guest file, tracefs put back" '
-	fresh_dir && start_agent 127.0.0.1 &&
+	fresh_dir &&
+	port=$next_port_ && next_port_=$((next_port_ + 1)) &&
+	{ timeout 30 python3 "$TRASH/dying.py" $port >dying.out 2>&1 & } &&
+	dying=$! &&
+	for i in $(seq 50); do grep -q ready dying.out && break; sleep 0.1; done &&
 	tracefs_state >before &&
-	test_expect_code 1 timeout 60 "$TRACE_CMD" record -o host.dat -B $HOSTBUF -e sched_switch \
-		-A 127.0.0.1:$APORT -e initcall sh -c "sleep 0.3; kill $APID; sleep 0.5" \
-		>record.out 2>record.err &&
+	test_expect_code 1 record_agent -A 127.0.0.1:$port -e initcall &&
+	wait $dying &&
 	nothing_left &&
-	grep -q "^trace-cmd record: .127.0.0.1:$APORT.: " record.err &&
-	! test -e host-127.0.0.1.dat ||
-	{ cat record.out record.err agent.out agent.err; false; }
+	grep -q "^trace-cmd record: .127.0.0.1:$port.: " record.err &&
+	test -s host.dat && ! test -e host-127.0.0.1.dat ||
+	{ cat record.out record.err dying.out; false; }
 '
 
 test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests of one name, tsync" '
-	check() { want=$1; shift; test_expect_code 2 "$TRACE_CMD" "$@" 2>err && grep -q -- "$want" err || { cat err; false; }; } &&
-	check "^trace-cmd record: -A .3:823.: vsock (CID 3) is not supported" record -A 3:823 -e sched &&
-	check "^trace-cmd record: -A .g@3.: vsock (CID 3) is not supported" record -A g@3 -e sched &&
-	check "^trace-cmd record: -A .localhost.: give the agent.s HOST:PORT" record -A localhost -e sched &&
-	check "^trace-cmd record: -A .h:0.: invalid port .0." record -A h:0 -e sched &&
-	check "^trace-cmd record: --name must follow an -A" record --name x -e sched &&
-	check "^trace-cmd record: invalid guest name .a/b." record -A a/b@h:1 -e sched &&
-	check "^trace-cmd record: -A .h:2.: a guest named .h. is already traced" record -A h:1 -A h:2 -e sched &&
-	check "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
-	check "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
-	check "^trace-cmd record: --tsc2nsec: this trace-cmd has no time synchronization" record --tsc2nsec -A g:2 -e sched &&
-	check "^trace-cmd record: --tsync-interval: this trace-cmd has no time synchronization" record --tsync-interval 10 -A g:2 -e sched
+	usage_is() { msg=$1; shift; test_expect_code 2 "$TRACE_CMD" "$@" 2>err && grep -q -- "$msg" err || { cat err; false; }; } &&
+	usage_is "^trace-cmd record: -A .3:823.: vsock (CID 3) is not supported" record -A 3:823 -e sched &&
+	usage_is "^trace-cmd record: -A .g@3.: vsock (CID 3) is not supported" record -A g@3 -e sched &&
+	usage_is "^trace-cmd record: -A .localhost.: give the agent.s HOST:PORT" record -A localhost -e sched &&
+	usage_is "^trace-cmd record: -A .h:0.: invalid port .0." record -A h:0 -e sched &&
+	usage_is "^trace-cmd record: --name must follow an -A" record --name x -e sched &&
+	usage_is "^trace-cmd record: invalid guest name .a/b." record -A a/b@h:1 -e sched &&
+	usage_is "^trace-cmd record: -A .h:2.: a guest named .h. is already traced" record -A h:1 -A h:2 -e sched &&
+	usage_is "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
+	usage_is "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
+	usage_is "^trace-cmd record: --tsc2nsec: this trace-cmd has no time synchronization" record --tsc2nsec -A g:2 -e sched &&
+	usage_is "^trace-cmd record: --tsync-interval: this trace-cmd has no time synchronization" record --tsync-interval 10 -A g:2 -e sched
 '
 
 test_done
