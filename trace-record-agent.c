@@ -28,7 +28,7 @@
 
 /* The options after -A that describe the guest's recording (trace-cmd-record(1), -A). */
 #define GUEST_OPTIONS		"efRvplngOTMCbsdDi"
-#define HEADER_MS		30000	/* the agent's whole file header */
+#define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
 #define CLOSE_RESP_MS		30000	/* the agent's recorders drain before it answers CLOSE */
 #define DRAIN_MS		5000	/* after CLOSE_RESP: its data channels' end, its hang-up */
 
@@ -298,6 +298,8 @@ static int receive_header(struct guest *gs)
 	struct net_msg *m = xmalloc(sizeof(*m));
 	int ret = 0;
 
+	/* The agent sets its tracefs up first: a tracer under emulation takes seconds. */
+	gs->peer.timeout_ms = HEADER_MS;
 	net_set_deadline(&gs->peer, HEADER_MS, "the agent's file header");
 	while (ret == 0) {
 		uint32_t n;
@@ -319,6 +321,7 @@ static int receive_header(struct guest *gs)
 		gs->meta_len += n;
 	}
 	net_clear_deadline(&gs->peer);
+	gs->peer.timeout_ms = NET_TIMEOUT_MS;
 	free(m);
 	return ret;
 }
