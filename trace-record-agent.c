@@ -26,8 +26,6 @@
 #include "trace-output.h"
 #include "trace-record-agent.h"
 
-/* The options after -A that describe the guest's recording (trace-cmd-record(1), -A). */
-#define GUEST_OPTIONS		"efRvplngOTMCbsdDi"
 #define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
 #define CLOSE_RESP_MS		30000	/* the agent's recorders drain before it answers CLOSE */
 #define DRAIN_MS		5000	/* after CLOSE_RESP: its data channels' end, its hang-up */
@@ -72,7 +70,7 @@ int record_guests_count(const struct record_guests *g)
 	return g ? g->nr : 0;
 }
 
-static char *strndup_checked(const char *s, size_t n)
+static char *dup_prefix(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
 
@@ -97,7 +95,7 @@ static int parse_target(struct guest *gs, const char *arg)
 
 	if (at && at == arg)
 		return error("-A '%s': an empty guest name before '@'", arg);
-	gs->host = colon ? strndup_checked(rest, colon - rest) : xstrdup(rest);
+	gs->host = colon ? dup_prefix(rest, colon - rest) : xstrdup(rest);
 	if (all_digits(gs->host))
 		return error("-A '%s': vsock (CID %s) is not supported by this trace-cmd: give the agent's HOST:PORT (TCP, agent -N)",
 			     arg, gs->host);
@@ -106,7 +104,7 @@ static int parse_target(struct guest *gs, const char *arg)
 	gs->port = xstrdup(colon + 1);
 	if (!all_digits(gs->port) || atoi(gs->port) < 1 || atoi(gs->port) > 65535)
 		return error("-A '%s': invalid port '%s' (1 to 65535)", arg, gs->port);
-	gs->name = at ? strndup_checked(arg, at - arg) : xstrdup(gs->host);
+	gs->name = at ? dup_prefix(arg, at - arg) : xstrdup(gs->host);
 	return 0;
 }
 
@@ -146,7 +144,8 @@ static int add_arg(struct guest *gs, const char *arg)
 	return 0;
 }
 
-static const char *const short_opts[128] = {
+/* The options after -A that describe the guest's recording (trace-cmd-record(1), -A). */
+static const char *const guest_opts[128] = {
 	['e'] = "-e", ['f'] = "-f", ['R'] = "-R", ['v'] = "-v", ['p'] = "-p", ['l'] = "-l",
 	['n'] = "-n", ['g'] = "-g", ['O'] = "-O", ['T'] = "-T", ['M'] = "-M", ['C'] = "-C",
 	['b'] = "-b", ['s'] = "-s", ['d'] = "-d", ['D'] = "-D", ['i'] = "-i",
@@ -167,10 +166,9 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 	}
 	if (opt == 'B')
 		g->current = -1;
-	if (!gs || opt == 'B' || opt < 0 || opt >= 128 || !short_opts[opt] ||
-	    !strchr(GUEST_OPTIONS, opt))
+	if (!gs || opt == 'B' || opt < 0 || opt >= 128 || !guest_opts[opt])
 		return 0;
-	if (add_arg(gs, short_opts[opt]) < 0 || (arg && add_arg(gs, arg) < 0))
+	if (add_arg(gs, guest_opts[opt]) < 0 || (arg && add_arg(gs, arg) < 0))
 		return -1;
 	return 1;
 }
