@@ -20,7 +20,12 @@ while :; do
 	[ -z "$busy" ] && break
 	APORT=$((APORT + 8))
 done
-# 3.4's agent opens its data ports from 1500 up, as its listen does.
+# 3.4's agent opens its data ports from 1500 up, as its listen does: qemu
+# cannot start while another test's upstream listen holds them here.
+for i in $(seq 60); do
+	port_listening 1500 || port_listening 1501 || break
+	sleep 0.5
+done
 guest_net $APORT 8 1500 2
 guest_env "AGENT_PORT=$APORT"
 # serve NAME AGENT: AGENT's agent for the host (10.0.2.2) on AGENT_PORT, its
@@ -54,8 +59,8 @@ guest_case ours 'serve ours "$TRACE_CMD"'
 # machine's sched_switch and the guest's function tracer for 3 s.
 host_side() {
 	mkdir -p "$TRASH/$1" && cd "$TRASH/$1" || return
-	for i in $(seq 600); do
-		[ -e "$GUEST_SHARE/agent-up-$1" ] && break
+	until [ -e "$GUEST_SHARE/agent-up-$1" ]; do
+		[ -e "$TRASH/guest-gone" ] && return
 		sleep 0.5
 	done
 	for try in 1 2 3 4 5; do
@@ -74,6 +79,7 @@ if test_have_prereq TRACEFS && test_have_prereq GUEST; then
 	( host_side ours; [ -n "$UPSTREAM34" ] && host_side up34 ) >/dev/null 2>&1 9>&- &
 	host=$!
 	guest_boot 600
+	: >"$TRASH/guest-gone"
 	wait $host
 fi
 
