@@ -15,16 +15,20 @@ trap 'stop_agent; cd /; rm -rf "$TRASH"' EXIT
 
 HOSTBUF=a32rec
 printf "marker-%s\n" 1 2 3 4 5 >"$TRASH/want"
-# An agent that answers, sends a file header, takes the data channel of its
-# one CPU, then dies while the host records.
-cat >"$TRASH/dying.py" <<-\PY
+# A fake agent on a free port (FPORT, FPID): "silent" takes the connection
+# and never says a word; "dying" answers, sends a file header, takes the
+# data channel of its one CPU, then dies while the host records.
+cat >"$TRASH/fake-agent.py" <<-\PY
 	import socket, struct, sys, time
 	l = socket.socket()
 	l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-	l.bind(("127.0.0.1", int(sys.argv[1])))
+	l.bind(("127.0.0.1", int(sys.argv[2])))
 	l.listen(1)
 	print("ready", flush=True)
 	s, _ = l.accept()
+	if sys.argv[1] == "silent":
+	    time.sleep(12)
+	    sys.exit(0)
 	size = struct.unpack(">I", s.recv(4, socket.MSG_WAITALL))[0]
 	s.recv(size - 4, socket.MSG_WAITALL)
 	d = socket.socket()
@@ -37,18 +41,13 @@ cat >"$TRASH/dying.py" <<-\PY
 	c, _ = d.accept()
 	time.sleep(0.3)
 	PY
-
-# An agent that takes the connection and never says a word.
-cat >"$TRASH/silent.py" <<-\PY
-	import socket, sys, time
-	l = socket.socket()
-	l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-	l.bind(("127.0.0.1", int(sys.argv[1])))
-	l.listen(1)
-	print("ready", flush=True)
-	s, _ = l.accept()
-	time.sleep(12)
-	PY
+start_fake() {
+	FPORT=$next_port_ && next_port_=$((next_port_ + 1)) &&
+	{ timeout 30 python3 "$TRASH/fake-agent.py" $1 $FPORT >fake.out 2>&1 & } &&
+	FPID=$! &&
+	for i in $(seq 50); do grep -q ready fake.out && return 0; sleep 0.1; done
+	return 1
+}
 
 # Our record -A: the host records sched_switch in its instance while the
 # command writes five markers into the top buffer, the agent's.
@@ -162,34 +161,26 @@ test_expect_success TRACEFS "nothing listening at HOST:PORT: exit 1 naming it, t
 '
 
 test_expect_success TRACEFS "an agent that never answers: 5 s, exit 1 naming it, tracefs put back" '
-	fresh_dir &&
-	port=$next_port_ && next_port_=$((next_port_ + 1)) &&
-	{ timeout 30 python3 "$TRASH/silent.py" $port >silent.out 2>&1 & } &&
-	silent=$! &&
-	for i in $(seq 50); do grep -q ready silent.out && break; sleep 0.1; done &&
+	fresh_dir && start_fake silent &&
 	tracefs_state >before &&
 	start=$(date +%s) &&
-	test_expect_code 1 record_agent -A 127.0.0.1:$port -e initcall &&
+	test_expect_code 1 record_agent -A 127.0.0.1:$FPORT -e initcall &&
 	end=$(date +%s) &&
-	kill $silent; wait $silent
+	kill $FPID; wait $FPID
 	test $((end - start)) -le 9 &&
 	nothing_left &&
-	grep -q "^trace-cmd record: .127.0.0.1:$port.: the agent did not answer TRACE_REQ within 5 s" record.err
+	grep -q "^trace-cmd record: .127.0.0.1:$FPORT.: the agent did not answer TRACE_REQ within 5 s" record.err
 '
 
 test_expect_success TRACEFS "an agent that dies while tracing: exit 1 naming it, no guest file, tracefs put back" '
-	fresh_dir &&
-	port=$next_port_ && next_port_=$((next_port_ + 1)) &&
-	{ timeout 30 python3 "$TRASH/dying.py" $port >dying.out 2>&1 & } &&
-	dying=$! &&
-	for i in $(seq 50); do grep -q ready dying.out && break; sleep 0.1; done &&
+	fresh_dir && start_fake dying &&
 	tracefs_state >before &&
-	test_expect_code 1 record_agent -A 127.0.0.1:$port -e initcall &&
-	wait $dying &&
+	test_expect_code 1 record_agent -A 127.0.0.1:$FPORT -e initcall &&
+	wait $FPID &&
 	nothing_left &&
-	grep -q "^trace-cmd record: .127.0.0.1:$port.: " record.err &&
+	grep -q "^trace-cmd record: .127.0.0.1:$FPORT.: " record.err &&
 	test -s host.dat && ! test -e host-127.0.0.1.dat ||
-	{ cat record.out record.err dying.out; false; }
+	{ cat record.out record.err fake.out; false; }
 '
 
 test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests of one name, tsync" '
