@@ -159,6 +159,7 @@ static int serve_host(int fd, const char *name)
 	const char **argv = NULL;
 	int *fds = NULL, *ports = NULL, cpus, ret = EXIT_FAILED;
 	pid_t tsync = 0;
+	int tsync_port = 0;
 
 	if (net_recv_msg(&peer, m) < 0 || net_parse_trace_req(&peer, m, req) < 0)
 		goto out;
@@ -166,10 +167,11 @@ static int serve_host(int fd, const char *name)
 		error("'%s': cannot count this machine's cpus in tracefs", name);
 		goto out;
 	}
-	tsync = tsync_guest_start(fd, req, name, &resp.tsync_port);
+	tsync = tsync_guest_start(fd, req, name, &tsync_port);
 	if (tsync) {
-		resp.tsync_proto = TSYNC_PTP;
-		agent_log("%s: time sync with ptp on port %d", name, resp.tsync_port);
+		snprintf(resp.tsync_proto, sizeof(resp.tsync_proto), "%s", TSYNC_PTP);
+		resp.tsync_port = tsync_port;
+		agent_log("%s: time sync with ptp on port %d", name, tsync_port);
 	} else if (req->tsync_offered) {
 		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
 			  name);

@@ -358,8 +358,9 @@ int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
 	put_be32(fixed + 4, resp->cpus);
 	put_be32(fixed + 8, resp->page_size);
 	put_be64(fixed + 12, resp->trace_id);
-	if (resp->tsync_proto) {
-		strncpy((char *)fixed + 20, resp->tsync_proto, 15);
+	if (resp->tsync_proto[0]) {
+		/* NUL-terminated within its 16 bytes, as the fixed part is zeroed. */
+		memcpy(fixed + 20, resp->tsync_proto, strnlen(resp->tsync_proto, 15));
 		put_be32(fixed + 36, resp->tsync_port);
 	}
 	return net_send_msg(p, NET_TRACE_RESP, fixed, sizeof(fixed), payload, len);
@@ -398,6 +399,64 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, 
 		if (cur_string(&list, &s, "RINIT port") < 0 || parse_port(p, s, &ports[i]) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/* TRACE_REQ as 3.4's record -A sends it: argc 0 in the fixed part, the arguments as a parameter. */
+int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv)
+{
+	unsigned char payload[NET_MSG_MAX];
+	/* be32 flags, be32 argc, be64 trace id */
+	unsigned char fixed[16] = { 0 };
+	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed);
+
+	put_be32(payload, REQ_PARAM_ARGS);
+	put_be32(payload + 8, argc);
+	for (int i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]) + 1;
+
+		if (len + n > room)
+			return error("'%s': the agent's arguments do not fit in one TRACE_REQ (%zu bytes at most)",
+				     p->name, room - 12);
+		memcpy(payload + len, argv[i], n);
+		len += n;
+	}
+	put_be32(payload + 4, len - 8);
+	put_be32(fixed + 8, trace_id >> 32);
+	put_be32(fixed + 12, (uint32_t)trace_id);
+	return net_send_msg(p, NET_TRACE_REQ, fixed, sizeof(fixed), payload, len);
+}
+
+int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
+			 int *ports)
+{
+	struct net_init init = { 0 };
+	struct cursor fixed, list;
+	const void *proto;
+
+	if (m->cmd != NET_TRACE_RESP)
+		return error("'%s': expected TRACE_RESP, got %s (%u)", p->name,
+			     net_cmd_name(m->cmd), m->cmd);
+	memset(resp, 0, sizeof(*resp));
+	msg_cursors(p, m, &fixed, &list);
+	if (cur_u32(&fixed, &resp->flags, "TRACE_RESP flags") < 0 ||
+	    cur_u32(&fixed, &init.cpus, "TRACE_RESP cpu count") < 0 ||
+	    cur_u32(&fixed, &init.page_size, "TRACE_RESP page size") < 0 ||
+	    cur_u64(&fixed, &resp->trace_id, "TRACE_RESP trace id") < 0 ||
+	    cur_bytes(&fixed, sizeof(resp->tsync_proto) - 1, &proto, "TRACE_RESP time-sync protocol") < 0 ||
+	    cur_u32(&fixed, &resp->tsync_port, "TRACE_RESP time-sync port") < 0 ||
+	    check_init(p, &init) < 0)
+		return -1;
+	memcpy(resp->tsync_proto, proto, sizeof(resp->tsync_proto) - 1);
+	resp->cpus = init.cpus;
+	resp->page_size = init.page_size;
+	for (uint32_t i = 0; i < init.cpus; i++) {
+		const char *s;
+
+		if (cur_string(&list, &s, "TRACE_RESP port") < 0 || parse_port(p, s, &ports[i]) < 0)
+			return -1;
+	}
+	resp->ports = ports;
 	return 0;
 }
 

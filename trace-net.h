@@ -118,18 +118,24 @@ struct net_trace_req {
 	int		tsync_ptp;	/* ... and "ptp" among them */
 };
 
-/* What the agent answers (TRACE_RESP): no FIFOs; a time-sync protocol or none. */
+/* What the agent answers (TRACE_RESP): ours no FIFOs; a time-sync protocol or none. */
 struct net_trace_resp {
+	uint32_t	flags;		/* 1: FIFOs (refused by record -A) */
 	uint32_t	cpus;
 	uint32_t	page_size;
 	uint64_t	trace_id;	/* the agent's: its file's TRACEID */
 	const int	*ports;		/* the data port of each CPU */
-	const char	*tsync_proto;	/* "ptp", or NULL: none */
-	int		tsync_port;	/* where the host connects for it */
+	char		tsync_proto[17];	/* the time-sync protocol chosen ("ptp"); "": none */
+	uint32_t	tsync_port;		/* where the host connects for it */
 };
 
 int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req);
 int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp);
+/* record -A's side: the request (the host's @trace_id, the agent's record arguments)... */
+int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv);
+/* ...and the answer, its ports stored in @ports (NET_MAX_CPUS of them) and pointed to by @resp. */
+int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
+			 int *ports);
 
 /* v1: the client's strings, and the listener's comma-separated port list. */
 int net_v1_send_init(struct net_peer *p, const struct net_init *init);

@@ -339,12 +339,20 @@ int trace_output_add_date(struct trace_output *out)
 	return trace_output_add_option(out, TRACE_OPT_DATE, buf, strlen(buf) + 1);
 }
 
+/* A trace id tells files of one session apart; any unlikely number will do. */
+uint64_t trace_output_new_trace_id(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)getpid() << 32) ^ ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+}
+
 int trace_output_add_host_options_id(struct trace_output *out, uint64_t id)
 {
 	struct utsname u;
 	char buf[1024];
 	char *clock = NULL;
-	struct timespec ts;
 
 	/* The whole trace_clock line, as upstream saves it (size 0 if unreadable). */
 	if (tfs_exists(NULL, "trace_clock") && tfs_read_file(NULL, "trace_clock", &clock, NULL) == 0)
@@ -358,11 +366,8 @@ int trace_output_add_host_options_id(struct trace_output *out, uint64_t id)
 		add_string_option(out, TRACE_OPT_UNAME, buf);
 	}
 	add_string_option(out, TRACE_OPT_VERSION, TRACE_CMD_VERSION " trace-cmd-clone");
-	/* A trace id tells files of one session apart; any unlikely number will do. */
-	if (!id) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		id = ((uint64_t)getpid() << 32) ^ ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
-	}
+	if (!id)
+		id = trace_output_new_trace_id();
 	return trace_output_add_option(out, TRACE_OPT_TRACEID, &id, sizeof(id));
 }
 

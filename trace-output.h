@@ -82,6 +82,8 @@ int trace_output_add_host_options(struct trace_output *out);
  * this is.
  */
 int trace_output_add_date(struct trace_output *out);
+/* A new trace id (TRACEID), for a host file whose id its agents are told first. */
+uint64_t trace_output_new_trace_id(void);
 /* The same with the TRACEID @id (an agent's, as it told the host); 0: a new one. */
 int trace_output_add_host_options_id(struct trace_output *out, uint64_t id);
 /* One CPUSTAT per CPU from @buffer's per_cpu/cpuN/stats (read them after recording). */

@@ -32,6 +32,7 @@
 #include "trace-prefetch.h"
 #include "trace-proc-map.h"
 #include "trace-record.h"
+#include "trace-record-agent.h"
 #include "trace-record-instances.h"
 #include "trace-record-net.h"
 #include "trace-recorder.h"
@@ -44,6 +45,7 @@ static const char record_usage[] =
 	"usage: trace-cmd record -e EVENT [-e EVENT]... [-B NAME [-e EVENT]...]... [-o FILE]\n"
 	"                        [-b KB] [--pin] [-r PRIO] [--file-version 6|7]\n"
 	"                        [--compression none|zlib|zstd|any] [-N HOST:PORT [-t] [--v1]]\n"
+	"                        [-A [NAME@]HOST:PORT [--name NAME] [-e EVENT]...]...\n"
 	"                        [--daemonize] [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
@@ -85,6 +87,12 @@ static const char record_usage[] =
 	"  -t                  with -N, TCP data channels instead of UDP\n"
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  --notimeout         with -N, wait on the listener's replies for ever (not 5 s)\n"
+	"  -A [NAME@]HOST:PORT also record the machine whose 'trace-cmd agent' listens at\n"
+	"                      HOST:PORT into trace-NAME.dat (NAME: HOST unless given);\n"
+	"                      -e -f -R -v -p -l -n -g -O -T -M -C -b -s -d -D -i after it\n"
+	"                      (until a -B) are its own; vsock CIDs are not supported\n"
+	"  --name NAME         after -A: the guest's name, in its file's name\n"
+	"  --tsync-interval MS, --tsc2nsec  refused: no time synchronization with guests\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
@@ -94,8 +102,8 @@ static const char record_usage[] =
 	"                      they busy-poll (a CPU each) unless -s spaces the checks\n"
 	"  -m KB               keep only the newest KB/2 to KB of data per CPU\n"
 	"  --nosplice          recorders copy pages with read(2) and write(2), not splice(2)\n"
-	"  --nofifos           accepted as 3.4's: its fifos are for guests (-A), which\n"
-	"                      record does not trace, so nothing changes\n"
+	"  --nofifos           accepted as 3.4's: its fifos are for guests on this machine's\n"
+	"                      vsock; -A reads them over TCP here, so nothing changes\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
@@ -107,7 +115,7 @@ static const char record_usage[] =
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
 enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL, OPT_QUIET, OPT_VERBOSE,
        OPT_DEBUG, OPT_STDERR, OPT_DAEMONIZE, OPT_TS_OFFSET, OPT_NOTIMEOUT, OPT_NOSPLICE,
-       OPT_NOFIFOS };	/* after the module options (trace-ftrace-setup.h) */
+       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -134,6 +142,9 @@ static const struct option record_options[] = {
 	{ "notimeout", no_argument, NULL, OPT_NOTIMEOUT },
 	{ "nosplice", no_argument, NULL, OPT_NOSPLICE },
 	{ "nofifos", no_argument, NULL, OPT_NOFIFOS },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
+	{ "tsc2nsec", no_argument, NULL, OPT_TSC2NSEC },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -162,6 +173,7 @@ struct record_plan {
 	struct recorder_opts recorder;	/* -s, --poll, -m (max_bytes) */
 	char **argv;		/* the command and its arguments, or NULL */
 	struct record_net_opts net;	/* -N, -t, --v1 */
+	struct record_guests *guests;	/* -A and the options after each */
 };
 
 /* What the run holds, so one cleanup path can undo any of it. */
@@ -185,6 +197,7 @@ struct record_run {
 	char **stats;		/* per_cpu/cpuN/stats after the stop */
 	struct proc_maps *maps;	/* --proc-map: what was read (the command is seized) */
 	struct record_net *net;	/* -N: the listener instead of the output file */
+	uint64_t host_id;	/* -A: the host file's trace id, told to each agent */
 	int live_open;		/* stream: its reader is open */
 	int live_status;	/* stream: -1 it failed, 1 its output is gone */
 	struct early_compress *early;	/* v7: the top buffer's chunks compressed meanwhile */
@@ -347,6 +360,10 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case OPT_NOFIFOS:
 		plan->nofifos = 1;
 		break;
+	case OPT_TSYNC_INTERVAL:
+	case OPT_TSC2NSEC:
+		return usage_error(plan->cmd, "%s: this trace-cmd has no time synchronization with guests: their timestamps stay on their own clocks",
+				   c == OPT_TSC2NSEC ? "--tsc2nsec" : "--tsync-interval");
 	case 'k':
 		plan->keep = 1;
 		break;
@@ -416,9 +433,13 @@ static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
 
-	/* 3.4 uses fifos only to read guests (-A), which record does not trace. */
+	/* 3.4 uses fifos only to read guests (-A) on this machine's vsock; there are none here. */
 	if (plan->nofifos)
-		log_info("--nofifos: no guest is traced, so no fifo would be used");
+		log_info("--nofifos: guests are read over TCP here, never through fifos");
+	if (record_guests_count(plan->guests) && (plan->live || net_used(plan)))
+		return usage_error(cmd, "-A does not apply %s", plan->live ? "to stream: it prints this machine's events" :
+				   plan->net.agent ? "in an agent: it records for its host only" :
+				   "with -N: guests' files are written here");
 	if (plan->date && plan->ts_offset)
 		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
 	if (!plan->top.nr_specs && !plan->top.ftrace.plugin && !rec_instances_count(plan->instances))
@@ -471,10 +492,16 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	buffer_plan_init(&plan->top, NULL, argc);
 	plan->saved_stdout = -1;
 	plan->instances = rec_instances_new(argc);
+	plan->guests = record_guests_new();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkKiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:", record_options, NULL)) != -1) {
-		/* After -B NAME, its events and their options go to that instance. */
+	while ((c = getopt_long(argc, argv, "+:hqkKiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:A:", record_options, NULL)) != -1) {
+		/* After -A, the guest's options go to its agent; after -B NAME, to that instance. */
+		ret = record_guests_option(plan->guests, c, optarg, c == OPT_NAME);
+		if (ret < 0)
+			return usage_follows(plan->cmd);
+		if (ret)
+			continue;
 		ret = rec_instances_option(plan->instances, c, optarg);
 		if (ret < 0)
 			return usage_follows(plan->cmd);
@@ -1187,7 +1214,9 @@ static int write_trace(struct record_run *run)
 	if (ret == 0)
 		ret = add_time_base_option(run->plan, out);
 	if (ret == 0)
-		ret = trace_output_add_host_options(out);
+		ret = trace_output_add_host_options_id(out, run->host_id);
+	if (ret == 0)
+		ret = record_guests_add_options(run->plan->guests, out);
 	if (ret == 0 && top_used(run->plan))
 		ret = trace_output_add_cpustats(out, NULL, run->nr_cpus);
 	if (ret == 0)
@@ -1239,8 +1268,12 @@ static int send_net_header(struct record_run *run)
 
 static int end_trace(struct record_run *run)
 {
-	if (!run->net)
-		return write_trace(run);
+	if (!run->net) {
+		/* The guests first: their agents stop, and their files are named in ours. */
+		int guests = record_guests_finish(run->plan->guests);
+
+		return write_trace(run) < 0 || guests < 0 ? -1 : 0;
+	}
 	run->out_written = record_net_finish(run->net) == 0;
 	return run->out_written ? 0 : -1;
 }
@@ -1396,6 +1429,15 @@ static int setup(struct record_run *run)
 	if (ret == 0)
 		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
 	free(pids);
+	/*
+	 * The guests last: an agent on this same machine saves what it changes
+	 * once our setup is done, so each puts back what it found.
+	 */
+	if (ret == 0 && record_guests_count(plan->guests)) {
+		run->host_id = trace_output_new_trace_id();
+		ret = record_guests_start(plan->guests, plan->output, run->host_id,
+					  plan->top.ftrace.clock ? plan->top.ftrace.clock : "local");
+	}
 	return ret;
 }
 
@@ -1487,6 +1529,7 @@ static void plan_free(struct record_plan *plan)
 	}
 	buffer_plan_free(&plan->top);
 	rec_instances_free(plan->instances);
+	record_guests_free(plan->guests);
 	record_net_free(plan->net.agent);
 }
 

@@ -78,6 +78,21 @@ guest_write_env_() {
 	} >"$GUEST_SHARE/cases/env"
 }
 
+# guest_net PORT COUNT [PORT COUNT]...: the next boot has qemu's user
+# network; host ports 127.0.0.1:PORT to PORT+COUNT-1 reach the same ports of
+# the guest, which reaches the host at 10.0.2.2.  A case serving on them may
+# set the guest's ephemeral ports into a range, so what it opens is reachable.
+guest_net() {
+	guest_net_args_="-netdev user,id=n0"
+	while [ $# -ge 2 ]; do
+		for p in $(seq "$1" $(($1 + $2 - 1))); do
+			guest_net_args_="$guest_net_args_,hostfwd=tcp:127.0.0.1:$p-:$p"
+		done
+		shift 2
+	done
+	guest_net_args_="$guest_net_args_ -device virtio-net-pci,netdev=n0,romfile="
+}
+
 # KVM only where /dev/kvm runs a stock kernel: a PVM host (kvm_pvm) runs
 # only PVM-built guests, where a Debian kernel hangs in early boot.
 guest_accel_() {
@@ -95,9 +110,9 @@ guest_qemu_() {
 	*) qemu_accel="-accel tcg,thread=${GUEST_TCG_THREAD:-single} -cpu max" ;;
 	esac
 	rm -rf "$GUEST_SHARE/out" "$GUEST_SHARE/guest.log"
-	# shellcheck disable=SC2086 # $qemu_accel is a list of options
+	# shellcheck disable=SC2086 # $qemu_accel and the network are lists of options
 	timeout -k 5 "$2" qemu-system-x86_64 $qemu_accel -m 512 -smp "${GUEST_SMP:-2}" -nographic -no-reboot \
-		-nic none -kernel "$GUEST_CACHE/vmlinux" -initrd "$GUEST_CACHE/initrd.gz" \
+		${guest_net_args_:--nic none} -kernel "$GUEST_CACHE/vmlinux" -initrd "$GUEST_CACHE/initrd.gz" \
 		-virtfs local,path="$GUEST_SHARE",mount_tag=share,security_model=none \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-append "console=ttyS0 quiet panic=-1 case_timeout=${GUEST_CASE_TIMEOUT:-60}" \

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record -A HOST:PORT: the host's side of trace-cmd-agent(1)'s protocol, as
+ * upstream 3.4's record -A speaks it.  TRACE_REQ with the guest's arguments,
+ * TRACE_RESP with its CPUs and data ports, its file header as SEND_DATA up to
+ * FIN_DATA, one TCP data channel per CPU read by a process of its own, and at
+ * the end CLOSE, CLOSE_RESP and the guest's file finished as listen does.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "trace-cmd.h"
+#include "trace-dat.h"
+#include "trace-listen.h"
+#include "trace-net.h"
+#include "trace-outfile.h"
+#include "trace-output.h"
+#include "trace-record-agent.h"
+
+#define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
+#define CLOSE_RESP_MS		30000	/* the agent's recorders drain before it answers CLOSE */
+#define DRAIN_MS		5000	/* after CLOSE_RESP: its data channels' end, its hang-up */
+
+struct guest {
+	const char	*target;	/* as given to -A */
+	char		*name;		/* --name, or HOST */
+	char		*host;
+	char		*port;
+	const char	**argv;		/* the agent's record arguments */
+	int		argc;
+	struct net_peer	peer;
+	struct net_trace_resp resp;
+	int		ports[NET_MAX_CPUS];
+	char		*path;		/* trace-NAME.dat */
+	struct outfile	out;
+	int		out_open;
+	uint64_t	meta_len;
+	char		**tmp;		/* per CPU, the data read so far */
+	int		*tmp_fds;
+	int		*data_fds;
+	pid_t		reader;		/* the process reading the data channels; 0: none */
+	int		written;	/* trace-NAME.dat is complete */
+};
+
+struct record_guests {
+	struct guest	*g;
+	int		nr;
+	int		current;	/* the guest options go to; -1: none (before -A, after -B) */
+};
+
+struct record_guests *record_guests_new(void)
+{
+	struct record_guests *g = xcalloc(1, sizeof(*g));
+
+	g->current = -1;
+	return g;
+}
+
+int record_guests_count(const struct record_guests *g)
+{
+	return g ? g->nr : 0;
+}
+
+static char *dup_prefix(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+static int all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+ * HOST:PORT (3.4's form for TCP: the guest is named HOST) or NAME@HOST:PORT.
+ * CID[:PORT] and NAME@CID[:PORT] are vsock, which this trace-cmd lacks.
+ */
+static int parse_target(struct guest *gs, const char *arg)
+{
+	const char *at = strchr(arg, '@'), *rest = at ? at + 1 : arg;
+	const char *colon = strrchr(rest, ':');
+
+	if (at && at == arg)
+		return error("-A '%s': an empty guest name before '@'", arg);
+	gs->host = colon ? dup_prefix(rest, colon - rest) : xstrdup(rest);
+	if (all_digits(gs->host))
+		return error("-A '%s': vsock (CID %s) is not supported by this trace-cmd: give the agent's HOST:PORT (TCP, agent -N)",
+			     arg, gs->host);
+	if (!colon || !*gs->host)
+		return error("-A '%s': give the agent's HOST:PORT", arg);
+	gs->port = xstrdup(colon + 1);
+	if (!all_digits(gs->port) || atoi(gs->port) < 1 || atoi(gs->port) > 65535)
+		return error("-A '%s': invalid port '%s' (1 to 65535)", arg, gs->port);
+	gs->name = at ? dup_prefix(arg, at - arg) : xstrdup(gs->host);
+	return 0;
+}
+
+static int check_name(const char *name)
+{
+	if (!*name || strchr(name, '/'))
+		return error("invalid guest name '%s': it names a file, so no '/' and not empty", name);
+	return 0;
+}
+
+static int add_guest(struct record_guests *g, const char *arg)
+{
+	struct guest *gs;
+
+	g->g = xrealloc(g->g, (g->nr + 1) * sizeof(*g->g));
+	gs = &g->g[g->nr++];
+	memset(gs, 0, sizeof(*gs));
+	gs->target = arg;
+	gs->peer.fd = -1;
+	gs->argv = xcalloc(NET_AGENT_MAX_ARGS + 1, sizeof(*gs->argv));
+	g->current = g->nr - 1;
+	if (parse_target(gs, arg) < 0 || check_name(gs->name) < 0)
+		return -1;
+	for (int i = 0; i < g->nr - 1; i++)
+		if (!strcmp(g->g[i].name, gs->name))
+			return error("-A '%s': a guest named '%s' is already traced (--name tells them apart)",
+				     arg, gs->name);
+	return 0;
+}
+
+static int add_arg(struct guest *gs, const char *arg)
+{
+	if (gs->argc >= NET_AGENT_MAX_ARGS)
+		return error("-A '%s': more than %d arguments for the agent", gs->target,
+			     NET_AGENT_MAX_ARGS);
+	gs->argv[gs->argc++] = arg;
+	return 0;
+}
+
+/* The options after -A that describe the guest's recording (trace-cmd-record(1), -A). */
+static const char *const guest_opts[128] = {
+	['e'] = "-e", ['f'] = "-f", ['R'] = "-R", ['v'] = "-v", ['p'] = "-p", ['l'] = "-l",
+	['n'] = "-n", ['g'] = "-g", ['O'] = "-O", ['T'] = "-T", ['M'] = "-M", ['C'] = "-C",
+	['b'] = "-b", ['s'] = "-s", ['d'] = "-d", ['D'] = "-D", ['i'] = "-i",
+};
+
+int record_guests_option(struct record_guests *g, int opt, const char *arg, int is_name)
+{
+	struct guest *gs = g->current >= 0 ? &g->g[g->current] : NULL;
+
+	if (opt == 'A')
+		return add_guest(g, arg) < 0 ? -1 : 1;
+	if (is_name) {
+		if (!gs)
+			return error("--name must follow an -A: it names that guest");
+		free(gs->name);
+		gs->name = xstrdup(arg);
+		return check_name(arg) < 0 ? -1 : 1;
+	}
+	if (opt == 'B')
+		g->current = -1;
+	if (!gs || opt == 'B' || opt < 0 || opt >= 128 || !guest_opts[opt])
+		return 0;
+	if (add_arg(gs, guest_opts[opt]) < 0 || (arg && add_arg(gs, arg) < 0))
+		return -1;
+	return 1;
+}
+
+/* --- asking the agent ---------------------------------------------------- */
+
+/* 3.4 tells the guest the host's clock first; a -C of the guest's own wins. */
+static int guest_args(struct guest *gs, const char *clock, const char ***argv)
+{
+	int n = 0, has_clock = 0;
+
+	for (int i = 0; i < gs->argc; i++)
+		has_clock |= !strcmp(gs->argv[i], "-C");
+	*argv = xcalloc(gs->argc + 3, sizeof(**argv));
+	if (!has_clock) {
+		(*argv)[n++] = "-C";
+		(*argv)[n++] = clock;
+	}
+	memcpy(*argv + n, gs->argv, gs->argc * sizeof(**argv));
+	return n + gs->argc;
+}
+
+/*
+ * Before reading an answer: an agent that hangs up refused us (another -N
+ * host, or busy), one that stays silent is stuck; say which.
+ */
+static int wait_answer(struct guest *gs, const char *what)
+{
+	struct pollfd pfd = { .fd = gs->peer.fd, .events = POLLIN };
+	char c;
+	int n;
+
+	do {
+		n = poll(&pfd, 1, gs->peer.timeout_ms);
+	} while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return error("'%s': the agent did not answer %s within %d s", gs->target, what,
+			     gs->peer.timeout_ms / 1000);
+	if (n > 0 && recv(gs->peer.fd, &c, 1, MSG_PEEK) == 0)
+		return error("'%s': the agent hung up without answering %s (it serves another host (agent -N), or is busy: see its log)",
+			     gs->target, what);
+	return 0;
+}
+
+/*
+ * Where the host would synchronize its clock with the guest's, once a
+ * time-sync protocol exists here: none is offered, so none may be chosen,
+ * and the guest's timestamps stay on its own clock.
+ */
+static int guest_time_sync(struct guest *gs)
+{
+	if (gs->resp.tsync_proto[0]) {
+		char shown[PRINTABLE_SIZE(16)];
+
+		return error("'%s': the agent chose time-sync protocol '%s', which was not offered",
+			     gs->target, printable(shown, sizeof(shown), gs->resp.tsync_proto, 16));
+	}
+	log_info("'%s': no time synchronization: the guest's timestamps are its own clock's",
+		 gs->target);
+	return 0;
+}
+
+static int request(struct guest *gs, uint64_t host_id, const char *clock)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	const char **argv;
+	int argc = guest_args(gs, clock, &argv), ret;
+
+	ret = net_send_trace_req(&gs->peer, host_id, argc, argv);
+	if (ret == 0)
+		ret = wait_answer(gs, "TRACE_REQ");
+	if (ret == 0)
+		ret = net_recv_msg(&gs->peer, m);
+	if (ret == 0)
+		ret = net_parse_trace_resp(&gs->peer, m, &gs->resp, gs->ports);
+	if (ret == 0 && (gs->resp.flags & 1))
+		ret = error("'%s': the agent wants FIFOs, which were not offered", gs->target);
+	free(argv);
+	free(m);
+	return ret < 0 ? -1 : guest_time_sync(gs);
+}
+
+/* --- the guest's file ---------------------------------------------------- */
+
+/* 3.4's name: the output's name without its extension, "-NAME.dat" after it. */
+static char *guest_path(const char *output, const char *name)
+{
+	const char *base = strrchr(output, '/'), *dot;
+	size_t len = strlen(output);
+	char *path;
+
+	base = base ? base + 1 : output;
+	dot = strrchr(base, '.');
+	if (dot && dot != base)
+		len = dot - output;
+	path = xmalloc(len + strlen(name) + 6);
+	sprintf(path, "%.*s-%s.dat", (int)len, output, name);
+	return path;
+}
+
+/*
+ * The guest's file is written under a new name and renamed when complete;
+ * finishing it reads back its header, so it is opened for reading too.
+ */
+static int open_guest_file(struct guest *gs)
+{
+	int fd;
+
+	if (outfile_open(&gs->out, gs->path, NULL) < 0)
+		return -1;
+	gs->out_open = 1;
+	if (!gs->out.tmp)
+		return error("'%s': a guest's file must be a regular file", gs->path);
+	fd = open(gs->out.tmp, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", gs->out.tmp, strerror(errno));
+	dup2(fd, gs->out.fd);
+	close(fd);
+	return 0;
+}
+
+/* SEND_DATA messages up to FIN_DATA, into the guest's new file. */
+static int receive_header(struct guest *gs)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	int ret = 0;
+
+	/* The agent sets its tracefs up first: a tracer under emulation takes seconds. */
+	gs->peer.timeout_ms = HEADER_MS;
+	net_set_deadline(&gs->peer, HEADER_MS, "the agent's file header");
+	while (ret == 0) {
+		uint32_t n;
+
+		ret = wait_answer(gs, "with its file header");
+		if (ret == 0)
+			ret = net_recv_msg(&gs->peer, m);
+		if (ret < 0 || m->cmd == NET_FIN_DATA)
+			break;
+		n = m->len - m->fixed_len;
+		if (m->cmd != NET_SEND_DATA)
+			ret = error("'%s': unexpected %s message (%u) in the agent's file header",
+				    gs->target, net_cmd_name(m->cmd), m->cmd);
+		else if (gs->meta_len + n > LISTEN_MAX_META)
+			ret = error("'%s': the agent's file header is larger than %u MiB",
+				    gs->target, LISTEN_MAX_META >> 20);
+		else if (write_all(gs->out.fd, m->body + m->fixed_len, n) < 0)
+			ret = error("cannot write '%s': %s", outfile_written(&gs->out), strerror(errno));
+		gs->meta_len += n;
+	}
+	net_clear_deadline(&gs->peer);
+	gs->peer.timeout_ms = NET_TIMEOUT_MS;
+	free(m);
+	return ret;
+}
+
+static int open_data(struct guest *gs)
+{
+	uint32_t cpus = gs->resp.cpus;
+
+	gs->tmp = xcalloc(cpus, sizeof(*gs->tmp));
+	gs->tmp_fds = xcalloc(cpus, sizeof(*gs->tmp_fds));
+	gs->data_fds = xcalloc(cpus, sizeof(*gs->data_fds));
+	for (uint32_t cpu = 0; cpu < cpus; cpu++)
+		gs->tmp_fds[cpu] = gs->data_fds[cpu] = -1;
+	for (uint32_t cpu = 0; cpu < cpus; cpu++) {
+		gs->tmp[cpu] = xmalloc(strlen(gs->path) + 32);
+		sprintf(gs->tmp[cpu], "%s.cpu%u.XXXXXX", gs->path, cpu);
+		gs->tmp_fds[cpu] = mkostemp(gs->tmp[cpu], O_CLOEXEC);
+		if (gs->tmp_fds[cpu] < 0) {
+			int e = errno;
+
+			free(gs->tmp[cpu]);
+			gs->tmp[cpu] = NULL;
+			return error("cannot create a temporary file beside '%s': %s", gs->path,
+				     strerror(e));
+		}
+		gs->data_fds[cpu] = net_data_connect(gs->peer.fd, gs->ports[cpu], 1, cpu);
+		if (gs->data_fds[cpu] < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void close_data(struct guest *gs)
+{
+	for (uint32_t cpu = 0; gs->data_fds && cpu < gs->resp.cpus; cpu++) {
+		if (gs->data_fds[cpu] >= 0)
+			close(gs->data_fds[cpu]);
+		gs->data_fds[cpu] = -1;
+	}
+}
+
+/* The reading process: each channel's bytes into its file, until every one ended. */
+static int read_channels(struct guest *gs)
+{
+	uint32_t cpus = gs->resp.cpus, open = cpus;
+	struct pollfd *pfd = xcalloc(cpus, sizeof(*pfd));
+	char *buf = xmalloc(1 << 16);
+	int ret = 0;
+
+	for (uint32_t cpu = 0; cpu < cpus; cpu++) {
+		pfd[cpu].fd = gs->data_fds[cpu];
+		pfd[cpu].events = POLLIN;
+	}
+	while (open && !ret) {
+		if (poll(pfd, cpus, -1) < 0) {
+			ret = errno == EINTR ? 0 : error("poll: %s", strerror(errno));
+			continue;
+		}
+		for (uint32_t cpu = 0; cpu < cpus && !ret; cpu++) {
+			ssize_t n;
+
+			if (pfd[cpu].fd < 0 || !pfd[cpu].revents)
+				continue;
+			n = read(pfd[cpu].fd, buf, 1 << 16);
+			if (n < 0 && errno != EINTR && errno != EAGAIN)
+				ret = error("'%s': cannot read cpu %u data: %s", gs->target, cpu,
+					    strerror(errno));
+			if (n == 0) {
+				pfd[cpu].fd = -1;
+				open--;
+			}
+			if (n > 0 && write_all(gs->tmp_fds[cpu], buf, n) < 0)
+				ret = error("cannot write '%s': %s", gs->tmp[cpu], strerror(errno));
+		}
+	}
+	free(buf);
+	free(pfd);
+	return ret;
+}
+
+static int start_reader(struct guest *gs)
+{
+	fflush(NULL);
+	gs->reader = fork();
+	if (gs->reader < 0) {
+		gs->reader = 0;
+		return error("cannot fork: %s", strerror(errno));
+	}
+	if (gs->reader == 0) {
+		signal(SIGINT, SIG_IGN);	/* the host's Ctrl-C ends the recording, not the data */
+		signal(SIGTERM, SIG_DFL);
+		_exit(read_channels(gs) < 0 ? EXIT_FAILED : EXIT_OK);
+	}
+	close_data(gs);
+	return 0;
+}
+
+static int start_guest(struct guest *gs, const char *output, uint64_t host_id, const char *clock)
+{
+	gs->peer.name = gs->target;
+	gs->peer.timeout_ms = NET_TIMEOUT_MS;
+	gs->peer.fd = net_connect(gs->host, gs->port, SOCK_STREAM, "the agent");
+	if (gs->peer.fd < 0 || request(gs, host_id, clock) < 0)
+		return -1;
+	gs->path = guest_path(output, gs->name);
+	if (open_guest_file(gs) < 0)
+		return -1;
+	if (receive_header(gs) < 0 || open_data(gs) < 0)
+		return -1;
+	return start_reader(gs);
+}
+
+int record_guests_start(struct record_guests *g, const char *output, uint64_t host_id,
+			const char *clock)
+{
+	for (int i = 0; i < g->nr; i++)
+		if (start_guest(&g->g[i], output, host_id, clock) < 0)
+			return -1;
+	return 0;
+}
+
+/* --- the end ------------------------------------------------------------- */
+
+/* Waits up to @ms for the reader to finish: 0 when it read everything. */
+static int wait_reader(struct guest *gs, int ms)
+{
+	int status = 0;
+	pid_t got = 0;
+
+	for (long long end = net_now_ms() + ms; net_now_ms() < end; usleep(20000)) {
+		got = waitpid(gs->reader, &status, WNOHANG);
+		if (got != 0)
+			break;
+	}
+	if (got == 0) {
+		kill(gs->reader, SIGTERM);
+		waitpid(gs->reader, &status, 0);
+		gs->reader = 0;
+		return error("'%s': the agent's data channels did not end within %d s of CLOSE_RESP",
+			     gs->target, ms / 1000);
+	}
+	gs->reader = 0;
+	if (got < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return error("'%s': reading the agent's cpu data failed", gs->target);
+	return 0;
+}
+
+/* The agent hangs up once it has put its tracefs back: wait for that, a while. */
+static void wait_hang_up(struct guest *gs)
+{
+	long long end = net_now_ms() + DRAIN_MS;
+	char buf[256];
+
+	for (;;) {
+		struct pollfd pfd = { .fd = gs->peer.fd, .events = POLLIN };
+		long long left = end - net_now_ms();
+
+		if (left <= 0 || poll(&pfd, 1, left) <= 0 || read(gs->peer.fd, buf, sizeof(buf)) <= 0)
+			break;
+	}
+}
+
+static int close_agent(struct guest *gs)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	int ret = net_send_msg(&gs->peer, NET_CLOSE, NULL, 0, NULL, 0);
+
+	gs->peer.timeout_ms = CLOSE_RESP_MS;
+	if (ret == 0)
+		ret = wait_answer(gs, "CLOSE");
+	if (ret == 0)
+		ret = net_recv_msg(&gs->peer, m);
+	if (ret == 0 && m->cmd != NET_CLOSE_RESP)
+		ret = error("'%s': expected CLOSE_RESP, got %s (%u)", gs->target,
+			    net_cmd_name(m->cmd), m->cmd);
+	free(m);
+	return ret;
+}
+
+static int finish_file(struct guest *gs)
+{
+	struct listen_cpu *cpu = xcalloc(gs->resp.cpus, sizeof(*cpu));
+	int ret = 0;
+
+	for (uint32_t i = 0; i < gs->resp.cpus && !ret; i++) {
+		struct stat st;
+
+		if (fstat(gs->tmp_fds[i], &st) < 0)
+			ret = error("cannot stat '%s': %s", gs->tmp[i], strerror(errno));
+		cpu[i].fd = gs->tmp_fds[i];
+		cpu[i].size = st.st_size;
+	}
+	if (ret == 0)
+		ret = listen_finish_file(gs->out.fd, gs->meta_len, gs->path, gs->resp.cpus, cpu);
+	free(cpu);
+	if (ret == 0) {
+		gs->out_open = 0;
+		ret = outfile_commit(&gs->out);
+	}
+	gs->written = ret == 0;
+	return ret;
+}
+
+static int finish_guest(struct guest *gs)
+{
+	int ret;
+
+	if (!gs->reader)
+		return -1;	/* never started */
+	ret = close_agent(gs);
+	if (ret == 0)
+		ret = wait_reader(gs, DRAIN_MS);
+	if (ret == 0) {
+		wait_hang_up(gs);
+		ret = finish_file(gs);
+	}
+	return ret;
+}
+
+int record_guests_finish(struct record_guests *g)
+{
+	int ret = 0;
+
+	for (int i = 0; g && i < g->nr; i++)
+		if (finish_guest(&g->g[i]) < 0)
+			ret = -1;
+	return ret;
+}
+
+/* GUEST (trace-cmd.dat.v7(5)): name, trace id, CPU count, each CPU's host task (-1: none known). */
+int record_guests_add_options(const struct record_guests *g, struct trace_output *out)
+{
+	for (int i = 0; g && i < g->nr; i++) {
+		const struct guest *gs = &g->g[i];
+		size_t name_len = strlen(gs->name) + 1, len = name_len + 12 + gs->resp.cpus * 8;
+		unsigned char *buf, *p;
+		uint32_t cpus = gs->resp.cpus;
+		int ret;
+
+		if (!gs->written)
+			continue;
+		buf = p = xmalloc(len);
+		memcpy(p, gs->name, name_len);
+		p += name_len;
+		memcpy(p, &gs->resp.trace_id, 8);
+		memcpy(p + 8, &cpus, 4);
+		p += 12;
+		for (uint32_t cpu = 0; cpu < cpus; cpu++, p += 8) {
+			int32_t pid = -1;
+
+			memcpy(p, &cpu, 4);
+			memcpy(p + 4, &pid, 4);
+		}
+		ret = trace_output_add_option(out, TRACE_OPT_GUEST, buf, len);
+		free(buf);
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+void record_guests_free(struct record_guests *g)
+{
+	for (int i = 0; g && i < g->nr; i++) {
+		struct guest *gs = &g->g[i];
+
+		if (gs->reader > 0) {
+			kill(gs->reader, SIGTERM);
+			waitpid(gs->reader, NULL, 0);
+		}
+		close_data(gs);
+		for (uint32_t cpu = 0; gs->tmp && cpu < gs->resp.cpus; cpu++) {
+			if (gs->tmp_fds[cpu] >= 0)
+				close(gs->tmp_fds[cpu]);
+			if (gs->tmp[cpu])
+				unlink(gs->tmp[cpu]);
+			free(gs->tmp[cpu]);
+		}
+		if (gs->out_open)
+			outfile_abort(&gs->out);
+		if (gs->peer.fd >= 0)
+			close(gs->peer.fd);
+		free(gs->tmp);
+		free(gs->tmp_fds);
+		free(gs->data_fds);
+		free(gs->path);
+		free(gs->name);
+		free(gs->host);
+		free(gs->port);
+		free(gs->argv);
+	}
+	if (g)
+		free(g->g);
+	free(g);
+}

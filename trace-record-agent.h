@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record -A: the host's side of trace-cmd-agent(1)'s protocol.  Each -A names
+ * an agent (HOST:PORT over TCP); the options after it are its record's.  The
+ * agent's file header and CPU data come back here and become trace-NAME.dat
+ * beside the host's trace.dat, which names each guest in a GUEST option.
+ */
+#ifndef TRACE_RECORD_AGENT_H
+#define TRACE_RECORD_AGENT_H
+
+#include <stdint.h>
+
+struct record_guests;
+struct trace_output;
+
+struct record_guests *record_guests_new(void);
+void record_guests_free(struct record_guests *g);
+
+/*
+ * One option of record's, in command-line order: -A starts a guest, --name
+ * (@is_name) names it, and the options that describe a recording (-e -f -R
+ * -v -p -l -n -g -O -T -M -C -b -s -d -D -i) go to the guest last started,
+ * until a -B.  Returns 1 when the option was taken, 0 when it is the
+ * host's, -1 after a usage error.
+ */
+int record_guests_option(struct record_guests *g, int opt, const char *arg, int is_name);
+
+int record_guests_count(const struct record_guests *g);
+
+/*
+ * Once the host's tracefs is set up and its recorders started: asks each
+ * agent to trace (its clock @clock unless its -C says otherwise), receives
+ * its file header into @output's guest file, connects its data channels
+ * and reads them in a process of its own.  @host_id is the host file's
+ * trace id.  -1 after a message.
+ */
+int record_guests_start(struct record_guests *g, const char *output, uint64_t host_id,
+			const char *clock);
+
+/*
+ * After the host's recorders stopped: tells each agent to stop, waits for
+ * its data, and writes its file.  -1 after a message if any failed.
+ */
+int record_guests_finish(struct record_guests *g);
+
+/* The GUEST option of each guest whose file was written. */
+int record_guests_add_options(const struct record_guests *g, struct trace_output *out);
+
+#endif
