@@ -1,0 +1,818 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report --profile (trace-cmd-profile(1), trace-cmd-report(1)): each record
+ * is counted against the task (or, with -G, the CPU) it belongs to; pairs of
+ * events (switched out .. woken .. switched in, irq entry .. exit, -H hooks)
+ * add the time between them; a kernel stack right after an event is counted
+ * with it.  The stacks are printed as a call tree by trace-profile-tree.c.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "trace-cmd.h"
+#include "trace-profile.h"
+#include "trace-profile-int.h"
+
+#define OWNER_BUCKETS	256
+#define MAX_STACK	1024	/* entries of one kernel stack kept */
+
+/* A start event and the end event that closes it (built in, or -H). */
+struct mate {
+	struct ev_info		*start, *end;
+	struct tep_format_field	*start_match, *end_match, *start_pid;
+	int			global, pinned;
+	struct mate		*next;
+};
+
+struct ev_info {
+	struct tep_event	*event;
+	enum ev_kind		kind;
+	struct tep_format_field	*value;		/* the value counted under; NULL: 0 */
+	struct mate		*starts, *ends;
+	int			softirq;	/* its value printed as a softirq's name */
+};
+
+/* An interval begun and not yet ended. */
+struct pending {
+	struct owner		*owner;		/* where its time is counted */
+	struct ev_info		*ev;		/* counted under this event ... */
+	unsigned long long	val;		/* ... and value */
+	unsigned long long	key;		/* what its end must match */
+	uint64_t		ts;
+	struct stack		stack;
+	struct pending		*next;
+};
+
+struct owner {
+	int			pid;		/* a task's; a CPU's number with -G */
+	int			is_cpu;
+	char			*comm;
+	int			sleeping;	/* switched out in a state other than R */
+	struct counted		*counted[OWNER_BUCKETS];
+	struct pending		*pending;
+	struct owner		*next;
+};
+
+/* What a kernel stack record on a CPU belongs to: the event just before it there. */
+struct stack_target {
+	struct pending		*pending;
+	struct counted		*counted;
+};
+
+struct profile {
+	struct tep_handle	*tep;
+	struct profile_opts	opts;
+	struct ev_info		*evs;
+	int			nr_evs;
+	struct mate		*mates;
+	struct ev_info		*sched_switch, *wakeup, *graph_entry;
+	struct owner		*tasks[OWNER_BUCKETS];
+	struct owner		**cpus;
+	struct stack_target	*targets;
+	int			nr_cpus;
+	int			long_size;
+};
+
+static struct ev_info *ev_of(struct profile *p, int id)
+{
+	return id >= 0 && id < p->nr_evs && p->evs[id].event ? &p->evs[id] : NULL;
+}
+
+static unsigned long long field_val(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f && tep_read_number_field(f, rec->data, &v) < 0)
+		v = 0;
+	return v;
+}
+
+static struct owner *owner_new(int pid, int is_cpu)
+{
+	struct owner *o = xcalloc(1, sizeof(*o));
+
+	o->pid = pid;
+	o->is_cpu = is_cpu;
+	return o;
+}
+
+static struct owner *find_task(struct profile *p, int pid)
+{
+	struct owner **b = &p->tasks[(unsigned int)pid % OWNER_BUCKETS];
+
+	for (struct owner *o = *b; o; o = o->next)
+		if (o->pid == pid)
+			return o;
+	struct owner *o = owner_new(pid, 0);
+
+	o->next = *b;
+	*b = o;
+	return o;
+}
+
+static struct owner *find_cpu(struct profile *p, int cpu)
+{
+	if (cpu < 0)
+		cpu = 0;
+	if (cpu >= p->nr_cpus) {
+		p->cpus = xrealloc(p->cpus, sizeof(*p->cpus) * (cpu + 1));
+		p->targets = xrealloc(p->targets, sizeof(*p->targets) * (cpu + 1));
+		for (int i = p->nr_cpus; i <= cpu; i++) {
+			p->cpus[i] = NULL;
+			p->targets[i] = (struct stack_target){ NULL, NULL };
+		}
+		p->nr_cpus = cpu + 1;
+	}
+	if (!p->cpus[cpu])
+		p->cpus[cpu] = owner_new(cpu, 1);
+	return p->cpus[cpu];
+}
+
+static struct stack_target *target_of(struct profile *p, int cpu)
+{
+	find_cpu(p, cpu);
+	return &p->targets[cpu < 0 ? 0 : cpu];
+}
+
+static void set_comm(struct owner *o, const char *comm)
+{
+	if (!o->comm && comm)
+		o->comm = xstrdup(comm);
+}
+
+static struct counted *find_counted(struct owner *o, struct ev_info *ev,
+				    unsigned long long val)
+{
+	unsigned int b = (unsigned int)((uintptr_t)ev->event->id * 31 + val) % OWNER_BUCKETS;
+	struct counted *c;
+
+	for (c = o->counted[b]; c; c = c->next)
+		if (c->ev_id == ev->event->id && c->val == val)
+			return c;
+	c = xcalloc(1, sizeof(*c));
+	c->ev_id = ev->event->id;
+	c->ev = ev;
+	c->kind = ev->kind;
+	c->name = ev->event->name;
+	c->softirq = ev->softirq;
+	c->val = val;
+	c->next = o->counted[b];
+	o->counted[b] = c;
+	return c;
+}
+
+/* ---- pending intervals ------------------------------------------------- */
+
+static struct pending *find_pending(struct owner *o, struct ev_info *ev, unsigned long long key,
+				    struct pending ***link)
+{
+	for (struct pending **pp = &o->pending; *pp; pp = &(*pp)->next)
+		if ((*pp)->ev == ev && (*pp)->key == key) {
+			*link = pp;
+			return *pp;
+		}
+	return NULL;
+}
+
+/*
+ * A new interval of @o under @ev/@val; a stack may follow.  An end closes the
+ * newest of its key, as upstream's: an older one waits for a later end.
+ */
+static struct pending *start_pending(struct profile *p, struct owner *o, struct ev_info *ev,
+				     unsigned long long key, unsigned long long val,
+				     struct tep_record *rec)
+{
+	struct pending *pd = xcalloc(1, sizeof(*pd));
+
+	pd->next = o->pending;
+	o->pending = pd;
+	pd->owner = o;
+	pd->ev = ev;
+	pd->key = key;
+	pd->val = val;
+	pd->ts = rec->ts;
+	target_of(p, rec->cpu)->pending = pd;
+	return pd;
+}
+
+static void add_time(struct stat_time *t, long long delta, uint64_t ts)
+{
+	if (!t->count || delta > t->max) {
+		t->max = delta;
+		t->max_ts = ts;
+	}
+	if (!t->count || delta < t->min) {
+		t->min = delta;
+		t->min_ts = ts;
+	}
+	t->count++;
+	t->total += delta;
+}
+
+/* Adds @stack (taken over) to @c's stacks, with the interval's time if @timed. */
+static void count_stack(struct counted *c, struct stack *stack, int timed, long long delta,
+			uint64_t ts)
+{
+	struct stack_count *s;
+
+	for (s = c->stacks; s; s = s->next)
+		if (s->stack.n == stack->n &&
+		    !memcmp(s->stack.addrs, stack->addrs, sizeof(*stack->addrs) * stack->n))
+			break;
+	if (!s) {
+		s = xcalloc(1, sizeof(*s));
+		s->stack = *stack;
+		s->next = c->stacks;
+		c->stacks = s;
+		c->nr_stacks++;
+	} else {
+		free(stack->addrs);
+	}
+	*stack = (struct stack){ 0 };
+	if (timed)
+		add_time(&s->time, delta, ts);
+	else
+		s->time.count++;
+}
+
+/* Ends @pd at @rec: its time counted, its stack with it, and it is freed. */
+static void end_pending(struct profile *p, struct pending **link, struct tep_record *rec)
+{
+	struct pending *pd = *link;
+	struct counted *c = find_counted(pd->owner, pd->ev, pd->val);
+	long long delta = rec->ts - pd->ts;
+
+	add_time(&c->time, delta, rec->ts);
+	if (pd->stack.n)
+		count_stack(c, &pd->stack, 1, delta, pd->ts);
+	for (int i = 0; i < p->nr_cpus; i++)
+		if (p->targets[i].pending == pd)
+			p->targets[i].pending = NULL;
+	*link = pd->next;
+	free(pd);
+}
+
+static void end_if_pending(struct profile *p, struct owner *o, struct ev_info *ev,
+			   unsigned long long key, struct tep_record *rec)
+{
+	struct pending **link;
+
+	if (find_pending(o, ev, key, &link))
+		end_pending(p, link, rec);
+}
+
+/* ---- the events --------------------------------------------------------- */
+
+static void count_plain(struct profile *p, struct owner *o, struct ev_info *ev,
+			unsigned long long val, struct tep_record *rec)
+{
+	struct counted *c = find_counted(o, ev, val);
+
+	c->time.count++;
+	target_of(p, rec->cpu)->counted = c;
+}
+
+static int read_int(struct tep_event *event, const char *name, struct tep_record *rec,
+		    unsigned long long *v)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+
+	*v = 0;
+	return f ? tep_read_number_field(f, rec->data, v) : -1;
+}
+
+static void set_comm_field(struct owner *o, struct tep_event *event, const char *name,
+			   struct tep_record *rec)
+{
+	struct tep_format_field *f = tep_find_field(event, name);
+	char comm[32];
+	int len;
+
+	if (o->comm || !f || (int)(f->offset + f->size) > rec->size)
+		return;
+	len = f->size < (int)sizeof(comm) - 1 ? f->size : (int)sizeof(comm) - 1;
+	memcpy(comm, (char *)rec->data + f->offset, len);
+	comm[len] = '\0';
+	set_comm(o, comm);
+}
+
+/*
+ * sched_switch: the task leaving starts an interval under its state, which
+ * ends when it is woken (it slept) or switched back in (it was preempted); the
+ * task entering ends its wait since its wakeup.
+ */
+static void on_switch(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+{
+	unsigned long long prev_pid, state, next_pid;
+	struct owner *prev, *next;
+
+	if (read_int(ev->event, "prev_pid", rec, &prev_pid) < 0 ||
+	    read_int(ev->event, "next_pid", rec, &next_pid) < 0)
+		return;
+	read_int(ev->event, "prev_state", rec, &state);
+	prev = find_task(p, (int)prev_pid);
+	set_comm_field(prev, ev->event, "prev_comm", rec);
+	prev->sleeping = state != 0;
+	start_pending(p, prev, ev, 0, state, rec);
+
+	next = find_task(p, (int)next_pid);
+	set_comm_field(next, ev->event, "next_comm", rec);
+	end_if_pending(p, next, ev, 0, rec);
+	if (p->wakeup)
+		end_if_pending(p, next, p->wakeup, 0, rec);
+	next->sleeping = 0;
+}
+
+/* sched_wakeup: a sleeping task's sleep ends here, and its wait to run begins. */
+static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+{
+	unsigned long long pid;
+	struct pending **link;
+	struct owner *o;
+
+	if (read_int(ev->event, "pid", rec, &pid) < 0)
+		return;
+	o = find_task(p, (int)pid);
+	set_comm_field(o, ev->event, "comm", rec);
+	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, 0, &link))
+		return;
+	end_pending(p, link, rec);
+	start_pending(p, o, ev, 0, pid, rec);
+}
+
+static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+{
+	struct stack_target *t = target_of(p, rec->cpu);
+	struct tep_format_field *f = tep_find_field(ev->event, "caller");
+	unsigned long long size = 0;
+	struct stack stack = { 0 };
+	int avail;
+
+	if (!f || (!t->pending && !t->counted))
+		return;
+	read_int(ev->event, "size", rec, &size);
+	avail = ((int)rec->size - f->offset) / p->long_size;
+	if (avail <= 0)
+		return;
+	if (size == 0 || size > (unsigned long long)avail)
+		size = avail;
+	if (size > MAX_STACK)
+		size = MAX_STACK;
+	stack.addrs = xmalloc(sizeof(*stack.addrs) * size);
+	for (unsigned int i = 0; i < size; i++) {
+		unsigned long long a = tep_read_number(p->tep, (char *)rec->data + f->offset +
+						       i * p->long_size, p->long_size);
+
+		if (!a || a == (p->long_size == 4 ? 0xffffffffULL : ~0ULL))
+			break;
+		stack.addrs[stack.n++] = a;
+	}
+	if (t->pending) {
+		free(t->pending->stack.addrs);
+		t->pending->stack = stack;
+	} else {
+		count_stack(t->counted, &stack, 0, 0, 0);
+	}
+	t->pending = NULL;
+	t->counted = NULL;
+}
+
+/* The owner of a pair's time: the CPU when global, else the task (or @pid_field's). */
+static struct owner *mate_owner(struct profile *p, struct mate *m, struct tep_record *rec,
+				struct tep_format_field *pid_field)
+{
+	if (m->global)
+		return find_cpu(p, rec->cpu);
+	if (pid_field)
+		return find_task(p, (int)field_val(pid_field, rec));
+	return find_task(p, tep_data_pid(p->tep, rec));
+}
+
+static void on_mates(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+{
+	struct mate *m;
+
+	/* An end first: softirq_entry ends its raise, then begins its run. */
+	if ((m = ev->ends)) {
+		struct owner *o = mate_owner(p, m, rec, NULL);
+		struct ev_info *start = m->start;
+		unsigned long long key = field_val(m->end_match, rec);
+
+		if (m->pinned)
+			key = key * 4096 + (unsigned int)rec->cpu;
+		end_if_pending(p, o, start, key, rec);
+	}
+	if ((m = ev->starts)) {
+		struct owner *o = mate_owner(p, m, rec, m->start_pid);
+		unsigned long long val = field_val(m->start_match, rec);
+		unsigned long long key = m->pinned ? val * 4096 + (unsigned int)rec->cpu : val;
+
+		start_pending(p, o, ev, key, val, rec);
+	}
+}
+
+/* function_graph: an entry's interval ends at the exit of the same function. */
+static void on_graph(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+{
+	struct owner *o = find_task(p, tep_data_pid(p->tep, rec));
+	unsigned long long func;
+
+	if (read_int(ev->event, "func", rec, &func) < 0)
+		return;
+	if (ev->kind == EV_GRAPH_ENTRY)
+		start_pending(p, o, ev, func, func, rec);
+	else if (p->graph_entry)
+		end_if_pending(p, o, p->graph_entry, func, rec);
+}
+
+void profile_record(struct profile *p, struct tep_record *rec)
+{
+	struct ev_info *ev = ev_of(p, tep_data_type(p->tep, rec));
+	struct stack_target *t;
+	struct owner *o;
+
+	if (!ev)
+		return;
+	if (ev->kind == EV_STACK) {
+		on_stack(p, ev, rec);
+		return;
+	}
+	t = target_of(p, rec->cpu);
+	t->pending = NULL;
+	t->counted = NULL;
+	o = find_task(p, tep_data_pid(p->tep, rec));
+	switch (ev->kind) {
+	case EV_SWITCH:
+		on_switch(p, ev, rec);
+		break;
+	case EV_WAKEUP:
+		on_wakeup(p, ev, rec);
+		break;
+	case EV_GRAPH_ENTRY:
+	case EV_GRAPH_EXIT:
+		on_graph(p, ev, rec);
+		break;
+	case EV_EXEC:
+		/* not counted: the task's name is taken again from its next switch */
+		free(o->comm);
+		o->comm = NULL;
+		break;
+	case EV_FUNC:
+		count_plain(p, o, ev, field_val(tep_find_field(ev->event, "ip"), rec), rec);
+		break;
+	default:
+		if (ev->starts || ev->ends)
+			on_mates(p, ev, rec);
+		else
+			count_plain(p, o, ev, field_val(ev->value, rec), rec);
+		break;
+	}
+}
+
+/* ---- setup -------------------------------------------------------------- */
+
+static struct ev_info *ev_named(struct profile *p, const char *system, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(p->tep, system, name);
+
+	return e ? ev_of(p, e->id) : NULL;
+}
+
+/* The first field after the common ones: what an event is counted under. */
+static struct tep_format_field *first_field(struct tep_event *e)
+{
+	struct tep_format_field **fields = tep_event_fields(e);
+	struct tep_format_field *f = fields ? fields[0] : NULL;
+
+	free(fields);
+	return f;
+}
+
+static struct mate *add_mate(struct profile *p, struct ev_info *start, struct ev_info *end)
+{
+	struct mate *m = xcalloc(1, sizeof(*m));
+
+	m->start = start;
+	m->end = end;
+	m->next = p->mates;
+	p->mates = m;
+	start->starts = m;
+	end->ends = m;
+	return m;
+}
+
+/*
+ * A built-in pair, matched on @field in both: without its end in the file,
+ * the start is counted plainly under value 0, as upstream does.
+ */
+static void builtin_mate(struct profile *p, const char *system, const char *start_name,
+			 const char *end_name, const char *field, int is_irq)
+{
+	struct ev_info *start = ev_named(p, system, start_name);
+	struct ev_info *end = ev_named(p, system, end_name);
+	struct mate *m;
+
+	if (!start)
+		return;
+	start->value = NULL;
+	if (!end)
+		return;
+	m = add_mate(p, start, end);
+	m->start_match = tep_find_field(start->event, field);
+	m->end_match = tep_find_field(end->event, field);
+	m->pinned = 0;
+	m->global = is_irq && p->opts.global_irqs;
+}
+
+static void set_kind(struct profile *p, const char *system, const char *name,
+		     enum ev_kind kind)
+{
+	struct ev_info *ev = ev_named(p, system, name);
+
+	if (ev)
+		ev->kind = kind;
+}
+
+/* ---- -H hooks ----------------------------------------------------------- */
+
+struct hook_spec {
+	char	*start_sys, *start_name, *start_match, *start_pid;
+	char	*end_sys, *end_name, *end_match, *flags;
+};
+
+/* "[sys:]event" */
+static void split_event(char *s, char **sys, char **name)
+{
+	char *colon = strchr(s, ':');
+
+	*sys = NULL;
+	*name = s;
+	if (colon) {
+		*colon = '\0';
+		*sys = s;
+		*name = colon + 1;
+	}
+}
+
+/* Splits @buf (modified) into @h; -1 (printed) when a part is missing or a flag unknown. */
+static int parse_hook(const char *spec, char *buf, struct hook_spec *h)
+{
+	char *slash = strchr(buf, '/');
+	char *a[4] = { 0 }, *b[4] = { 0 };
+	int na = 0, nb = 0;
+
+	if (!slash)
+		return error("-H '%s': no '/' between the start and the end event", spec);
+	*slash = '\0';
+	for (char *t = strtok(buf, ","); t && na < 4; t = strtok(NULL, ","))
+		a[na++] = t;
+	for (char *t = strtok(slash + 1, ","); t && nb < 4; t = strtok(NULL, ","))
+		b[nb++] = t;
+	if (na < 2 || na > 3 || nb < 2 || nb > 3)
+		return error("-H '%s': expected [sys:]start,match[,pid]/[sys:]end,match[,flags]",
+			     spec);
+	split_event(a[0], &h->start_sys, &h->start_name);
+	h->start_match = a[1];
+	h->start_pid = na > 2 ? a[2] : NULL;
+	split_event(b[0], &h->end_sys, &h->end_name);
+	h->end_match = b[1];
+	h->flags = nb > 2 ? b[2] : "";
+	for (const char *f = h->flags; *f; f++)
+		if (!strchr("pPsSgG", *f))
+			return error("-H '%s': unknown flag '%c' (p, s or g)", spec, *f);
+	return 0;
+}
+
+int profile_check_hook(const char *spec)
+{
+	char *buf = xstrdup(spec);
+	struct hook_spec h;
+	int ret = parse_hook(spec, buf, &h);
+
+	free(buf);
+	return ret;
+}
+
+static struct tep_format_field *hook_field(const char *spec, struct ev_info *ev,
+					   const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(ev->event, name);
+
+	if (!f)
+		error("-H '%s': event '%s' has no field '%s'", spec, ev->event->name, name);
+	return f;
+}
+
+static int add_hook(struct profile *p, const char *spec)
+{
+	char *buf = xstrdup(spec);
+	struct ev_info *start, *end;
+	struct hook_spec h;
+	struct mate *m;
+	int ret = -1;
+
+	if (parse_hook(spec, buf, &h) < 0)
+		goto out;
+	start = ev_named(p, h.start_sys, h.start_name);
+	end = ev_named(p, h.end_sys, h.end_name);
+	if (!start || !end) {
+		error("-H '%s': event '%s' is not in the file", spec,
+		      start ? h.end_name : h.start_name);
+		goto out;
+	}
+	m = add_mate(p, start, end);
+	m->start_match = hook_field(spec, start, h.start_match);
+	m->end_match = hook_field(spec, end, h.end_match);
+	m->start_pid = h.start_pid ? hook_field(spec, start, h.start_pid) : NULL;
+	if (!m->start_match || !m->end_match || (h.start_pid && !m->start_pid))
+		goto out;
+	m->pinned = strpbrk(h.flags, "pP") != NULL;
+	m->global = strpbrk(h.flags, "gG") != NULL;
+	ret = 0;
+out:
+	free(buf);
+	return ret;
+}
+
+static void init_events(struct profile *p)
+{
+	struct tep_event **events = tep_list_events(p->tep, TEP_EVENT_SORT_ID);
+	int max = -1;
+
+	for (int i = 0; events && events[i]; i++)
+		if (events[i]->id > max)
+			max = events[i]->id;
+	p->nr_evs = max + 1;
+	p->evs = xcalloc(p->nr_evs > 0 ? p->nr_evs : 1, sizeof(*p->evs));
+	for (int i = 0; events && events[i]; i++) {
+		struct ev_info *ev = &p->evs[events[i]->id];
+
+		ev->event = events[i];
+		ev->value = first_field(events[i]);
+	}
+}
+
+struct profile *profile_new(struct tep_handle *tep, const struct profile_opts *opts)
+{
+	struct profile *p = xcalloc(1, sizeof(*p));
+	struct ev_info *ev;
+
+	p->tep = tep;
+	p->opts = *opts;
+	p->long_size = tep_get_long_size(tep) == 4 ? 4 : 8;
+	init_events(p);
+	set_kind(p, "sched", "sched_switch", EV_SWITCH);
+	set_kind(p, "sched", "sched_wakeup", EV_WAKEUP);
+	set_kind(p, "ftrace", "kernel_stack", EV_STACK);
+	set_kind(p, "sched", "sched_process_exec", EV_EXEC);
+	set_kind(p, "ftrace", "function", EV_FUNC);
+	set_kind(p, "ftrace", "funcgraph_entry", EV_GRAPH_ENTRY);
+	set_kind(p, "ftrace", "funcgraph_exit", EV_GRAPH_EXIT);
+	p->sched_switch = ev_named(p, "sched", "sched_switch");
+	if (p->sched_switch && p->sched_switch->kind != EV_SWITCH)
+		p->sched_switch = NULL;
+	p->wakeup = ev_named(p, "sched", "sched_wakeup");
+	p->graph_entry = ev_named(p, "ftrace", "funcgraph_entry");
+	builtin_mate(p, "irq", "softirq_raise", "softirq_entry", "vec", 1);
+	builtin_mate(p, "irq", "softirq_entry", "softirq_exit", "vec", 1);
+	builtin_mate(p, "irq", "irq_handler_entry", "irq_handler_exit", "irq", 1);
+	builtin_mate(p, "raw_syscalls", "sys_enter", "sys_exit", "id", 0);
+	for (int i = 0; i < opts->nr_hooks; i++)
+		if (add_hook(p, opts->hooks[i]) < 0) {
+			profile_free(p);
+			return NULL;
+		}
+	if ((ev = ev_named(p, "irq", "softirq_raise")))
+		ev->softirq = 1;
+	if ((ev = ev_named(p, "irq", "softirq_entry")))
+		ev->softirq = 1;
+	if ((ev = ev_named(p, "irq", "softirq_exit")))
+		ev->softirq = 1;
+	return p;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static void print_owner(struct profile *p, struct owner *o)
+{
+	struct counted **list = NULL;
+	int n = 0;
+
+	for (int b = 0; b < OWNER_BUCKETS; b++)
+		for (struct counted *c = o->counted[b]; c; c = c->next) {
+			list = xrealloc(list, sizeof(*list) * (n + 1));
+			list[n++] = c;
+		}
+	profile_sort_counted(list, n);
+	for (int i = 0; i < n; i++)
+		profile_print_counted(p->tep, list[i]);
+	free(list);
+}
+
+static int by_pid(const void *a, const void *b)
+{
+	const struct owner *x = *(struct owner * const *)a, *y = *(struct owner * const *)b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static struct owner **sorted_tasks(struct profile *p, int *n)
+{
+	struct owner **list = NULL;
+
+	*n = 0;
+	for (int b = 0; b < OWNER_BUCKETS; b++)
+		for (struct owner *o = p->tasks[b]; o; o = o->next) {
+			list = xrealloc(list, sizeof(*list) * (*n + 1));
+			list[(*n)++] = o;
+		}
+	if (*n)
+		qsort(list, *n, sizeof(*list), by_pid);
+	return list;
+}
+
+void profile_print(struct profile *p)
+{
+	struct owner **tasks;
+	int n;
+
+	for (int i = 0; i < p->nr_cpus; i++) {
+		struct owner *o = p->cpus[i];
+		int any = 0;
+
+		for (int b = 0; o && b < OWNER_BUCKETS && !any; b++)
+			any = o->counted[b] != NULL;
+		if (!any)
+			continue;
+		printf("Global CPU[%d] Events\n", i);
+		print_owner(p, o);
+	}
+	tasks = sorted_tasks(p, &n);
+	for (int i = 0; i < n; i++) {
+		const char *comm = tasks[i]->comm ? tasks[i]->comm :
+				   tep_data_comm_from_pid(p->tep, tasks[i]->pid);
+
+		printf("\ntask: %s-%d\n", comm, tasks[i]->pid);
+		print_owner(p, tasks[i]);
+	}
+	free(tasks);
+}
+
+/* ---- freeing ------------------------------------------------------------ */
+
+static void free_owner(struct owner *o)
+{
+	for (int b = 0; b < OWNER_BUCKETS; b++)
+		while (o->counted[b]) {
+			struct counted *c = o->counted[b];
+
+			o->counted[b] = c->next;
+			while (c->stacks) {
+				struct stack_count *s = c->stacks;
+
+				c->stacks = s->next;
+				free(s->stack.addrs);
+				free(s);
+			}
+			free(c);
+		}
+	while (o->pending) {
+		struct pending *pd = o->pending;
+
+		o->pending = pd->next;
+		free(pd->stack.addrs);
+		free(pd);
+	}
+	free(o->comm);
+	free(o);
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (int b = 0; b < OWNER_BUCKETS; b++)
+		while (p->tasks[b]) {
+			struct owner *o = p->tasks[b];
+
+			p->tasks[b] = o->next;
+			free_owner(o);
+		}
+	for (int i = 0; i < p->nr_cpus; i++)
+		if (p->cpus[i])
+			free_owner(p->cpus[i]);
+	free(p->cpus);
+	free(p->targets);
+	while (p->mates) {
+		struct mate *m = p->mates;
+
+		p->mates = m->next;
+		free(m);
+	}
+	free(p->evs);
+	free(p);
+}
