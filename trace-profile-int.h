@@ -17,6 +17,7 @@ enum ev_kind { EV_GENERIC, EV_SWITCH, EV_WAKEUP, EV_STACK, EV_FUNC, EV_GRAPH_ENT
 struct stack {
 	unsigned long long	*addrs;		/* innermost first */
 	int			n;
+	uint64_t		ts;		/* its record's */
 };
 
 struct stat_time {

@@ -140,14 +140,21 @@ static long long weight(const struct node *n, int timed)
 	return timed ? n->time.total : n->time.count;
 }
 
-/* Heaviest first; ties keep the order first seen. */
+/* Heaviest first; ties by address, as upstream's come out. */
+static int lighter(const struct node *a, const struct node *b, int timed)
+{
+	if (weight(a, timed) != weight(b, timed))
+		return weight(a, timed) < weight(b, timed);
+	return a->addr > b->addr;
+}
+
 static void sort_kids(struct node *n, int timed)
 {
 	for (int i = 1; i < n->nr_kids; i++) {
 		struct node *k = n->kids[i];
 		int j = i;
 
-		for (; j > 0 && weight(n->kids[j - 1], timed) < weight(k, timed); j--)
+		for (; j > 0 && lighter(n->kids[j - 1], k, timed); j--)
 			n->kids[j] = n->kids[j - 1];
 		n->kids[j] = k;
 	}

@@ -19,6 +19,7 @@
 
 #define OWNER_BUCKETS	256
 #define MAX_STACK	1024	/* entries of one kernel stack kept */
+#define SWITCH_STATE_MASK 0x3ff	/* the prev_state bits trace-profile-print.c names */
 
 /* A start event and the end event that closes it (built in, or -H). */
 struct mate {
@@ -248,7 +249,7 @@ static void end_pending(struct profile *p, struct pending **link, struct tep_rec
 
 	add_time(&c->time, delta, rec->ts);
 	if (pd->stack.n)
-		count_stack(c, &pd->stack, 1, delta, pd->ts);
+		count_stack(c, &pd->stack, 1, delta, pd->stack.ts);
 	for (int i = 0; i < p->nr_cpus; i++)
 		if (p->targets[i].pending == pd)
 			p->targets[i].pending = NULL;
@@ -316,6 +317,8 @@ static void on_switch(struct profile *p, struct ev_info *ev, struct tep_record *
 	read_int(ev->event, "prev_state", rec, &state);
 	prev = find_task(p, (int)prev_pid);
 	set_comm_field(prev, ev->event, "prev_comm", rec);
+	/* bits above the states named (a preemption on older kernels) are R */
+	state &= SWITCH_STATE_MASK;
 	prev->sleeping = state != 0;
 	start_pending(p, prev, ev, 0, state, rec);
 
@@ -363,6 +366,7 @@ static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (size > MAX_STACK)
 		size = MAX_STACK;
 	stack.addrs = xmalloc(sizeof(*stack.addrs) * size);
+	stack.ts = rec->ts;
 	for (unsigned int i = 0; i < size; i++) {
 		unsigned long long a = tep_read_number(p->tep, (char *)rec->data + f->offset +
 						       i * p->long_size, p->long_size);
