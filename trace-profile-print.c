@@ -108,11 +108,11 @@ static void print_name(struct tep_handle *tep, const struct counted *c)
 static void merge_time(struct stat_time *to, const struct stat_time *from)
 {
 	if (from->total || from->max) {
-		if (!to->count || from->max > to->max) {
+		if (!to->count || from->max >= to->max) {
 			to->max = from->max;
 			to->max_ts = from->max_ts;
 		}
-		if (!to->count || from->min < to->min) {
+		if (!to->count || from->min <= to->min) {
 			to->min = from->min;
 			to->min_ts = from->min_ts;
 		}

@@ -19,13 +19,16 @@
 
 #define OWNER_BUCKETS	256
 #define MAX_STACK	1024	/* entries of one kernel stack kept */
+#define GLOBAL_CPU	1	/* -G: counted per CPU */
+#define GLOBAL_ALL	2	/* -H ...,g: counted once for the whole trace */
 #define SWITCH_STATE_MASK 0x3ff	/* the prev_state bits trace-profile-print.c names */
 
 /* A start event and the end event that closes it (built in, or -H). */
 struct mate {
 	struct ev_info		*start, *end;
 	struct tep_format_field	*start_match, *end_match, *start_pid;
-	int			global, pinned;
+	int			global;		/* GLOBAL_* */
+	int			pinned;		/* start and end on one CPU */
 	struct mate		*next;
 };
 
@@ -60,8 +63,10 @@ struct owner {
 
 /* What a kernel stack record on a CPU belongs to: the event just before it there. */
 struct stack_target {
-	struct pending		*pending;
-	struct counted		*counted;
+	struct pending		*pending;	/* begun by it */
+	struct counted		*ended;		/* ended by it (-H pairs), after ... */
+	long long		delta;		/* ... this long */
+	struct counted		*counted;	/* counted plainly */
 };
 
 struct profile {
@@ -73,6 +78,7 @@ struct profile {
 	struct ev_info		*sched_switch, *wakeup, *graph_entry;
 	struct owner		*tasks[OWNER_BUCKETS];
 	struct owner		**cpus;
+	struct owner		*global;	/* -H ...,g pairs' */
 	struct stack_target	*targets;
 	int			nr_cpus;
 	int			long_size;
@@ -124,7 +130,7 @@ static struct owner *find_cpu(struct profile *p, int cpu)
 		p->targets = xrealloc(p->targets, sizeof(*p->targets) * (cpu + 1));
 		for (int i = p->nr_cpus; i <= cpu; i++) {
 			p->cpus[i] = NULL;
-			p->targets[i] = (struct stack_target){ NULL, NULL };
+			p->targets[i] = (struct stack_target){ 0 };
 		}
 		p->nr_cpus = cpu + 1;
 	}
@@ -241,7 +247,8 @@ static void count_stack(struct counted *c, struct stack *stack, int timed, long 
 }
 
 /* Ends @pd at @rec: its time counted, its stack with it, and it is freed. */
-static void end_pending(struct profile *p, struct pending **link, struct tep_record *rec)
+static struct counted *end_pending(struct profile *p, struct pending **link,
+				   struct tep_record *rec, long long *deltap)
 {
 	struct pending *pd = *link;
 	struct counted *c = find_counted(pd->owner, pd->ev, pd->val);
@@ -255,15 +262,20 @@ static void end_pending(struct profile *p, struct pending **link, struct tep_rec
 			p->targets[i].pending = NULL;
 	*link = pd->next;
 	free(pd);
+	if (deltap)
+		*deltap = delta;
+	return c;
 }
 
-static void end_if_pending(struct profile *p, struct owner *o, struct ev_info *ev,
-			   unsigned long long key, struct tep_record *rec)
+static struct counted *end_if_pending(struct profile *p, struct owner *o, struct ev_info *ev,
+				      unsigned long long key, struct tep_record *rec,
+				      long long *deltap)
 {
 	struct pending **link;
 
 	if (find_pending(o, ev, key, &link))
-		end_pending(p, link, rec);
+		return end_pending(p, link, rec, deltap);
+	return NULL;
 }
 
 /* ---- the events --------------------------------------------------------- */
@@ -324,9 +336,9 @@ static void on_switch(struct profile *p, struct ev_info *ev, struct tep_record *
 
 	next = find_task(p, (int)next_pid);
 	set_comm_field(next, ev->event, "next_comm", rec);
-	end_if_pending(p, next, ev, 0, rec);
+	end_if_pending(p, next, ev, 0, rec, NULL);
 	if (p->wakeup)
-		end_if_pending(p, next, p->wakeup, 0, rec);
+		end_if_pending(p, next, p->wakeup, 0, rec, NULL);
 	next->sleeping = 0;
 }
 
@@ -343,7 +355,7 @@ static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *
 	set_comm_field(o, ev->event, "comm", rec);
 	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, 0, &link))
 		return;
-	end_pending(p, link, rec);
+	end_pending(p, link, rec, NULL);
 	start_pending(p, o, ev, 0, pid, rec);
 }
 
@@ -355,7 +367,7 @@ static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *r
 	struct stack stack = { 0 };
 	int avail;
 
-	if (!f || (!t->pending && !t->counted))
+	if (!f || (!t->pending && !t->ended && !t->counted))
 		return;
 	read_int(ev->event, "size", rec, &size);
 	avail = ((int)rec->size - f->offset) / p->long_size;
@@ -378,17 +390,24 @@ static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (t->pending) {
 		free(t->pending->stack.addrs);
 		t->pending->stack = stack;
+	} else if (t->ended) {
+		count_stack(t->ended, &stack, 1, t->delta, stack.ts);
 	} else {
 		count_stack(t->counted, &stack, 0, 0, 0);
 	}
-	t->pending = NULL;
-	t->counted = NULL;
+	*t = (struct stack_target){ 0 };
 }
 
 /* The owner of a pair's time: the CPU when global, else the task (or @pid_field's). */
 static struct owner *mate_owner(struct profile *p, struct mate *m, struct tep_record *rec,
 				struct tep_format_field *pid_field)
 {
+	/* with -G, every global pair is counted per CPU */
+	if (m->global == GLOBAL_ALL && !p->opts.global_irqs) {
+		if (!p->global)
+			p->global = owner_new(-1, 1);
+		return p->global;
+	}
 	if (m->global)
 		return find_cpu(p, rec->cpu);
 	if (pid_field)
@@ -406,9 +425,12 @@ static void on_mates(struct profile *p, struct ev_info *ev, struct tep_record *r
 		struct ev_info *start = m->start;
 		unsigned long long key = field_val(m->end_match, rec);
 
+		struct stack_target *t = target_of(p, rec->cpu);
+
 		if (m->pinned)
 			key = key * 4096 + (unsigned int)rec->cpu;
-		end_if_pending(p, o, start, key, rec);
+		/* a stack right after the end is counted with the pair too */
+		t->ended = end_if_pending(p, o, start, key, rec, &t->delta);
 	}
 	if ((m = ev->starts)) {
 		struct owner *o = mate_owner(p, m, rec, m->start_pid);
@@ -430,7 +452,7 @@ static void on_graph(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (ev->kind == EV_GRAPH_ENTRY)
 		start_pending(p, o, ev, func, func, rec);
 	else if (p->graph_entry)
-		end_if_pending(p, o, p->graph_entry, func, rec);
+		end_if_pending(p, o, p->graph_entry, func, rec, NULL);
 }
 
 void profile_record(struct profile *p, struct tep_record *rec)
@@ -446,8 +468,7 @@ void profile_record(struct profile *p, struct tep_record *rec)
 		return;
 	}
 	t = target_of(p, rec->cpu);
-	t->pending = NULL;
-	t->counted = NULL;
+	*t = (struct stack_target){ 0 };
 	o = find_task(p, tep_data_pid(p->tep, rec));
 	switch (ev->kind) {
 	case EV_SWITCH:
@@ -529,7 +550,7 @@ static void builtin_mate(struct profile *p, const char *system, const char *star
 	m->start_match = tep_find_field(start->event, field);
 	m->end_match = tep_find_field(end->event, field);
 	m->pinned = 0;
-	m->global = is_irq && p->opts.global_irqs;
+	m->global = is_irq && p->opts.global_irqs ? GLOBAL_CPU : 0;
 }
 
 static void set_kind(struct profile *p, const char *system, const char *name,
@@ -601,6 +622,20 @@ int profile_check_hook(const char *spec)
 	return ret;
 }
 
+#define OR_NULL(s) ((s) ? (s) : "(null)")
+
+void profile_echo_hook(const char *spec)
+{
+	char *buf = xstrdup(spec);
+	struct hook_spec h;
+
+	if (parse_hook(spec, buf, &h) == 0)
+		printf("start %s:%s:%s (%s) end %s:%s:%s (%s)\n", OR_NULL(h.start_sys),
+		       h.start_name, h.start_match, OR_NULL(h.start_pid), OR_NULL(h.end_sys),
+		       h.end_name, h.end_match, *h.flags ? h.flags : "(null)");
+	free(buf);
+}
+
 static struct tep_format_field *hook_field(const char *spec, struct ev_info *ev,
 					   const char *name)
 {
@@ -609,6 +644,21 @@ static struct tep_format_field *hook_field(const char *spec, struct ev_info *ev,
 	if (!f)
 		error("-H '%s': event '%s' has no field '%s'", spec, ev->event->name, name);
 	return f;
+}
+
+/* An event in a -H pair is counted only as the pair says, not as a switch or wakeup. */
+static void hook_takes(struct profile *p, struct ev_info *ev)
+{
+	ev->softirq = 0;
+	if (ev->kind == EV_GENERIC)
+		return;
+	if (ev == p->wakeup)
+		p->wakeup = NULL;
+	if (ev == p->sched_switch)
+		p->sched_switch = NULL;
+	if (ev == p->graph_entry)
+		p->graph_entry = NULL;
+	ev->kind = EV_GENERIC;
 }
 
 static int add_hook(struct profile *p, const char *spec)
@@ -629,13 +679,15 @@ static int add_hook(struct profile *p, const char *spec)
 		goto out;
 	}
 	m = add_mate(p, start, end);
+	hook_takes(p, start);
+	hook_takes(p, end);
 	m->start_match = hook_field(spec, start, h.start_match);
 	m->end_match = hook_field(spec, end, h.end_match);
 	m->start_pid = h.start_pid ? hook_field(spec, start, h.start_pid) : NULL;
 	if (!m->start_match || !m->end_match || (h.start_pid && !m->start_pid))
 		goto out;
 	m->pinned = strpbrk(h.flags, "pP") != NULL;
-	m->global = strpbrk(h.flags, "gG") != NULL;
+	m->global = strpbrk(h.flags, "gG") ? GLOBAL_ALL : 0;
 	ret = 0;
 out:
 	free(buf);
@@ -685,17 +737,16 @@ struct profile *profile_new(struct tep_handle *tep, const struct profile_opts *o
 	builtin_mate(p, "irq", "softirq_entry", "softirq_exit", "vec", 1);
 	builtin_mate(p, "irq", "irq_handler_entry", "irq_handler_exit", "irq", 1);
 	builtin_mate(p, "raw_syscalls", "sys_enter", "sys_exit", "id", 0);
+	if ((ev = ev_named(p, "irq", "softirq_raise")))
+		ev->softirq = 1;
+	if ((ev = ev_named(p, "irq", "softirq_entry")))
+		ev->softirq = 1;
+	/* -H pairs come last: they replace a built-in role of their events */
 	for (int i = 0; i < opts->nr_hooks; i++)
 		if (add_hook(p, opts->hooks[i]) < 0) {
 			profile_free(p);
 			return NULL;
 		}
-	if ((ev = ev_named(p, "irq", "softirq_raise")))
-		ev->softirq = 1;
-	if ((ev = ev_named(p, "irq", "softirq_entry")))
-		ev->softirq = 1;
-	if ((ev = ev_named(p, "irq", "softirq_exit")))
-		ev->softirq = 1;
 	return p;
 }
 
@@ -739,18 +790,27 @@ static struct owner **sorted_tasks(struct profile *p, int *n)
 	return list;
 }
 
+static int has_counts(const struct owner *o)
+{
+	for (int b = 0; o && b < OWNER_BUCKETS; b++)
+		if (o->counted[b])
+			return 1;
+	return 0;
+}
+
 void profile_print(struct profile *p)
 {
 	struct owner **tasks;
 	int n;
 
+	if (has_counts(p->global)) {
+		printf("Global Events\n");
+		print_owner(p, p->global);
+	}
 	for (int i = 0; i < p->nr_cpus; i++) {
 		struct owner *o = p->cpus[i];
-		int any = 0;
 
-		for (int b = 0; o && b < OWNER_BUCKETS && !any; b++)
-			any = o->counted[b] != NULL;
-		if (!any)
+		if (!has_counts(o))
 			continue;
 		printf("Global CPU[%d] Events\n", i);
 		print_owner(p, o);
@@ -809,6 +869,8 @@ void profile_free(struct profile *p)
 	for (int i = 0; i < p->nr_cpus; i++)
 		if (p->cpus[i])
 			free_owner(p->cpus[i]);
+	if (p->global)
+		free_owner(p->global);
 	free(p->cpus);
 	free(p->targets);
 	while (p->mates) {

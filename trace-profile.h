@@ -22,6 +22,8 @@ struct profile_opts {
 struct profile *profile_new(struct tep_handle *tep, const struct profile_opts *opts);
 /* Checks an -H spec's syntax only (before any file is read): 0 or -1 (printed). */
 int profile_check_hook(const char *spec);
+/* Prints @spec's parts as upstream 3.4 does when it reads an -H (its output begins so). */
+void profile_echo_hook(const char *spec);
 void profile_record(struct profile *p, struct tep_record *rec);
 void profile_print(struct profile *p);
 void profile_free(struct profile *p);

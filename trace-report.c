@@ -1191,6 +1191,8 @@ static int run_report(int argc, char **argv)
 	if (r.quiet)
 		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	for (int i = 0; i < r.profile_opts.nr_hooks; i++)
+		profile_echo_hook(r.profile_opts.hooks[i]);
 	r.line_opts.no_plugins = !!(r.input_flags & TRACE_INPUT_NO_PLUGINS);
 	r.line = trace_line_new(&r.line_opts);
 	ret = read_kallsyms_files(&r) < 0 ? EXIT_FAILED : report_file(&r);
