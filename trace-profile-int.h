@@ -45,6 +45,8 @@ struct counted {
 	struct counted		*next;
 };
 
+/* Adds @from's counts to @to's; the later of equal maxima (and minima) kept. */
+void profile_merge_time(struct stat_time *to, const struct stat_time *from);
 /* Prints @c's event line and its stacks' tree. */
 void profile_print_counted(struct tep_handle *tep, struct counted *c);
 /* Sorts @list (@n) as upstream lists a task's events. */

@@ -105,7 +105,7 @@ static void print_name(struct tep_handle *tep, const struct counted *c)
 
 /* ---- the stacks' call tree ------------------------------------------------ */
 
-static void merge_time(struct stat_time *to, const struct stat_time *from)
+void profile_merge_time(struct stat_time *to, const struct stat_time *from)
 {
 	if (from->total || from->max) {
 		if (!to->count || from->max >= to->max) {
@@ -247,10 +247,10 @@ static void print_stacks(struct tep_handle *tep, const struct counted *c)
 		for (int k = 0; k < i; k++)
 			s = s->next;
 		timed |= s->time.total != 0;
-		merge_time(&root->time, &s->time);
+		profile_merge_time(&root->time, &s->time);
 		for (int a = 0; a < s->stack.n; a++) {
 			n = kid(n, s->stack.addrs[a]);
-			merge_time(&n->time, &s->time);
+			profile_merge_time(&n->time, &s->time);
 		}
 	}
 	sort_tree(root, timed);

@@ -220,9 +220,7 @@ static void add_time(struct stat_time *t, long long delta, uint64_t ts)
 	t->total += delta;
 }
 
-/* Adds @stack (taken over) to @c's stacks, with the interval's time if @timed. */
-static void count_stack(struct counted *c, struct stack *stack, int timed, long long delta,
-			uint64_t ts)
+static struct stack_count *find_stack(struct counted *c, const struct stack *stack)
 {
 	struct stack_count *s;
 
@@ -230,6 +228,32 @@ static void count_stack(struct counted *c, struct stack *stack, int timed, long 
 		if (s->stack.n == stack->n &&
 		    !memcmp(s->stack.addrs, stack->addrs, sizeof(*stack->addrs) * stack->n))
 			break;
+	return s;
+}
+
+/* @c's count of @stack, a new one (a copy) if it has none. */
+static struct stack_count *stack_of(struct counted *c, const struct stack *stack)
+{
+	struct stack_count *s = find_stack(c, stack);
+
+	if (s)
+		return s;
+	s = xcalloc(1, sizeof(*s));
+	s->stack.n = stack->n;
+	s->stack.addrs = xmalloc(sizeof(*stack->addrs) * (stack->n ? stack->n : 1));
+	memcpy(s->stack.addrs, stack->addrs, sizeof(*stack->addrs) * stack->n);
+	s->next = c->stacks;
+	c->stacks = s;
+	c->nr_stacks++;
+	return s;
+}
+
+/* Adds @stack (taken over) to @c's stacks, with the interval's time if @timed. */
+static void count_stack(struct counted *c, struct stack *stack, int timed, long long delta,
+			uint64_t ts)
+{
+	struct stack_count *s = find_stack(c, stack);
+
 	if (!s) {
 		s = xcalloc(1, sizeof(*s));
 		s->stack = *stack;
@@ -798,6 +822,54 @@ static int has_counts(const struct owner *o)
 	return 0;
 }
 
+static void free_owner(struct owner *o);
+
+static const char *task_comm(struct profile *p, const struct owner *o)
+{
+	return o->comm ? o->comm : tep_data_comm_from_pid(p->tep, o->pid);
+}
+
+/* Adds @from's counts (and stacks) into @to, whose own copy of each it makes. */
+static void merge_owner(struct owner *to, const struct owner *from)
+{
+	for (int b = 0; b < OWNER_BUCKETS; b++)
+		for (struct counted *c = from->counted[b]; c; c = c->next) {
+			/* a wakeup is counted under its task's pid: one group, one value */
+			struct counted *g = find_counted(to, c->ev,
+							 c->kind == EV_WAKEUP ? 0 : c->val);
+
+			profile_merge_time(&g->time, &c->time);
+			for (struct stack_count *s = c->stacks; s; s = s->next)
+				profile_merge_time(&stack_of(g, &s->stack)->time, &s->time);
+		}
+}
+
+/* --by-comm: the tasks of one name summed, in the order of their first pid. */
+static void print_groups(struct profile *p, struct owner **tasks, int n)
+{
+	struct owner **groups = xcalloc(n ? n : 1, sizeof(*groups));
+	int nr = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *comm = task_comm(p, tasks[i]);
+		int g = 0;
+
+		while (g < nr && strcmp(groups[g]->comm, comm))
+			g++;
+		if (g == nr) {
+			groups[nr] = owner_new(tasks[i]->pid, 0);
+			groups[nr++]->comm = xstrdup(comm);
+		}
+		merge_owner(groups[g], tasks[i]);
+	}
+	for (int g = 0; g < nr; g++) {
+		printf("\ngroup: %s\n", groups[g]->comm);
+		print_owner(p, groups[g]);
+		free_owner(groups[g]);
+	}
+	free(groups);
+}
+
 void profile_print(struct profile *p)
 {
 	struct owner **tasks;
@@ -816,13 +888,13 @@ void profile_print(struct profile *p)
 		print_owner(p, o);
 	}
 	tasks = sorted_tasks(p, &n);
-	for (int i = 0; i < n; i++) {
-		const char *comm = tasks[i]->comm ? tasks[i]->comm :
-				   tep_data_comm_from_pid(p->tep, tasks[i]->pid);
-
-		printf("\ntask: %s-%d\n", comm, tasks[i]->pid);
-		print_owner(p, tasks[i]);
-	}
+	if (p->opts.by_comm)
+		print_groups(p, tasks, n);
+	else
+		for (int i = 0; i < n; i++) {
+			printf("\ntask: %s-%d\n", task_comm(p, tasks[i]), tasks[i]->pid);
+			print_owner(p, tasks[i]);
+		}
 	free(tasks);
 }
 
