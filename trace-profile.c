@@ -844,15 +844,28 @@ static void merge_owner(struct owner *to, const struct owner *from)
 		}
 }
 
-/* --by-comm: the tasks of one name summed, in the order of their first pid. */
+static void print_task(struct profile *p, struct owner *o)
+{
+	printf("\ntask: %s-%d\n", task_comm(p, o), o->pid);
+	print_owner(p, o);
+}
+
+/*
+ * --by-comm: the tasks of one name summed, in the order of their first pid.
+ * As upstream's, a task whose name no event gave (or whose exec took it)
+ * stays alone, after the groups.
+ */
 static void print_groups(struct profile *p, struct owner **tasks, int n)
 {
 	struct owner **groups = xcalloc(n ? n : 1, sizeof(*groups));
 	int nr = 0;
 
 	for (int i = 0; i < n; i++) {
-		const char *comm = task_comm(p, tasks[i]);
+		const char *comm = tasks[i]->comm;
 		int g = 0;
+
+		if (!comm)
+			continue;
 
 		while (g < nr && strcmp(groups[g]->comm, comm))
 			g++;
@@ -868,6 +881,9 @@ static void print_groups(struct profile *p, struct owner **tasks, int n)
 		free_owner(groups[g]);
 	}
 	free(groups);
+	for (int i = 0; i < n; i++)
+		if (!tasks[i]->comm)
+			print_task(p, tasks[i]);
 }
 
 void profile_print(struct profile *p)
@@ -891,10 +907,8 @@ void profile_print(struct profile *p)
 	if (p->opts.by_comm)
 		print_groups(p, tasks, n);
 	else
-		for (int i = 0; i < n; i++) {
-			printf("\ntask: %s-%d\n", task_comm(p, tasks[i]), tasks[i]->pid);
-			print_owner(p, tasks[i]);
-		}
+		for (int i = 0; i < n; i++)
+			print_task(p, tasks[i]);
 	free(tasks);
 }
 
