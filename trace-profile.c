@@ -19,7 +19,7 @@
 
 #define OWNER_BUCKETS	256
 #define MAX_STACK	1024	/* entries of one kernel stack kept */
-#define GLOBAL_CPU	1	/* -G: counted per CPU */
+#define GLOBAL_CPU	1	/* -G, -H ...,gp: counted per CPU */
 #define GLOBAL_ALL	2	/* -H ...,g: counted once for the whole trace */
 #define SWITCH_STATE_MASK 0x3ff	/* the prev_state bits trace-profile-print.c names */
 
@@ -28,7 +28,6 @@ struct mate {
 	struct ev_info		*start, *end;
 	struct tep_format_field	*start_match, *end_match, *start_pid;
 	int			global;		/* GLOBAL_* */
-	int			pinned;		/* start and end on one CPU */
 	struct mate		*next;
 };
 
@@ -40,6 +39,15 @@ struct ev_info {
 	int			softirq;	/* its value printed as a softirq's name */
 };
 
+/* What a kernel stack record of a task belongs to: the task's last event that began,
+ * ended or counted something. */
+struct stack_target {
+	struct pending		*pending;	/* begun by it */
+	struct counted		*ended;		/* ended by it (-H pairs), after ... */
+	long long		delta;		/* ... this long */
+	struct counted		*counted;	/* counted plainly */
+};
+
 /* An interval begun and not yet ended. */
 struct pending {
 	struct owner		*owner;		/* where its time is counted */
@@ -48,6 +56,7 @@ struct pending {
 	unsigned long long	key;		/* what its end must match */
 	uint64_t		ts;
 	struct stack		stack;
+	struct owner		*aimed;		/* whose stack target it is */
 	struct pending		*next;
 };
 
@@ -58,16 +67,10 @@ struct owner {
 	int			sleeping;	/* switched out in a state other than R */
 	struct counted		*counted[OWNER_BUCKETS];
 	struct pending		*pending;
+	struct stack_target	target;		/* a task's */
 	struct owner		*next;
 };
 
-/* What a kernel stack record on a CPU belongs to: the event just before it there. */
-struct stack_target {
-	struct pending		*pending;	/* begun by it */
-	struct counted		*ended;		/* ended by it (-H pairs), after ... */
-	long long		delta;		/* ... this long */
-	struct counted		*counted;	/* counted plainly */
-};
 
 struct profile {
 	struct tep_handle	*tep;
@@ -79,7 +82,6 @@ struct profile {
 	struct owner		*tasks[OWNER_BUCKETS];
 	struct owner		**cpus;
 	struct owner		*global;	/* -H ...,g pairs' */
-	struct stack_target	*targets;
 	int			nr_cpus;
 	int			long_size;
 };
@@ -127,11 +129,8 @@ static struct owner *find_cpu(struct profile *p, int cpu)
 		cpu = 0;
 	if (cpu >= p->nr_cpus) {
 		p->cpus = xrealloc(p->cpus, sizeof(*p->cpus) * (cpu + 1));
-		p->targets = xrealloc(p->targets, sizeof(*p->targets) * (cpu + 1));
-		for (int i = p->nr_cpus; i <= cpu; i++) {
+		for (int i = p->nr_cpus; i <= cpu; i++)
 			p->cpus[i] = NULL;
-			p->targets[i] = (struct stack_target){ 0 };
-		}
 		p->nr_cpus = cpu + 1;
 	}
 	if (!p->cpus[cpu])
@@ -139,11 +138,6 @@ static struct owner *find_cpu(struct profile *p, int cpu)
 	return p->cpus[cpu];
 }
 
-static struct stack_target *target_of(struct profile *p, int cpu)
-{
-	find_cpu(p, cpu);
-	return &p->targets[cpu < 0 ? 0 : cpu];
-}
 
 static void set_comm(struct owner *o, const char *comm)
 {
@@ -189,9 +183,9 @@ static struct pending *find_pending(struct owner *o, struct ev_info *ev, unsigne
  * A new interval of @o under @ev/@val; a stack may follow.  An end closes the
  * newest of its key, as upstream's: an older one waits for a later end.
  */
-static struct pending *start_pending(struct profile *p, struct owner *o, struct ev_info *ev,
+static struct pending *start_pending(struct owner *o, struct ev_info *ev,
 				     unsigned long long key, unsigned long long val,
-				     struct tep_record *rec)
+				     struct tep_record *rec, struct owner *aim)
 {
 	struct pending *pd = xcalloc(1, sizeof(*pd));
 
@@ -202,7 +196,10 @@ static struct pending *start_pending(struct profile *p, struct owner *o, struct 
 	pd->key = key;
 	pd->val = val;
 	pd->ts = rec->ts;
-	target_of(p, rec->cpu)->pending = pd;
+	if (aim) {
+		aim->target = (struct stack_target){ .pending = pd };
+		pd->aimed = aim;
+	}
 	return pd;
 }
 
@@ -271,8 +268,8 @@ static void count_stack(struct counted *c, struct stack *stack, int timed, long 
 }
 
 /* Ends @pd at @rec: its time counted, its stack with it, and it is freed. */
-static struct counted *end_pending(struct profile *p, struct pending **link,
-				   struct tep_record *rec, long long *deltap)
+static struct counted *end_pending(struct pending **link, struct tep_record *rec,
+				   long long *deltap)
 {
 	struct pending *pd = *link;
 	struct counted *c = find_counted(pd->owner, pd->ev, pd->val);
@@ -281,9 +278,8 @@ static struct counted *end_pending(struct profile *p, struct pending **link,
 	add_time(&c->time, delta, rec->ts);
 	if (pd->stack.n)
 		count_stack(c, &pd->stack, 1, delta, pd->stack.ts);
-	for (int i = 0; i < p->nr_cpus; i++)
-		if (p->targets[i].pending == pd)
-			p->targets[i].pending = NULL;
+	if (pd->aimed && pd->aimed->target.pending == pd)
+		pd->aimed->target.pending = NULL;
 	*link = pd->next;
 	free(pd);
 	if (deltap)
@@ -291,26 +287,25 @@ static struct counted *end_pending(struct profile *p, struct pending **link,
 	return c;
 }
 
-static struct counted *end_if_pending(struct profile *p, struct owner *o, struct ev_info *ev,
+static struct counted *end_if_pending(struct owner *o, struct ev_info *ev,
 				      unsigned long long key, struct tep_record *rec,
 				      long long *deltap)
 {
 	struct pending **link;
 
 	if (find_pending(o, ev, key, &link))
-		return end_pending(p, link, rec, deltap);
+		return end_pending(link, rec, deltap);
 	return NULL;
 }
 
 /* ---- the events --------------------------------------------------------- */
 
-static void count_plain(struct profile *p, struct owner *o, struct ev_info *ev,
-			unsigned long long val, struct tep_record *rec)
+static void count_plain(struct owner *o, struct ev_info *ev, unsigned long long val)
 {
 	struct counted *c = find_counted(o, ev, val);
 
 	c->time.count++;
-	target_of(p, rec->cpu)->counted = c;
+	o->target = (struct stack_target){ .counted = c };
 }
 
 static int read_int(struct tep_event *event, const char *name, struct tep_record *rec,
@@ -356,13 +351,13 @@ static void on_switch(struct profile *p, struct ev_info *ev, struct tep_record *
 	/* bits above the states named (a preemption on older kernels) are R */
 	state &= SWITCH_STATE_MASK;
 	prev->sleeping = state != 0;
-	start_pending(p, prev, ev, 0, state, rec);
+	start_pending(prev, ev, 0, state, rec, prev);
 
 	next = find_task(p, (int)next_pid);
 	set_comm_field(next, ev->event, "next_comm", rec);
-	end_if_pending(p, next, ev, 0, rec, NULL);
+	end_if_pending(next, ev, 0, rec, NULL);
 	if (p->wakeup)
-		end_if_pending(p, next, p->wakeup, 0, rec, NULL);
+		end_if_pending(next, p->wakeup, 0, rec, NULL);
 	next->sleeping = 0;
 }
 
@@ -379,13 +374,14 @@ static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *
 	set_comm_field(o, ev->event, "comm", rec);
 	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, 0, &link))
 		return;
-	end_pending(p, link, rec, NULL);
-	start_pending(p, o, ev, 0, pid, rec);
+	end_pending(link, rec, NULL);
+	/* a stack after it is the waker's: it goes with the wait it began */
+	start_pending(o, ev, 0, pid, rec, find_task(p, tep_data_pid(p->tep, rec)));
 }
 
 static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
 {
-	struct stack_target *t = target_of(p, rec->cpu);
+	struct stack_target *t = &find_task(p, tep_data_pid(p->tep, rec))->target;
 	struct tep_format_field *f = tep_find_field(ev->event, "caller");
 	unsigned long long size = 0;
 	struct stack stack = { 0 };
@@ -426,8 +422,7 @@ static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *r
 static struct owner *mate_owner(struct profile *p, struct mate *m, struct tep_record *rec,
 				struct tep_format_field *pid_field)
 {
-	/* with -G, every global pair is counted per CPU */
-	if (m->global == GLOBAL_ALL && !p->opts.global_irqs) {
+	if (m->global == GLOBAL_ALL) {
 		if (!p->global)
 			p->global = owner_new(-1, 1);
 		return p->global;
@@ -443,25 +438,28 @@ static void on_mates(struct profile *p, struct ev_info *ev, struct tep_record *r
 {
 	struct mate *m;
 
-	/* An end first: softirq_entry ends its raise, then begins its run. */
-	if ((m = ev->ends)) {
+	/*
+	 * An end first: softirq_entry ends its raise, then begins its run.  An
+	 * event that is both ends of one pair (-H sched_switch,...) only starts
+	 * it, as in upstream 3.4.
+	 */
+	if ((m = ev->ends) && m != ev->starts) {
 		struct owner *o = mate_owner(p, m, rec, NULL);
 		struct ev_info *start = m->start;
 		unsigned long long key = field_val(m->end_match, rec);
+		long long delta;
+		struct counted *c = end_if_pending(o, start, key, rec, &delta);
 
-		struct stack_target *t = target_of(p, rec->cpu);
-
-		if (m->pinned)
-			key = key * 4096 + (unsigned int)rec->cpu;
 		/* a stack right after the end is counted with the pair too */
-		t->ended = end_if_pending(p, o, start, key, rec, &t->delta);
+		if (c && !m->global)
+			o->target = (struct stack_target){ .ended = c, .delta = delta };
 	}
 	if ((m = ev->starts)) {
 		struct owner *o = mate_owner(p, m, rec, m->start_pid);
 		unsigned long long val = field_val(m->start_match, rec);
-		unsigned long long key = m->pinned ? val * 4096 + (unsigned int)rec->cpu : val;
-
-		start_pending(p, o, ev, key, val, rec);
+		/* a global start, or one another task owns, takes no stack */
+		start_pending(o, ev, val, val, rec,
+			      !m->global && o->pid == tep_data_pid(p->tep, rec) ? o : NULL);
 	}
 }
 
@@ -474,15 +472,14 @@ static void on_graph(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (read_int(ev->event, "func", rec, &func) < 0)
 		return;
 	if (ev->kind == EV_GRAPH_ENTRY)
-		start_pending(p, o, ev, func, func, rec);
+		start_pending(o, ev, func, func, rec, o);
 	else if (p->graph_entry)
-		end_if_pending(p, o, p->graph_entry, func, rec, NULL);
+		end_if_pending(o, p->graph_entry, func, rec, NULL);
 }
 
 void profile_record(struct profile *p, struct tep_record *rec)
 {
 	struct ev_info *ev = ev_of(p, tep_data_type(p->tep, rec));
-	struct stack_target *t;
 	struct owner *o;
 
 	if (!ev)
@@ -491,8 +488,10 @@ void profile_record(struct profile *p, struct tep_record *rec)
 		on_stack(p, ev, rec);
 		return;
 	}
-	t = target_of(p, rec->cpu);
-	*t = (struct stack_target){ 0 };
+	/*
+	 * A kernel stack belongs to the last record on its CPU that began,
+	 * ended or counted something (a wakeup of a task not asleep does not).
+	 */
 	o = find_task(p, tep_data_pid(p->tep, rec));
 	switch (ev->kind) {
 	case EV_SWITCH:
@@ -511,13 +510,13 @@ void profile_record(struct profile *p, struct tep_record *rec)
 		o->comm = NULL;
 		break;
 	case EV_FUNC:
-		count_plain(p, o, ev, field_val(tep_find_field(ev->event, "ip"), rec), rec);
+		count_plain(o, ev, field_val(tep_find_field(ev->event, "ip"), rec));
 		break;
 	default:
 		if (ev->starts || ev->ends)
 			on_mates(p, ev, rec);
 		else
-			count_plain(p, o, ev, field_val(ev->value, rec), rec);
+			count_plain(o, ev, field_val(ev->value, rec));
 		break;
 	}
 }
@@ -573,7 +572,6 @@ static void builtin_mate(struct profile *p, const char *system, const char *star
 	m = add_mate(p, start, end);
 	m->start_match = tep_find_field(start->event, field);
 	m->end_match = tep_find_field(end->event, field);
-	m->pinned = 0;
 	m->global = is_irq && p->opts.global_irqs ? GLOBAL_CPU : 0;
 }
 
@@ -670,10 +668,12 @@ static struct tep_format_field *hook_field(const char *spec, struct ev_info *ev,
 	return f;
 }
 
-/* An event in a -H pair is counted only as the pair says, not as a switch or wakeup. */
+/* An event in a -H pair is counted only as the pair says: no built-in pair or role. */
 static void hook_takes(struct profile *p, struct ev_info *ev)
 {
 	ev->softirq = 0;
+	ev->starts = NULL;
+	ev->ends = NULL;
 	if (ev->kind == EV_GENERIC)
 		return;
 	if (ev == p->wakeup)
@@ -702,16 +702,17 @@ static int add_hook(struct profile *p, const char *spec)
 		      start ? h.end_name : h.start_name);
 		goto out;
 	}
-	m = add_mate(p, start, end);
 	hook_takes(p, start);
 	hook_takes(p, end);
+	m = add_mate(p, start, end);
 	m->start_match = hook_field(spec, start, h.start_match);
 	m->end_match = hook_field(spec, end, h.end_match);
 	m->start_pid = h.start_pid ? hook_field(spec, start, h.start_pid) : NULL;
 	if (!m->start_match || !m->end_match || (h.start_pid && !m->start_pid))
 		goto out;
-	m->pinned = strpbrk(h.flags, "pP") != NULL;
-	m->global = strpbrk(h.flags, "gG") ? GLOBAL_ALL : 0;
+	/* p alone changes nothing: upstream matches the newest start on any CPU */
+	if (strpbrk(h.flags, "gG"))
+		m->global = strpbrk(h.flags, "pP") ? GLOBAL_CPU : GLOBAL_ALL;
 	ret = 0;
 out:
 	free(buf);
@@ -958,7 +959,6 @@ void profile_free(struct profile *p)
 	if (p->global)
 		free_owner(p->global);
 	free(p->cpus);
-	free(p->targets);
 	while (p->mates) {
 		struct mate *m = p->mates;
 
