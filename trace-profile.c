@@ -52,6 +52,7 @@ struct stack_target {
 struct pending {
 	struct owner		*owner;		/* where its time is counted */
 	struct ev_info		*ev;		/* counted under this event ... */
+	const struct mate	*mate;		/* the pair it is of (NULL: no pair) */
 	unsigned long long	val;		/* ... and value */
 	unsigned long long	key;		/* what its end must match */
 	uint64_t		ts;
@@ -168,11 +169,12 @@ static struct counted *find_counted(struct owner *o, struct ev_info *ev,
 
 /* ---- pending intervals ------------------------------------------------- */
 
-static struct pending *find_pending(struct owner *o, struct ev_info *ev, unsigned long long key,
+static struct pending *find_pending(struct owner *o, struct ev_info *ev, const struct mate *m,
+				    unsigned long long key,
 				    struct pending ***link)
 {
 	for (struct pending **pp = &o->pending; *pp; pp = &(*pp)->next)
-		if ((*pp)->ev == ev && (*pp)->key == key) {
+		if ((*pp)->ev == ev && (*pp)->mate == m && (*pp)->key == key) {
 			*link = pp;
 			return *pp;
 		}
@@ -183,7 +185,7 @@ static struct pending *find_pending(struct owner *o, struct ev_info *ev, unsigne
  * A new interval of @o under @ev/@val; a stack may follow.  An end closes the
  * newest of its key, as upstream's: an older one waits for a later end.
  */
-static struct pending *start_pending(struct owner *o, struct ev_info *ev,
+static struct pending *start_pending(struct owner *o, struct ev_info *ev, const struct mate *m,
 				     unsigned long long key, unsigned long long val,
 				     struct tep_record *rec, struct owner *aim)
 {
@@ -193,6 +195,7 @@ static struct pending *start_pending(struct owner *o, struct ev_info *ev,
 	o->pending = pd;
 	pd->owner = o;
 	pd->ev = ev;
+	pd->mate = m;
 	pd->key = key;
 	pd->val = val;
 	pd->ts = rec->ts;
@@ -287,13 +290,13 @@ static struct counted *end_pending(struct pending **link, struct tep_record *rec
 	return c;
 }
 
-static struct counted *end_if_pending(struct owner *o, struct ev_info *ev,
+static struct counted *end_if_pending(struct owner *o, struct ev_info *ev, const struct mate *m,
 				      unsigned long long key, struct tep_record *rec,
 				      long long *deltap)
 {
 	struct pending **link;
 
-	if (find_pending(o, ev, key, &link))
+	if (find_pending(o, ev, m, key, &link))
 		return end_pending(link, rec, deltap);
 	return NULL;
 }
@@ -351,13 +354,13 @@ static void on_switch(struct profile *p, struct ev_info *ev, struct tep_record *
 	/* bits above the states named (a preemption on older kernels) are R */
 	state &= SWITCH_STATE_MASK;
 	prev->sleeping = state != 0;
-	start_pending(prev, ev, 0, state, rec, prev);
+	start_pending(prev, ev, NULL, 0, state, rec, prev);
 
 	next = find_task(p, (int)next_pid);
 	set_comm_field(next, ev->event, "next_comm", rec);
-	end_if_pending(next, ev, 0, rec, NULL);
+	end_if_pending(next, ev, NULL, 0, rec, NULL);
 	if (p->wakeup)
-		end_if_pending(next, p->wakeup, 0, rec, NULL);
+		end_if_pending(next, p->wakeup, NULL, 0, rec, NULL);
 	next->sleeping = 0;
 }
 
@@ -372,11 +375,11 @@ static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *
 		return;
 	o = find_task(p, (int)pid);
 	set_comm_field(o, ev->event, "comm", rec);
-	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, 0, &link))
+	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, NULL, 0, &link))
 		return;
 	end_pending(link, rec, NULL);
 	/* a stack after it is the waker's: it goes with the wait it began */
-	start_pending(o, ev, 0, pid, rec, find_task(p, tep_data_pid(p->tep, rec)));
+	start_pending(o, ev, NULL, 0, pid, rec, find_task(p, tep_data_pid(p->tep, rec)));
 }
 
 static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
@@ -448,7 +451,7 @@ static void on_mates(struct profile *p, struct ev_info *ev, struct tep_record *r
 		struct ev_info *start = m->start;
 		unsigned long long key = field_val(m->end_match, rec);
 		long long delta;
-		struct counted *c = end_if_pending(o, start, key, rec, &delta);
+		struct counted *c = end_if_pending(o, start, m, key, rec, &delta);
 
 		/* a stack right after the end is counted with the pair too */
 		if (c && !m->global)
@@ -458,7 +461,7 @@ static void on_mates(struct profile *p, struct ev_info *ev, struct tep_record *r
 		struct owner *o = mate_owner(p, m, rec, m->start_pid);
 		unsigned long long val = field_val(m->start_match, rec);
 		/* a global start, or one another task owns, takes no stack */
-		start_pending(o, ev, val, val, rec,
+		start_pending(o, ev, m, val, val, rec,
 			      !m->global && o->pid == tep_data_pid(p->tep, rec) ? o : NULL);
 	}
 }
@@ -472,9 +475,9 @@ static void on_graph(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (read_int(ev->event, "func", rec, &func) < 0)
 		return;
 	if (ev->kind == EV_GRAPH_ENTRY)
-		start_pending(o, ev, func, func, rec, o);
+		start_pending(o, ev, NULL, func, func, rec, o);
 	else if (p->graph_entry)
-		end_if_pending(o, p->graph_entry, func, rec, NULL);
+		end_if_pending(o, p->graph_entry, NULL, func, rec, NULL);
 }
 
 void profile_record(struct profile *p, struct tep_record *rec)
