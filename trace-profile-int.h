@@ -11,6 +11,9 @@
 struct ev_info;
 struct tep_handle;
 
+/* How an event's value is printed: 0x%llx, a softirq's name (built-in pairs), %lld (sys_enter's id). */
+enum { VALUE_HEX, VALUE_SOFTIRQ, VALUE_DECIMAL };
+
 enum ev_kind { EV_GENERIC, EV_SWITCH, EV_WAKEUP, EV_STACK, EV_FUNC, EV_GRAPH_ENTRY,
 	       EV_GRAPH_EXIT, EV_EXEC };
 
@@ -37,7 +40,7 @@ struct counted {
 	struct ev_info		*ev;
 	int			kind;		/* enum ev_kind, for the sort */
 	const char		*name;
-	int			softirq;	/* the value is a softirq's number */
+	int			style;		/* how the value is printed: VALUE_* */
 	unsigned long long	val;
 	struct stat_time	time;
 	struct stack_count	*stacks;

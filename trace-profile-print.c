@@ -96,8 +96,10 @@ static void print_name(struct tep_handle *tep, const struct counted *c)
 			printf("func: 0x%llx", c->val);
 		return;
 	default:
-		if (c->softirq && c->val < NR_SOFTIRQS)
+		if (c->style == VALUE_SOFTIRQ && c->val < NR_SOFTIRQS)
 			printf("%s:%s", c->name, softirq_names[c->val]);
+		else if (c->style == VALUE_DECIMAL)
+			printf("%s:%lld", c->name, (long long)c->val);
 		else
 			printf("%s:0x%llx", c->name, c->val);
 	}

@@ -36,7 +36,7 @@ struct ev_info {
 	enum ev_kind		kind;
 	struct tep_format_field	*value;		/* the value counted under; NULL: 0 */
 	struct mate		*starts, *ends;
-	int			softirq;	/* its value printed as a softirq's name */
+	int			style;		/* how its value is printed: VALUE_* */
 };
 
 /* What a kernel stack record of a task belongs to: the task's last event that began,
@@ -160,7 +160,7 @@ static struct counted *find_counted(struct owner *o, struct ev_info *ev,
 	c->ev = ev;
 	c->kind = ev->kind;
 	c->name = ev->event->name;
-	c->softirq = ev->softirq;
+	c->style = ev->style;
 	c->val = val;
 	c->next = o->counted[b];
 	o->counted[b] = c;
@@ -369,17 +369,21 @@ static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *
 {
 	unsigned long long pid;
 	struct pending **link;
-	struct owner *o;
+	struct owner *o, *waker;
 
 	if (read_int(ev->event, "pid", rec, &pid) < 0)
 		return;
 	o = find_task(p, (int)pid);
 	set_comm_field(o, ev->event, "comm", rec);
-	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, NULL, 0, &link))
+	waker = find_task(p, tep_data_pid(p->tep, rec));
+	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, NULL, 0, &link)) {
+		/* the stack after a wakeup that changes nothing is no one's, as in 3.4 */
+		waker->target = (struct stack_target){ 0 };
 		return;
+	}
 	end_pending(link, rec, NULL);
 	/* a stack after it is the waker's: it goes with the wait it began */
-	start_pending(o, ev, NULL, 0, pid, rec, find_task(p, tep_data_pid(p->tep, rec)));
+	start_pending(o, ev, NULL, 0, pid, rec, waker);
 }
 
 static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
@@ -475,7 +479,7 @@ static void on_graph(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (read_int(ev->event, "func", rec, &func) < 0)
 		return;
 	if (ev->kind == EV_GRAPH_ENTRY)
-		start_pending(o, ev, NULL, func, func, rec, o);
+		start_pending(o, ev, NULL, func, func, rec, NULL);	/* takes no stack */
 	else if (p->graph_entry)
 		end_if_pending(o, p->graph_entry, NULL, func, rec, NULL);
 }
@@ -674,7 +678,7 @@ static struct tep_format_field *hook_field(const char *spec, struct ev_info *ev,
 /* An event in a -H pair is counted only as the pair says: no built-in pair or role. */
 static void hook_takes(struct profile *p, struct ev_info *ev)
 {
-	ev->softirq = 0;
+	ev->style = VALUE_HEX;
 	ev->starts = NULL;
 	ev->ends = NULL;
 	if (ev->kind == EV_GENERIC)
@@ -766,9 +770,11 @@ struct profile *profile_new(struct tep_handle *tep, const struct profile_opts *o
 	builtin_mate(p, "irq", "irq_handler_entry", "irq_handler_exit", "irq", 1);
 	builtin_mate(p, "raw_syscalls", "sys_enter", "sys_exit", "id", 0);
 	if ((ev = ev_named(p, "irq", "softirq_raise")))
-		ev->softirq = 1;
+		ev->style = VALUE_SOFTIRQ;
 	if ((ev = ev_named(p, "irq", "softirq_entry")))
-		ev->softirq = 1;
+		ev->style = VALUE_SOFTIRQ;
+	if ((ev = ev_named(p, "raw_syscalls", "sys_enter")))
+		ev->style = VALUE_DECIMAL;
 	/* -H pairs come last: they replace a built-in role of their events */
 	for (int i = 0; i < opts->nr_hooks; i++)
 		if (add_hook(p, opts->hooks[i]) < 0) {

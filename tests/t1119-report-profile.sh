@@ -125,7 +125,7 @@ test_expect_success 'report --profile of a latency tracer file prints its text, 
 	test_cmp plain.out out
 '
 
-test_expect_success 'report --profile --cpu and -F profile only the events shown' '
+test_expect_success 'report --profile -F profiles only the events it shows' '
 	"$TRACE_CMD" report --profile -F print -i "$Z" >out &&
 	grep "Event: print:" out &&
 	! grep "sched_switch" out
