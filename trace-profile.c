@@ -62,8 +62,7 @@ struct pending {
 };
 
 struct owner {
-	int			pid;		/* a task's; a CPU's number with -G */
-	int			is_cpu;
+	int			pid;		/* a task's; a CPU's number, -1 global */
 	char			*comm;
 	int			sleeping;	/* switched out in a state other than R */
 	struct counted		*counted[OWNER_BUCKETS];
@@ -101,12 +100,11 @@ static unsigned long long field_val(struct tep_format_field *f, struct tep_recor
 	return v;
 }
 
-static struct owner *owner_new(int pid, int is_cpu)
+static struct owner *owner_new(int pid)
 {
 	struct owner *o = xcalloc(1, sizeof(*o));
 
 	o->pid = pid;
-	o->is_cpu = is_cpu;
 	return o;
 }
 
@@ -117,7 +115,7 @@ static struct owner *find_task(struct profile *p, int pid)
 	for (struct owner *o = *b; o; o = o->next)
 		if (o->pid == pid)
 			return o;
-	struct owner *o = owner_new(pid, 0);
+	struct owner *o = owner_new(pid);
 
 	o->next = *b;
 	*b = o;
@@ -135,7 +133,7 @@ static struct owner *find_cpu(struct profile *p, int cpu)
 		p->nr_cpus = cpu + 1;
 	}
 	if (!p->cpus[cpu])
-		p->cpus[cpu] = owner_new(cpu, 1);
+		p->cpus[cpu] = owner_new(cpu);
 	return p->cpus[cpu];
 }
 
@@ -431,7 +429,7 @@ static struct owner *mate_owner(struct profile *p, struct mate *m, struct tep_re
 {
 	if (m->global == GLOBAL_ALL) {
 		if (!p->global)
-			p->global = owner_new(-1, 1);
+			p->global = owner_new(-1);
 		return p->global;
 	}
 	if (m->global)
@@ -880,7 +878,7 @@ static void print_groups(struct profile *p, struct owner **tasks, int n)
 		while (g < nr && strcmp(groups[g]->comm, comm))
 			g++;
 		if (g == nr) {
-			groups[nr] = owner_new(tasks[i]->pid, 0);
+			groups[nr] = owner_new(tasks[i]->pid);
 			groups[nr++]->comm = xstrdup(comm);
 		}
 		merge_owner(groups[g], tasks[i]);
