@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-profile.h"
 #include "trace-record.h"
 
 extern const struct command cmd_profile, cmd_report;
@@ -23,7 +24,7 @@ static const char profile_usage[] =
 	"  -p TRACER      run TRACER instead of function_graph at depth 1\n"
 	"  -G             interrupts counted per CPU, not per task\n"
 	"  -H HOOK        time between two events, [sys:]start,match[,pid]/[sys:]end,match[,flags]\n"
-	"                 (repeatable)\n"
+	"                 (repeatable; both events are recorded)\n"
 	"  --by-comm      the tasks of one name summed\n"
 	"  -o FILE        write the profile to FILE instead of standard output\n"
 	"  -h             show this help\n"
@@ -50,8 +51,30 @@ static void arg_add(struct args *a, const char *s)
 	a->v[a->n] = NULL;
 }
 
+/*
+ * -H's two events are recorded too ("[sys:]event,..." each side of the '/'):
+ * their names are copied into @names, freed by the caller.  -1 after printing.
+ */
+static int record_hook_events(struct args *rec, const char *hook, struct args *names)
+{
+	const char *end = strchr(hook, '/');
+
+	if (profile_check_hook(hook) < 0)
+		return -1;
+	for (const char *side = hook; side; side = side == hook ? end + 1 : NULL) {
+		char *name = xstrdup(side);
+
+		name[strcspn(name, ",")] = '\0';
+		arg_add(names, name);
+		arg_add(rec, "-e");
+		arg_add(rec, name);
+	}
+	return 0;
+}
+
 /* Sorts profile's options into record's and report's: PARSE_RUN or the exit status. */
-static int parse(int argc, char **argv, struct args *rec, struct args *rep, const char **out)
+static int parse(int argc, char **argv, struct args *rec, struct args *rep, const char **out,
+		 struct args *names)
 {
 	int c;
 
@@ -75,6 +98,8 @@ static int parse(int argc, char **argv, struct args *rec, struct args *rep, cons
 		case 'H':
 			arg_add(rep, "-H");
 			arg_add(rep, optarg);
+			if (record_hook_events(rec, optarg, names) < 0)
+				return usage_follows(&cmd_profile);
 			break;
 		case OPT_BY_COMM:
 			arg_add(rep, "--by-comm");
@@ -125,7 +150,7 @@ static int report_to(struct args *rep, const char *file, const char *out)
 
 static int run_profile(int argc, char **argv)
 {
-	struct args rec = { 0 }, rep = { 0 };
+	struct args rec = { 0 }, rep = { 0 }, names = { 0 };
 	char tmp[] = "/tmp/trace-cmd-profile-XXXXXX";
 	const char *out = NULL;
 	int fd, ret;
@@ -133,7 +158,7 @@ static int run_profile(int argc, char **argv)
 	arg_add(&rec, "profile");
 	arg_add(&rep, "report");
 	arg_add(&rep, "--profile");
-	ret = parse(argc, argv, &rec, &rep, &out);
+	ret = parse(argc, argv, &rec, &rep, &out, &names);
 	if (ret != PARSE_RUN)
 		goto free;
 	fd = mkstemp(tmp);
@@ -159,6 +184,9 @@ static int run_profile(int argc, char **argv)
 		ret = report_to(&rep, tmp, out);
 	unlink(tmp);
 free:
+	for (int i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
 	free(rec.v);
 	free(rep.v);
 	return ret;
