@@ -15,7 +15,7 @@ extern const struct command cmd_record, cmd_report, cmd_stream, cmd_help;
 extern const struct command cmd_stop, cmd_restart, cmd_reset;
 extern const struct command cmd_clear, cmd_show, cmd_stat, cmd_list;
 extern const struct command cmd_start, cmd_set, cmd_extract;
-extern const struct command cmd_snapshot, cmd_restore, cmd_stack;
+extern const struct command cmd_snapshot, cmd_restore, cmd_stack, cmd_profile;
 extern const struct command cmd_listen, cmd_agent;
 extern const struct command cmd_convert, cmd_attach;
 extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, cmd_sqlhist,
@@ -24,6 +24,7 @@ extern const struct command cmd_dump, cmd_check_events, cmd_split, cmd_options, 
 const struct command *const commands[] = {
 	&cmd_record,
 	&cmd_report,
+	&cmd_profile,
 	&cmd_stream,
 	&cmd_start,
 	&cmd_set,

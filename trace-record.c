@@ -35,6 +35,7 @@
 #include "trace-record-agent.h"
 #include "trace-record-instances.h"
 #include "trace-record-net.h"
+#include "trace-record-profile.h"
 #include "trace-recorder.h"
 #include "trace-ringbuf.h"
 #include "trace-tracefs.h"
@@ -102,6 +103,9 @@ static const char record_usage[] =
 	"                      they busy-poll (a CPU each) unless -s spaces the checks\n"
 	"  -m KB               keep only the newest KB/2 to KB of data per CPU\n"
 	"  --nosplice          recorders copy pages with read(2) and write(2), not splice(2)\n"
+	"  --profile           record what report --profile reads: scheduler, interrupt,\n"
+	"                      syscall and page-fault events, stacks with each switch and\n"
+	"                      wakeup, and function_graph at depth 1 (where the kernel has it)\n"
 	"  --nofifos           accepted as 3.4's: its fifos are for guests on this machine's\n"
 	"                      vsock; -A reads them over TCP here, so nothing changes\n"
 	"  --pin               run each recorder on the CPU it records\n"
@@ -115,7 +119,7 @@ static const char record_usage[] =
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
 enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL, OPT_QUIET, OPT_VERBOSE,
        OPT_DEBUG, OPT_STDERR, OPT_DAEMONIZE, OPT_TS_OFFSET, OPT_NOTIMEOUT, OPT_NOSPLICE,
-       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC };	/* after the module options (trace-ftrace-setup.h) */
+       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -145,6 +149,7 @@ static const struct option record_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
 	{ "tsc2nsec", no_argument, NULL, OPT_TSC2NSEC },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -167,6 +172,7 @@ struct record_plan {
 	int daemonize;		/* --daemonize: on in the background once recording */
 	int saved_stdout;	/* --stderr: the real stdout, for COMMAND; -1 without */
 	int nofifos;		/* --nofifos: said at --verbose, nothing to change */
+	int profile;		/* --profile: what report --profile reads */
 	int proc_map;		/* --proc-map: a PROCMAPS option */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -245,6 +251,7 @@ static const char *record_only_name(int c)
 	case OPT_STDERR: return "--stderr";
 	case OPT_NOTIMEOUT: return "--notimeout";
 	case OPT_NOFIFOS: return "--nofifos";
+	case OPT_PROFILE: return "--profile";
 	}
 	return NULL;
 }
@@ -364,6 +371,9 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case OPT_TSC2NSEC:
 		return usage_error(plan->cmd, "%s: this trace-cmd has no time synchronization with guests: their timestamps stay on their own clocks",
 				   c == OPT_TSC2NSEC ? "--tsc2nsec" : "--tsync-interval");
+	case OPT_PROFILE:
+		plan->profile = 1;
+		break;
 	case 'k':
 		plan->keep = 1;
 		break;
@@ -442,6 +452,8 @@ static int check_options(struct record_plan *plan)
 				   "with -N: guests' files are written here");
 	if (plan->date && plan->ts_offset)
 		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
+	if (plan->profile && record_profile_plan(&plan->top) < 0)
+		return EXIT_FAILED;
 	if (!plan->top.nr_specs && !plan->top.ftrace.plugin && !rec_instances_count(plan->instances))
 		return usage_error(cmd, "no events to record: give -e EVENT");
 	if (ftrace_setup_check_usage(&plan->top.ftrace) < 0 ||
@@ -489,7 +501,8 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	int c, ret;
 
 	plan->version = 7;
-	buffer_plan_init(&plan->top, NULL, argc);
+	/* sized by the options, and what --profile may add */
+	buffer_plan_init(&plan->top, NULL, argc + RECORD_PROFILE_ENTRIES);
 	plan->saved_stdout = -1;
 	plan->instances = rec_instances_new(argc);
 	plan->guests = record_guests_new();

@@ -26,6 +26,7 @@
 #include "trace-format.h"
 #include "trace-kvm-guest.h"
 #include "trace-line.h"
+#include "trace-profile.h"
 
 extern const struct command cmd_report;
 
@@ -87,6 +88,12 @@ static const char report_usage[] =
 	"  --version        print the trace-cmd version that recorded the file\n"
 	"  --check-events   check that every event format parses, then exit\n"
 	"  --format FORMAT  text (the default), jsonl or csv: one record per event, all fields\n"
+	"  --profile        where each task blocked, waited and was preempted, with stacks,\n"
+	"                   instead of the events\n"
+	"  -G               with --profile: interrupts counted per CPU, not per task\n"
+	"  -H HOOK          with --profile: time between two events,\n"
+	"                   [sys:]start,match[,pid]/[sys:]end,match[,flags]; repeatable\n"
+	"  --by-comm        with --profile: the tasks of one name summed\n"
 	"  -h               show this help\n";
 
 enum {
@@ -115,6 +122,8 @@ enum {
 	OPT_KALLSYMS,
 	OPT_BOUNDARY,
 	OPT_DEBUG,
+	OPT_PROFILE,
+	OPT_BY_COMM,
 };
 
 static const struct option long_options[] = {
@@ -143,6 +152,8 @@ static const struct option long_options[] = {
 	{ "verbose",		optional_argument,	NULL, OPT_VERBOSE },
 	{ "comm",		required_argument,	NULL, OPT_COMM },
 	{ "format",		required_argument,	NULL, OPT_FORMAT },
+	{ "profile",		no_argument,		NULL, OPT_PROFILE },
+	{ "by-comm",		no_argument,		NULL, OPT_BY_COMM },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -217,6 +228,9 @@ struct report {
 	struct trace_line *line;	/* the event lines' printer */
 	int		label_width;	/* with several files: the widest file or buffer name */
 	uint64_t	last_check_ts;
+	int		profile;		/* --profile */
+	struct profile_opts profile_opts;	/* -G, -H, --by-comm */
+	struct profile	*prof;
 };
 
 /* ---- output ------------------------------------------------------------ */
@@ -505,6 +519,10 @@ static int print_records(struct report *r)
 				(unsigned long long)rec->ts,
 				(unsigned long long)(r->last_check_ts - rec->ts));
 		r->last_check_ts = rec->ts;
+		if (r->prof) {
+			profile_record(r->prof, rec);
+			goto next;
+		}
 		trace_line_print(r->line, f->line, rec, f->buffer);
 		/*
 		 * Output is buffered in 1 MB blocks, but the first lines go out at
@@ -524,6 +542,8 @@ next:
 	trace_line_flush(r->line);
 	if (r->line_opts.wakeup && !ret)
 		trace_line_wakeup_summary(r->line);
+	if (r->prof && !ret)
+		profile_print(r->prof);
 	return ret;
 }
 
@@ -540,7 +560,7 @@ static void flag_events(struct file_ctx *f, char **pats, int n, int flag)
 
 static int needs_all_events(struct report *r)
 {
-	return r->nr_raw_events || r->nr_nohandle_events ||
+	return r->nr_raw_events || r->nr_nohandle_events || r->profile ||
 	       r->mode == MODE_EVENT_LIST || r->mode == MODE_CHECK ||
 	       r->mode == MODE_TEST_FILTERS || r->mode == MODE_FUNCS;
 }
@@ -767,6 +787,12 @@ static int report_file(struct report *r)
 		return ret;
 	if (trace_input_is_latency(f->in))
 		return print_latency_text(r, f);
+	if (r->profile) {
+		trace_input_load_functions(f->in);
+		r->prof = profile_new(f->tep, &r->profile_opts);
+		if (!r->prof)
+			return EXIT_FAILED;
+	}
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
@@ -1044,6 +1070,31 @@ static int parse_print_opt(struct report *r, int c)
 	}
 }
 
+/* --profile and its -G, -H, --by-comm. */
+static int parse_profile_opt(struct report *r, int c)
+{
+	struct profile_opts *o = &r->profile_opts;
+
+	switch (c) {
+	case OPT_PROFILE:
+		r->profile = 1;
+		return 0;
+	case OPT_BY_COMM:
+		o->by_comm = 1;
+		return 0;
+	case 'G':
+		o->global_irqs = 1;
+		return 0;
+	case 'H':
+		if (profile_check_hook(optarg) < 0)
+			return usage_follows(&cmd_report);
+		o->hooks = add_str(o->hooks, &o->nr_hooks, optarg);
+		return 0;
+	default:
+		return NOT_MINE;
+	}
+}
+
 /* Each option in turn: PARSE_RUN, or the exit status (after -h or a usage error). */
 static int parse_opts(struct report *r, int argc, char **argv)
 {
@@ -1051,7 +1102,7 @@ static int parse_opts(struct report *r, int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfPpwLV::", long_options,
+	while ((c = getopt_long(argc, argv, ":hi:F:vTIStlRr:n:NO:qeEfPpwLV::GH:", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -1070,10 +1121,34 @@ static int parse_opts(struct report *r, int argc, char **argv)
 		if (ret == NOT_MINE)
 			ret = parse_print_opt(r, c);
 		if (ret == NOT_MINE)
+			ret = parse_profile_opt(r, c);
+		if (ret == NOT_MINE)
 			return option_error(&cmd_report, argv, c);
 		if (ret)
 			return ret;
 	}
+	return PARSE_RUN;
+}
+
+/* -G, -H and --by-comm belong to --profile, which prints no event lines. */
+static int check_profile_args(const struct report *r)
+{
+	const struct profile_opts *o = &r->profile_opts;
+
+	if (!r->profile) {
+		if (o->global_irqs || o->nr_hooks || o->by_comm)
+			return usage_error(&cmd_report, "%s needs --profile",
+					   o->global_irqs ? "-G" : o->nr_hooks ? "-H" :
+					   "--by-comm");
+		return PARSE_RUN;
+	}
+	if (r->format != TRACE_FORMAT_TEXT)
+		return usage_error(&cmd_report, "--profile cannot be combined with --format");
+	if (r->mode != MODE_EVENTS_LINES)
+		return usage_error(&cmd_report,
+				   "--profile cannot be combined with a listing option");
+	if (r->nr_files > 1)
+		return usage_error(&cmd_report, "--profile reads one file, not %d", r->nr_files);
 	return PARSE_RUN;
 }
 
@@ -1095,7 +1170,7 @@ static int parse_args(struct report *r, int argc, char **argv)
 	if (r->nr_files > 1 && r->mode != MODE_EVENTS_LINES)
 		return usage_error(&cmd_report, "listing options read one file, not %d",
 				   r->nr_files);
-	return PARSE_RUN;
+	return check_profile_args(r);
 }
 
 /* --kallsyms: every file's text, one after the other, for every input file. */
@@ -1131,6 +1206,8 @@ static int run_report(int argc, char **argv)
 	if (r.quiet)
 		tep_set_loglevel(TEP_LOG_NONE);
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	for (int i = 0; i < r.profile_opts.nr_hooks; i++)
+		profile_echo_hook(r.profile_opts.hooks[i]);
 	r.line_opts.no_plugins = !!(r.input_flags & TRACE_INPUT_NO_PLUGINS);
 	r.line = trace_line_new(&r.line_opts);
 	ret = read_kallsyms_files(&r) < 0 ? EXIT_FAILED : report_file(&r);
@@ -1159,6 +1236,8 @@ out:
 	free(r.raw_events);
 	free(r.nohandle_events);
 	free(r.plugin_opts);
+	profile_free(r.prof);
+	free(r.profile_opts.hooks);
 	return ret;
 }
 
