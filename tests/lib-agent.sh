@@ -10,34 +10,33 @@
 #                            # before -A): host.dat and host-127.0.0.1.dat
 
 # Starts the agent (ours, or $AGENT) for the client $1 on a free port: APORT,
-# APID, agent.out/err.
+# APID, agent.out/err.  It leads a process group: stop_agent waits for the
+# children serving a host as well.
 start_agent() {
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		APORT=$next_port_
-		next_port_=$((next_port_ + 1))
-		port_listening $APORT && continue
-		"${AGENT:-$TRACE_CMD}" agent -N "$1" -p $APORT >agent.out 2>agent.err 9>&- &
-		APID=$!
-		echo $APID >>"$TRASH/agent.pids"
-		for i in $(seq 50); do
-			port_listening $APORT && return 0
-			kill -0 $APID 2>/dev/null || break
-			sleep 0.1
-		done
-		kill $APID 2>/dev/null
-		wait $APID 2>/dev/null
-	done
-	echo "cannot start the agent"; cat agent.err
-	return 1
+	# Another agent (3.4's): tracing_on as found, for stop_agent.
+	[ -z "${AGENT:-}" ] || [ -z "${T:-}" ] || cat $T/tracing_on >"$TRASH/agent.tracing_on"
+	OWN_GROUP=1 start_on_port agent "${AGENT:-$TRACE_CMD}" agent -N "$1" || return 1
+	APORT=$SPORT APID=$SPID
 }
 
+# Stops every agent started and waits (10 s at most) for its children too.
+# 3.4's agent child ends its recording with tracing off (tracing_on 0), and
+# may do so after its parent is gone: put back as found, as 3.4 should have.
 stop_agent() {
 	[ -f "$TRASH/agent.pids" ] || return 0
 	for pid in $(cat "$TRASH/agent.pids"); do
 		kill $pid 2>/dev/null
-		while kill -0 $pid 2>/dev/null; do sleep 0.05; done
+		for i in $(seq 200); do
+			kill -0 -- -$pid 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -KILL -- -$pid 2>/dev/null
 	done
 	rm -f "$TRASH/agent.pids"
+	if [ -f "$TRASH/agent.tracing_on" ]; then
+		cat "$TRASH/agent.tracing_on" >$T/tracing_on
+		rm -f "$TRASH/agent.tracing_on"
+	fi
 }
 
 wait_agent_log() {

@@ -23,32 +23,41 @@ fresh_dir() {
 	cd "$(mktemp -d "$TRASH/test.XXXXXX")"
 }
 
-# Starts our listener on the first free port from next_port_ on.
-start_listen() {
+# start_on_port NAME PROGRAM COMMAND [ARGS...]: runs PROGRAM COMMAND -p PORT
+# ARGS in the background (NAME.out, NAME.err in $PWD) on the first free
+# port from next_port_ on, until it listens there: sets SPORT and SPID, and
+# keeps the pid in $TRASH/NAME.pids for the cleanup.  With OWN_GROUP=1 it
+# leads a process group of its own (setsid), so its children can be waited for.
+start_on_port() {
+	name=$1 prog=$2 command=$3
+	shift 3
 	for try in 1 2 3 4 5 6 7 8 9 10; do
-		LPORT=$next_port_
+		SPORT=$next_port_
 		next_port_=$((next_port_ + 1))
-		port_listening $LPORT && continue
-		if [ -n "${NOLOG:-}" ]; then
-			"${LISTENER:-$TRACE_CMD}" listen -p $LPORT "$@" >listen.out 2>listen.err 9>&- &
-		else
-			"${LISTENER:-$TRACE_CMD}" listen -p $LPORT -l listen.log "$@" >listen.out 2>listen.err 9>&- &
-		fi
-		LPID=$!
-		# Each test runs in a subshell: stop its listener when it ends,
-		# and keep the pid for the script's own exit as well.
-		echo $LPID >>"$TRASH/listen.pids"
-		trap stop_listen EXIT
+		port_listening $SPORT && continue
+		${OWN_GROUP:+setsid} "$prog" "$command" -p $SPORT "$@" >$name.out 2>$name.err 9>&- &
+		SPID=$!
+		echo $SPID >>"$TRASH/$name.pids"
 		for i in $(seq 50); do
-			port_listening $LPORT && return 0
-			kill -0 $LPID 2>/dev/null || break
+			port_listening $SPORT && return 0
+			kill -0 $SPID 2>/dev/null || break
 			sleep 0.1
 		done
-		kill $LPID 2>/dev/null
-		wait $LPID 2>/dev/null
+		kill $SPID 2>/dev/null
+		wait $SPID 2>/dev/null
 	done
-	echo "cannot start the listener"; cat listen.err
+	echo "cannot start the $name"; cat $name.err
 	return 1
+}
+
+# Starts our listener (or $LISTENER) on a free port: LPORT, LPID.
+start_listen() {
+	[ -n "${NOLOG:-}" ] || set -- -l listen.log "$@"
+	# Each test runs in a subshell: stop its listener when it ends; the
+	# pid is kept for the script's own exit as well.
+	trap stop_listen EXIT
+	start_on_port listen "${LISTENER:-$TRACE_CMD}" listen "$@" || return 1
+	LPORT=$SPORT LPID=$SPID
 }
 
 # Stops the listener of this test (or, as a cleanup, every one started).

@@ -119,12 +119,12 @@ test_expect_success UPSTREAM34 '--ts-offset: 3.4 reports the file the same' '
 	test_cmp up.txt our.txt
 '
 
-test_expect_success '--nofifos records as without it (3.4 uses fifos for guests only)' '
+test_expect_success '--nofifos records as without it (3.4 uses fifos for vsock guests only)' '
 	fake_record -q --nofifos -e sched_switch -o nf.dat true &&
 	"$TRACE_CMD" report -i nf.dat >nf.txt &&
 	test_cmp plain.txt nf.txt &&
 	fake_record -q --nofifos --verbose -e sched_switch -o nf.dat true &&
-	grep -q "^trace-cmd record: --nofifos: no guest is traced, so no fifo would be used$" err
+	grep -q "^trace-cmd record: --nofifos: guests are read over TCP here, never through fifos$" err
 '
 
 # A listener that takes the connection and never answers.
