@@ -493,6 +493,9 @@ static void *tsync_main(void *arg)
  */
 static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
 {
+	sigset_t all, old;
+	int err;
+
 	if (gs->sync.fd < 0)
 		return 0;
 	gs->tsync = tsync_host_new(&gs->sync, clock, gs->resp.cpus);
@@ -508,8 +511,13 @@ static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
 	}
 	log_info("'%s': time synchronization with ptp, every %ld ms", gs->target, interval_ms);
 	gs->tsync_interval = interval_ms;
-	if (pthread_create(&gs->tsync_thread, NULL, tsync_main, gs) != 0)
-		return error("'%s': cannot start the time-sync thread", gs->target);
+	/* record's main thread takes the signals: its sigsuspend() waits on them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&gs->tsync_thread, NULL, tsync_main, gs);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return error("'%s': cannot start the time-sync thread: %s", gs->target, strerror(err));
 	gs->tsync_running = 1;
 	return 0;
 }
