@@ -19,7 +19,8 @@ HOSTBUF=a32rec
 printf "marker-%s\n" 1 2 3 4 5 >"$TRASH/want"
 # A fake agent on a free port (FPORT, FPID): "silent" takes the connection
 # and never says a word; "dying" answers, sends a file header, takes the
-# data channel of its one CPU, then dies while the host records.
+# data channel of its one CPU, then dies while the host records; "ptp" is
+# "dying" choosing ptp for time sync (on a port where nothing listens).
 cat >"$TRASH/fake-agent.py" <<-\PY
 	import socket, struct, sys, time
 	l = socket.socket()
@@ -37,7 +38,8 @@ cat >"$TRASH/fake-agent.py" <<-\PY
 	d.bind(("127.0.0.1", 0))
 	d.listen(1)
 	ports = b"%d\0" % d.getsockname()[1]
-	fixed = struct.pack(">IIIQ16sI", 0, 1, 4096, 7, b"", 0)
+	proto = b"ptp" if sys.argv[1] == "ptp" else b""
+	fixed = struct.pack(">IIIQ16sI", 0, 1, 4096, 7, proto, 1)
 	s.sendall(struct.pack(">III", 12 + len(fixed) + len(ports), 7, len(fixed)) + fixed + ports)
 	s.sendall(struct.pack(">III", 16, 3, 0) + b"junk" + struct.pack(">III", 12, 4, 0))
 	c, _ = d.accept()
@@ -221,6 +223,17 @@ test_expect_success TRACEFS "an agent that dies while tracing: exit 1 naming it,
 	nothing_left &&
 	grep -q "^trace-cmd record: .127.0.0.1:$FPORT.: " record.err &&
 	test -s host.dat && ! test -e host-127.0.0.1.dat ||
+	{ cat record.out record.err fake.out; false; }
+'
+
+test_expect_success TRACEFS "an agent choosing ptp when not offered (--tsync-interval -1): exit 1 naming it, tracefs put back" '
+	fresh_dir && start_fake ptp &&
+	tracefs_state >before &&
+	test_expect_code 1 record_agent --tsync-interval -1 -A 127.0.0.1:$FPORT -e initcall &&
+	kill $FPID; wait $FPID
+	nothing_left &&
+	grep -q "^trace-cmd record: .127.0.0.1:$FPORT.: the agent chose time-sync protocol .ptp., which was not offered" record.err &&
+	! test -e host.dat && ! test -e host-127.0.0.1.dat ||
 	{ cat record.out record.err fake.out; false; }
 '
 
