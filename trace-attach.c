@@ -20,6 +20,7 @@
 #include <traceevent/event-parse.h>
 
 #include "trace-cmd.h"
+#include "trace-append.h"
 #include "trace-dat.h"
 #include "trace-dat-out.h"
 #include "trace-input.h"
@@ -201,34 +202,6 @@ static uint64_t option_u64(struct trace_input *in, int id)
 	if (p && len >= sizeof(v))
 		memcpy(&v, p, sizeof(v));
 	return v;
-}
-
-/*
- * A file options can be added to: version 7, this machine's byte order (the
- * options are written in it), its last options section not compressed.
- */
-static struct trace_input *open_appendable(const char *file)
-{
-	/* Raw timestamps: the host's TSC ticks, which kvm_write_tsc_offset offsets. */
-	struct trace_input *in = trace_input_open(file, TRACE_INPUT_NO_PLUGINS | TRACE_INPUT_LAZY |
-						       TRACE_INPUT_RAW_TS);
-	int one = 1, big = !*(char *)&one;
-
-	if (!in)
-		return NULL;
-	if (trace_input_version(in) < 7)
-		error("'%s': a version %d file cannot take new options: make it version 7 first (trace-cmd convert --file-version 7)",
-		      file, trace_input_version(in));
-	else if (trace_input_big_endian(in) != big)
-		error("'%s': a %s-endian file cannot take options written on this %s-endian machine",
-		      file, big ? "little" : "big", big ? "big" : "little");
-	else if (!trace_input_options_link(in))
-		error("'%s': its last options section is compressed: new options cannot be chained to it",
-		      file);
-	else
-		return in;
-	trace_input_close(in);
-	return NULL;
 }
 
 static struct vcpu_task *find_task(struct attach *at, int pid)
@@ -481,61 +454,21 @@ static void time_shift_from_writes(const struct attach *at, uint64_t host_id, ui
 			mb_u64(m, 0);
 }
 
-/* A file with its new options, written beside it until both are complete. */
-struct rewrite {
-	struct outfile out;
-	struct trace_output *writer;
-};
-
-static int rewrite_begin(struct rewrite *rw, const char *file, struct trace_input *in)
-{
-	int src = open_regular(file);
-
-	if (src < 0)
-		return -1;
-	if (outfile_open(&rw->out, file, NULL) < 0) {
-		close(src);
-		return -1;
-	}
-	rw->writer = trace_output_append(rw->out.fd, file, src, fd_size(src),
-					 trace_input_compression(in),
-					 trace_input_options_link(in),
-					 trace_input_strings_size(in));
-	rw->out.fd = -1;	/* the writer's now */
-	close(src);
-	if (!rw->writer) {
-		outfile_abort(&rw->out);
-		return -1;
-	}
-	return 0;
-}
-
-/* Writes the new options; the file stays beside until rewrite_commit(). */
-static int rewrite_finish(struct rewrite *rw)
-{
-	int ret = trace_output_close(rw->writer);
-
-	rw->writer = NULL;
-	if (ret < 0)
-		outfile_abort(&rw->out);
-	return ret;
-}
-
 static int host_rewrite(struct attach *at, struct trace_input *host, uint64_t guest_id,
-			struct rewrite *rw)
+			struct append *rw)
 {
 	struct membuf m = { 0 };
 
-	if (rewrite_begin(rw, at->host_file, host) < 0)
+	if (append_begin(rw, at->host_file, host) < 0)
 		return -1;
 	guest_option(at, guest_id, &m);
 	trace_output_add_option(rw->writer, TRACE_OPT_GUEST, m.data, m.len);
 	free(m.data);
-	return rewrite_finish(rw);
+	return append_finish(rw);
 }
 
 static int guest_rewrite(struct attach *at, struct trace_input *host, struct trace_input *guest,
-			 struct rewrite *rw)
+			 struct append *rw)
 {
 	struct membuf m = { 0 };
 	size_t len;
@@ -547,7 +480,7 @@ static int guest_rewrite(struct attach *at, struct trace_input *host, struct tra
 	if (at->nr_samples > (int)cpus)
 		return error("'%s': %d -s given for its %u CPUs", at->guest_file, at->nr_samples,
 			     cpus);
-	if (rewrite_begin(rw, at->guest_file, guest) < 0)
+	if (append_begin(rw, at->guest_file, guest) < 0)
 		return -1;
 	if (at->nr_samples)
 		time_shift_option(at, host_id, cpus, &m);
@@ -556,7 +489,7 @@ static int guest_rewrite(struct attach *at, struct trace_input *host, struct tra
 	trace_output_add_option(rw->writer, TRACE_OPT_TIME_SHIFT, m.data, m.len);
 	trace_output_add_option(rw->writer, TRACE_OPT_TSC2NSEC, tsc2nsec, len);
 	free(m.data);
-	return rewrite_finish(rw);
+	return append_finish(rw);
 }
 
 /* What makes the pair unfit, before anything is written. */
@@ -588,7 +521,7 @@ static int check_pair(struct attach *at, struct trace_input *host, struct trace_
 static int attach_files(struct attach *at, struct trace_input *host, struct trace_input *guest)
 {
 	uint64_t guest_id = option_u64(guest, TRACE_OPT_TRACEID);
-	struct rewrite hw = { 0 }, gw = { 0 };
+	struct append hw = { 0 }, gw = { 0 };
 	int mapped;
 
 	if (check_pair(at, host, guest) < 0 || scan_host(at, host) < 0 || check_vcpus(at) < 0)
@@ -619,8 +552,8 @@ static int run_attach(int argc, char **argv)
 
 	if (ret == PARSE_RUN) {
 		ret = EXIT_FAILED;
-		host = open_appendable(at.host_file);
-		guest = host ? open_appendable(at.guest_file) : NULL;
+		host = append_open(at.host_file);
+		guest = host ? append_open(at.guest_file) : NULL;
 		if (guest && attach_files(&at, host, guest) == 0)
 			ret = EXIT_OK;
 	}

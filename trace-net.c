@@ -402,13 +402,19 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, 
 	return 0;
 }
 
-/* TRACE_REQ as 3.4's record -A sends it: argc 0 in the fixed part, the arguments as a parameter. */
-int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv)
+/*
+ * TRACE_REQ as 3.4's record -A sends it: argc 0 in the fixed part, the
+ * arguments as a parameter, and with @offer_ptp the time-sync protocols one
+ * ("ptp", then the empty name that ends the list).
+ */
+int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
+		       int offer_ptp)
 {
+	static const char protos[] = "ptp\0";
 	unsigned char payload[NET_MSG_MAX];
 	/* be32 flags, be32 argc, be64 trace id */
 	unsigned char fixed[16] = { 0 };
-	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed);
+	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed) - 8 - sizeof(protos);
 
 	put_be32(payload, REQ_PARAM_ARGS);
 	put_be32(payload + 8, argc);
@@ -422,6 +428,12 @@ int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const ch
 		len += n;
 	}
 	put_be32(payload + 4, len - 8);
+	if (offer_ptp) {
+		put_be32(payload + len, REQ_PARAM_TSYNC);
+		put_be32(payload + len + 4, sizeof(protos));
+		memcpy(payload + len + 8, protos, sizeof(protos));
+		len += 8 + sizeof(protos);
+	}
 	put_be32(fixed + 8, trace_id >> 32);
 	put_be32(fixed + 12, (uint32_t)trace_id);
 	return net_send_msg(p, NET_TRACE_REQ, fixed, sizeof(fixed), payload, len);

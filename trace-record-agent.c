@@ -5,10 +5,14 @@
  * TRACE_RESP with its CPUs and data ports, its file header as SEND_DATA up to
  * FIN_DATA, one TCP data channel per CPU read by a process of its own, and at
  * the end CLOSE, CLOSE_RESP and the guest's file finished as listen does.
+ * Time sync (ptp, trace-tsync.h) is offered; when the agent takes it, a
+ * thread samples the guest's clock while the recording runs, and the
+ * guest's file gets the TIME_SHIFT option they make.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,12 +23,14 @@
 #include <sys/wait.h>
 
 #include "trace-cmd.h"
+#include "trace-append.h"
 #include "trace-dat.h"
 #include "trace-listen.h"
 #include "trace-net.h"
 #include "trace-outfile.h"
 #include "trace-output.h"
 #include "trace-record-agent.h"
+#include "trace-tsync.h"
 
 #define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
 #define CLOSE_RESP_MS		30000	/* the agent's recorders drain before it answers CLOSE */
@@ -49,12 +55,21 @@ struct guest {
 	int		*data_fds;
 	pid_t		reader;		/* the process reading the data channels; 0: none */
 	int		written;	/* trace-NAME.dat is complete */
+	struct net_peer	sync;		/* the time-sync connection; fd -1: none */
+	struct tsync_host *tsync;	/* its samples */
+	pthread_t	tsync_thread;
+	int		tsync_running;	/* tsync_thread is to be joined */
+	long		tsync_interval;	/* ms between samples */
+	int		tsync_status;	/* tsync_host_run()'s */
+	volatile sig_atomic_t tsync_stop;
 };
 
 struct record_guests {
 	struct guest	*g;
 	int		nr;
 	int		current;	/* the guest options go to; -1: none (before -A, after -B) */
+	long		tsync_interval;	/* --tsync-interval: ms between samples; < 0: no sync */
+	uint64_t	host_id;	/* the host file's trace id, in TIME_SHIFT */
 };
 
 struct record_guests *record_guests_new(void)
@@ -63,6 +78,11 @@ struct record_guests *record_guests_new(void)
 
 	g->current = -1;
 	return g;
+}
+
+void record_guests_tsync_interval(struct record_guests *g, long ms)
+{
+	g->tsync_interval = ms;
 }
 
 int record_guests_count(const struct record_guests *g)
@@ -124,6 +144,7 @@ static int add_guest(struct record_guests *g, const char *arg)
 	memset(gs, 0, sizeof(*gs));
 	gs->target = arg;
 	gs->peer.fd = -1;
+	gs->sync.fd = -1;
 	gs->argv = xcalloc(NET_AGENT_MAX_ARGS + 1, sizeof(*gs->argv));
 	g->current = g->nr - 1;
 	if (parse_target(gs, arg) < 0 || check_name(gs->name) < 0)
@@ -213,31 +234,29 @@ static int wait_answer(struct guest *gs, const char *what)
 	return 0;
 }
 
-/*
- * Where the host would synchronize its clock with the guest's, once a
- * time-sync protocol exists here: none is offered, so none may be chosen,
- * and the guest's timestamps stay on its own clock.
- */
-static int guest_time_sync(struct guest *gs)
+/* What the agent chose: ptp when offered, or none. */
+static int guest_time_sync(struct guest *gs, int offered)
 {
-	if (gs->resp.tsync_proto[0]) {
-		char shown[PRINTABLE_SIZE(16)];
+	char shown[PRINTABLE_SIZE(16)];
 
+	if (!gs->resp.tsync_proto[0]) {
+		log_info("'%s': no time synchronization%s: the guest's timestamps are its own clock's",
+			 gs->target, offered ? " (the agent chose none)" : "");
+		return 0;
+	}
+	if (!offered || strcmp(gs->resp.tsync_proto, TSYNC_PTP))
 		return error("'%s': the agent chose time-sync protocol '%s', which was not offered",
 			     gs->target, printable(shown, sizeof(shown), gs->resp.tsync_proto, 16));
-	}
-	log_info("'%s': no time synchronization: the guest's timestamps are its own clock's",
-		 gs->target);
 	return 0;
 }
 
-static int request(struct guest *gs, uint64_t host_id, const char *clock)
+static int request(struct guest *gs, uint64_t host_id, const char *clock, int offer_ptp)
 {
 	struct net_msg *m = xmalloc(sizeof(*m));
 	const char **argv;
 	int argc = guest_args(gs, clock, &argv), ret;
 
-	ret = net_send_trace_req(&gs->peer, host_id, argc, argv);
+	ret = net_send_trace_req(&gs->peer, host_id, argc, argv, offer_ptp);
 	if (ret == 0)
 		ret = wait_answer(gs, "TRACE_REQ");
 	if (ret == 0)
@@ -248,7 +267,7 @@ static int request(struct guest *gs, uint64_t host_id, const char *clock)
 		ret = error("'%s': the agent wants FIFOs, which were not offered", gs->target);
 	free(argv);
 	free(m);
-	return ret < 0 ? -1 : guest_time_sync(gs);
+	return ret < 0 ? -1 : guest_time_sync(gs, offer_ptp);
 }
 
 /* --- the guest's file ---------------------------------------------------- */
@@ -417,12 +436,27 @@ static int start_reader(struct guest *gs)
 	return 0;
 }
 
-static int start_guest(struct guest *gs, const char *output, uint64_t host_id, const char *clock)
+/* When the agent took ptp: its time-sync port, connected at once (3.4's agent waits for it). */
+static int connect_tsync(struct guest *gs)
+{
+	char port[16];
+
+	if (strcmp(gs->resp.tsync_proto, TSYNC_PTP))
+		return 0;
+	snprintf(port, sizeof(port), "%u", gs->resp.tsync_port);
+	gs->sync.name = gs->target;
+	gs->sync.timeout_ms = NET_TIMEOUT_MS;
+	gs->sync.fd = net_connect(gs->host, port, SOCK_STREAM, "the agent's time sync");
+	return gs->sync.fd < 0 ? -1 : 0;
+}
+
+static int start_guest(struct guest *gs, const char *output, uint64_t host_id, const char *clock,
+		       int offer_ptp)
 {
 	gs->peer.name = gs->target;
 	gs->peer.timeout_ms = NET_TIMEOUT_MS;
 	gs->peer.fd = net_connect(gs->host, gs->port, SOCK_STREAM, "the agent");
-	if (gs->peer.fd < 0 || request(gs, host_id, clock) < 0)
+	if (gs->peer.fd < 0 || request(gs, host_id, clock, offer_ptp) < 0 || connect_tsync(gs) < 0)
 		return -1;
 	gs->path = guest_path(output, gs->name);
 	if (open_guest_file(gs) < 0)
@@ -432,11 +466,94 @@ static int start_guest(struct guest *gs, const char *output, uint64_t host_id, c
 	return start_reader(gs);
 }
 
+/* --- time sync ----------------------------------------------------------- */
+
+/* The version of the guest's file, from the header received ("\x17\x08\x44tracing" "7"). */
+static int header_version(const struct guest *gs)
+{
+	char head[12] = "";
+
+	if (pread(gs->out.fd, head, sizeof(head), 0) != sizeof(head) || head[11])
+		return 0;
+	return head[10] - '0';
+}
+
+static void *tsync_main(void *arg)
+{
+	struct guest *gs = arg;
+
+	gs->tsync_status = tsync_host_run(gs->tsync, gs->tsync_interval, &gs->tsync_stop);
+	return NULL;
+}
+
+/*
+ * When the agent took ptp: a thread sampling until the recording ends.  A
+ * version 6 file cannot take the option afterwards: the session is ended at
+ * once, unsampled.
+ */
+static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
+{
+	sigset_t all, old;
+	int err;
+
+	if (gs->sync.fd < 0)
+		return 0;
+	gs->tsync = tsync_host_new(&gs->sync, clock, gs->resp.cpus);
+	if (!gs->tsync)
+		return -1;
+	if (header_version(gs) != 7) {
+		log_info("'%s': no time synchronization: the guest's file is version %d, which cannot take a TIME_SHIFT option afterwards",
+			 gs->target, header_version(gs));
+		tsync_host_stop(gs->tsync);
+		tsync_host_free(gs->tsync);
+		gs->tsync = NULL;
+		return 0;
+	}
+	log_info("'%s': time synchronization with ptp, every %ld ms", gs->target, interval_ms);
+	gs->tsync_interval = interval_ms;
+	/* record's main thread takes the signals: its sigsuspend() waits on them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&gs->tsync_thread, NULL, tsync_main, gs);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return error("'%s': cannot start the time-sync thread: %s", gs->target, strerror(err));
+	gs->tsync_running = 1;
+	return 0;
+}
+
+/* Ends the sampling (a last sample, then STOP): 0 when it succeeded. */
+static int stop_tsync(struct guest *gs)
+{
+	if (!gs->tsync_running)
+		return 0;
+	gs->tsync_stop = 1;
+	pthread_join(gs->tsync_thread, NULL);
+	gs->tsync_running = 0;
+	return gs->tsync_status;
+}
+
+/* The samples into the written guest file's TIME_SHIFT option. */
+static int write_time_shift(struct guest *gs, uint64_t host_id)
+{
+	size_t len;
+	void *opt = tsync_time_shift_option(gs->tsync, host_id, &len);
+	int ret = append_option(gs->path, TRACE_OPT_TIME_SHIFT, opt, len);
+
+	free(opt);
+	return ret;
+}
+
 int record_guests_start(struct record_guests *g, const char *output, uint64_t host_id,
 			const char *clock)
 {
+	g->host_id = host_id;
 	for (int i = 0; i < g->nr; i++)
-		if (start_guest(&g->g[i], output, host_id, clock) < 0)
+		if (start_guest(&g->g[i], output, host_id, clock, g->tsync_interval >= 0) < 0)
+			return -1;
+	/* After every reader's fork: the threads are the record process's alone. */
+	for (int i = 0; i < g->nr; i++)
+		if (start_tsync(&g->g[i], g->tsync_interval, clock) < 0)
 			return -1;
 	return 0;
 }
@@ -523,12 +640,13 @@ static int finish_file(struct guest *gs)
 	return ret;
 }
 
-static int finish_guest(struct guest *gs)
+static int finish_guest(struct guest *gs, uint64_t host_id)
 {
-	int ret;
+	int ret, synced;
 
 	if (!gs->reader)
 		return -1;	/* never started */
+	synced = stop_tsync(gs) == 0;
 	ret = close_agent(gs);
 	if (ret == 0)
 		ret = wait_reader(gs, DRAIN_MS);
@@ -536,6 +654,11 @@ static int finish_guest(struct guest *gs)
 		wait_hang_up(gs);
 		ret = finish_file(gs);
 	}
+	if (ret == 0 && gs->tsync && !synced)
+		ret = error("'%s': time sync failed: '%s' has no TIME_SHIFT option", gs->target,
+			    gs->path);
+	else if (ret == 0 && gs->tsync)
+		ret = write_time_shift(gs, host_id);
 	return ret;
 }
 
@@ -544,7 +667,7 @@ int record_guests_finish(struct record_guests *g)
 	int ret = 0;
 
 	for (int i = 0; g && i < g->nr; i++)
-		if (finish_guest(&g->g[i]) < 0)
+		if (finish_guest(&g->g[i], g->host_id) < 0)
 			ret = -1;
 	return ret;
 }
@@ -586,6 +709,10 @@ void record_guests_free(struct record_guests *g)
 	for (int i = 0; g && i < g->nr; i++) {
 		struct guest *gs = &g->g[i];
 
+		stop_tsync(gs);
+		tsync_host_free(gs->tsync);
+		if (gs->sync.fd >= 0)
+			close(gs->sync.fd);
 		if (gs->reader > 0) {
 			kill(gs->reader, SIGTERM);
 			waitpid(gs->reader, NULL, 0);

@@ -28,6 +28,12 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 int record_guests_count(const struct record_guests *g);
 
 /*
+ * --tsync-interval: ptp samples of every guest's clock every @ms (0: at the
+ * start and end only, the default; negative: no time sync offered).
+ */
+void record_guests_tsync_interval(struct record_guests *g, long ms);
+
+/*
  * Once the host's tracefs is set up and its recorders started: asks each
  * agent to trace (its clock @clock unless its -C says otherwise), receives
  * its file header into @output's guest file, connects its data channels

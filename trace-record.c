@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <poll.h>
 #include <sched.h>
@@ -93,7 +94,9 @@ static const char record_usage[] =
 	"                      -e -f -R -v -p -l -n -g -O -T -M -C -b -s -d -D -i after it\n"
 	"                      (until a -B) are its own; vsock CIDs are not supported\n"
 	"  --name NAME         after -A: the guest's name, in its file's name\n"
-	"  --tsync-interval MS, --tsc2nsec  refused: no time synchronization with guests\n"
+	"  --tsync-interval MS sync the guests' clocks with ptp every MS ms (0: at the start\n"
+	"                      and end only, the default; negative: no time sync)\n"
+	"  --tsc2nsec          refused: no TSC to nanoseconds conversion\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
@@ -252,6 +255,7 @@ static const char *record_only_name(int c)
 	case OPT_NOTIMEOUT: return "--notimeout";
 	case OPT_NOFIFOS: return "--nofifos";
 	case OPT_PROFILE: return "--profile";
+	case OPT_TSYNC_INTERVAL: return "--tsync-interval";
 	}
 	return NULL;
 }
@@ -368,9 +372,16 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 		plan->nofifos = 1;
 		break;
 	case OPT_TSYNC_INTERVAL:
+	{
+		long ms;
+
+		if (parse_long("--tsync-interval", optarg, INT_MIN, INT_MAX, &ms) < 0)
+			return usage_follows(plan->cmd);
+		record_guests_tsync_interval(plan->guests, ms);
+		break;
+	}
 	case OPT_TSC2NSEC:
-		return usage_error(plan->cmd, "%s: this trace-cmd has no time synchronization with guests: their timestamps stay on their own clocks",
-				   c == OPT_TSC2NSEC ? "--tsc2nsec" : "--tsync-interval");
+		return usage_error(plan->cmd, "--tsc2nsec: this trace-cmd does not convert TSC timestamps to nanoseconds: guests are synchronized on the host's clock (-C)");
 	case OPT_PROFILE:
 		plan->profile = 1;
 		break;

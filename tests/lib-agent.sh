@@ -8,6 +8,10 @@
 #   wait_agent_log 'regex'   # until agent.out/err say it (30 s)
 #   upstream_record_agent    # 3.4's record -A to 127.0.0.1:$APORT (RECORD_A_OPTS
 #                            # before -A): host.dat and host-127.0.0.1.dat
+#   remove_clock_synch LIST  # 3.4's leftover clock_synch-N instances (not in LIST)
+#   time_shift_of FILE [TC]  # its TimeShift by TC's dump (3.4's): timeshift.head/.samples
+#   samples_near_zero        # every sample's offset under MAX_OFFSET
+#   every_cpu_sampled N      # at least N samples of each of the CPUS
 
 # Starts the agent (ours, or $AGENT) for the client $1 on a free port: APORT,
 # APID, agent.out/err.  It leads a process group: stop_agent waits for the
@@ -78,10 +82,49 @@ upstream_record_agent() {
 		umount $T/instances/$HOSTBUF/$f 2>/dev/null
 	done
 	rmdir $T/instances/$HOSTBUF 2>/dev/null
-	for d in $T/instances/clock_synch-*; do
-		[ -d "$d" ] && ! grep -qx "${d##*/}" "$TRASH/instances.before" && rmdir "$d"
-	done
+	remove_clock_synch "$TRASH/instances.before"
 	echo $size >$T/buffer_size_kb
 	return $status
+}
+
+# With time sync 3.4 leaves its own clock_synch-N instance behind (its rmdir
+# fails with EBUSY, as host and as agent): those not listed in $1 removed,
+# as 3.4 should have.
+remove_clock_synch() {
+	for d in $T/instances/clock_synch-*; do
+		[ -d "$d" ] && ! grep -qx "${d##*/}" "$1" && rmdir "$d"
+	done
+	return 0
+}
+
+CPUS=$(getconf _NPROCESSORS_ONLN)
+MAX_OFFSET=1000000	# ns: generous for a loaded machine, where the truth is 0
+
+# The TimeShift option of dump --options FILE ($1) by $2 (3.4's by default):
+# its header lines with the trace id dropped, to timeshift.head; its samples
+# "offset scaling fraction time" to timeshift.samples.
+time_shift_of() {
+	"${2:-$UPSTREAM34}" dump --options -i "$1" >options &&
+	sed -n '/Option TimeShift/,/Option DONE/p' options >ts &&
+	sed -n '3,$p' ts | grep -v '^	' | grep -v 'Option DONE' >timeshift.head &&
+	grep "^	[-0-9]" ts | sed 's/\[.*//; s/^	//' >timeshift.samples &&
+	test -s timeshift.samples
+}
+
+# Every sample's offset within MAX_OFFSET, scaling 1, fraction 0, time set.
+samples_near_zero() {
+	awk -v max=$MAX_OFFSET '
+		{ o = $1 < 0 ? -$1 : $1 }
+		o > max || $2 != 1 || $3 != 0 || $4 <= 0 { print "bad sample: " $0; bad = 1 }
+		END { exit bad || NR == 0 }' timeshift.samples
+}
+
+# timeshift.head counts at least $1 samples of every CPU.
+every_cpu_sampled() {
+	for cpu in $(seq 0 $((CPUS - 1))); do
+		n=$(sed -n "s/^\([0-9]*\) \[samples count for CPU $cpu\]$/\1/p" timeshift.head) &&
+		test "$n" -ge $1 || { echo "CPU $cpu: ${n:-no} samples"; return 1; }
+	done &&
+	test $(wc -l <timeshift.samples) -ge $(($1 * CPUS))
 }
 

@@ -4,6 +4,8 @@
 # an instance of its own, at the same time.  The guest file is named as 3.4
 # names it, holds the markers written meanwhile, and is named with its trace
 # id in the host file's GUEST option; both reports read the pair the same.
+# Time sync: ptp offered, taken by both agents, its samples (near 0 here, one
+# machine) in the guest file's TIME_SHIFT option; --tsync-interval -1 none.
 # A bad agent (refusing, silent, dying) fails the recording within seconds,
 # naming it, with tracefs put back and no guest file or temporary left.
 . "$(dirname "$0")/test-lib.sh"
@@ -17,7 +19,8 @@ HOSTBUF=a32rec
 printf "marker-%s\n" 1 2 3 4 5 >"$TRASH/want"
 # A fake agent on a free port (FPORT, FPID): "silent" takes the connection
 # and never says a word; "dying" answers, sends a file header, takes the
-# data channel of its one CPU, then dies while the host records.
+# data channel of its one CPU, then dies while the host records; "ptp" is
+# "dying" choosing ptp for time sync (on a port where nothing listens).
 cat >"$TRASH/fake-agent.py" <<-\PY
 	import socket, struct, sys, time
 	l = socket.socket()
@@ -35,7 +38,8 @@ cat >"$TRASH/fake-agent.py" <<-\PY
 	d.bind(("127.0.0.1", 0))
 	d.listen(1)
 	ports = b"%d\0" % d.getsockname()[1]
-	fixed = struct.pack(">IIIQ16sI", 0, 1, 4096, 7, b"", 0)
+	proto = b"ptp" if sys.argv[1] == "ptp" else b""
+	fixed = struct.pack(">IIIQ16sI", 0, 1, 4096, 7, proto, 1)
 	s.sendall(struct.pack(">III", 12 + len(fixed) + len(ports), 7, len(fixed)) + fixed + ports)
 	s.sendall(struct.pack(">III", 16, 3, 0) + b"junk" + struct.pack(">III", 12, 4, 0))
 	c, _ = d.accept()
@@ -82,6 +86,14 @@ test_expect_success TRACEFS "our record -A, our agent: host.dat and host-127.0.0
 	{ cat record.out record.err agent.out agent.err; false; }
 '
 
+test_expect_success TRACEFS "... time synced: TimeShift in the guest file, 2 samples of every CPU or more, near 0" '
+	cd "$TRASH/ours" &&
+	time_shift_of host-127.0.0.1.dat "$TRACE_CMD" &&
+	samples_near_zero &&
+	every_cpu_sampled 2 ||
+	{ cat ts; false; }
+'
+
 test_expect_success TRACEFS,UPSTREAM34 "the host file names the guest file by its trace id; 3.4 reads both" '
 	cd "$TRASH/ours" &&
 	"$UPSTREAM34" dump --options -i host.dat >host.options &&
@@ -91,7 +103,12 @@ test_expect_success TRACEFS,UPSTREAM34 "the host file names the guest file by it
 	grep -qx "127.0.0.1 \[Guest name\]" guest.opt &&
 	grep -qx "$id \[trace id\]" guest.opt &&
 	guest_markers host-127.0.0.1.dat "$UPSTREAM34" >markers &&
-	test_cmp "$TRASH/want" markers
+	test_cmp "$TRASH/want" markers &&
+	host_id=$(grep -A1 "Option TRACEID" host.options | tail -1) &&
+	time_shift_of host-127.0.0.1.dat &&
+	grep -qx "$host_id \[peer.s trace id\]" ts &&
+	samples_near_zero &&
+	every_cpu_sampled 2
 '
 
 test_expect_success TRACEFS,UPSTREAM34 "report -i host.dat -i guest: ours equals 3.4s, the markers in the guest part" '
@@ -122,22 +139,48 @@ test_expect_success TRACEFS "NAME@HOST:PORT names the guest; --name overrides it
 	{ cat record.out record.err agent.out agent.err; false; }
 '
 
-test_expect_success TRACEFS,UPSTREAM34,SHIM "our record -A, 3.4s agent: both files, both reports the same" '
+test_expect_success TRACEFS,UPSTREAM34,SHIM "our record -A, 3.4s agent: both files, time synced, both reports the same" '
 	fresh_dir &&
 	tracefs_state >before &&
+	ls $T/instances >instances.before &&
 	upstream_shim on &&
 	AGENT=$UPSTREAM34 start_agent 127.0.0.1 &&
-	record_agent -A 127.0.0.1:$APORT -e initcall
+	record_agent --verbose -A 127.0.0.1:$APORT -e initcall
 	status=$?
 	stop_agent
 	upstream_shim off &&
+	remove_clock_synch instances.before &&
 	test $status = 0 &&
 	nothing_left &&
+	grep -q "127.0.0.1:$APORT.: time synchronization with ptp, every 0 ms" record.err &&
 	guest_markers host-127.0.0.1.dat "$TRACE_CMD" >markers &&
 	test_cmp "$TRASH/want" markers &&
+	time_shift_of host-127.0.0.1.dat &&
+	samples_near_zero &&
+	every_cpu_sampled 2 &&
 	"$UPSTREAM34" report -i host.dat -i host-127.0.0.1.dat >up.both &&
 	"$TRACE_CMD" report -i host.dat -i host-127.0.0.1.dat >our.both &&
 	test_cmp up.both our.both ||
+	{ cat record.out record.err agent.out agent.err ts; false; }
+'
+
+test_expect_success TRACEFS "--tsync-interval 100: a sample every 100 ms; -1: no time sync, no TimeShift" '
+	fresh_dir && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	record_agent --tsync-interval 100 -A 127.0.0.1:$APORT -e initcall &&
+	nothing_left &&
+	time_shift_of host-127.0.0.1.dat "$TRACE_CMD" &&
+	samples_near_zero &&
+	every_cpu_sampled 3 &&
+	rm host.dat host-127.0.0.1.dat &&
+	record_agent --verbose --tsync-interval -1 -A 127.0.0.1:$APORT -e initcall &&
+	nothing_left &&
+	guest_markers host-127.0.0.1.dat "$TRACE_CMD" >markers &&
+	test_cmp "$TRASH/want" markers &&
+	grep -q "127.0.0.1:$APORT.: no time synchronization: the guest.s timestamps" record.err &&
+	"$TRACE_CMD" dump --options -i host-127.0.0.1.dat >options &&
+	grep -q "Option TRACEID" options &&
+	! grep -q "TimeShift" options ||
 	{ cat record.out record.err agent.out agent.err; false; }
 '
 
@@ -183,7 +226,18 @@ test_expect_success TRACEFS "an agent that dies while tracing: exit 1 naming it,
 	{ cat record.out record.err fake.out; false; }
 '
 
-test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests of one name, tsync" '
+test_expect_success TRACEFS "an agent choosing ptp when not offered (--tsync-interval -1): exit 1 naming it, tracefs put back" '
+	fresh_dir && start_fake ptp &&
+	tracefs_state >before &&
+	test_expect_code 1 record_agent --tsync-interval -1 -A 127.0.0.1:$FPORT -e initcall &&
+	kill $FPID; wait $FPID
+	nothing_left &&
+	grep -q "^trace-cmd record: .127.0.0.1:$FPORT.: the agent chose time-sync protocol .ptp., which was not offered" record.err &&
+	! test -e host.dat && ! test -e host-127.0.0.1.dat ||
+	{ cat record.out record.err fake.out; false; }
+'
+
+test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests of one name, --tsc2nsec, --tsync-interval" '
 	usage_is() { msg=$1; shift; test_expect_code 2 "$TRACE_CMD" "$@" 2>err && grep -q -- "$msg" err || { cat err; false; }; } &&
 	usage_is "^trace-cmd record: -A .3:823.: vsock (CID 3) is not supported" record -A 3:823 -e sched &&
 	usage_is "^trace-cmd record: -A .g@3.: vsock (CID 3) is not supported" record -A g@3 -e sched &&
@@ -194,8 +248,9 @@ test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests 
 	usage_is "^trace-cmd record: -A .h:2.: a guest named .h. is already traced" record -A h:1 -A h:2 -e sched &&
 	usage_is "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
-	usage_is "^trace-cmd record: --tsc2nsec: this trace-cmd has no time synchronization" record --tsc2nsec -A g:2 -e sched &&
-	usage_is "^trace-cmd record: --tsync-interval: this trace-cmd has no time synchronization" record --tsync-interval 10 -A g:2 -e sched
+	usage_is "^trace-cmd record: --tsc2nsec: this trace-cmd does not convert TSC timestamps" record --tsc2nsec -A g:2 -e sched &&
+	usage_is "^trace-cmd record: invalid --tsync-interval value .1s.: not a number" record --tsync-interval 1s -A g:2 -e sched &&
+	usage_is "^trace-cmd stream: unknown option .--tsync-interval." stream --tsync-interval 10 -e sched
 '
 
 test_done

@@ -12,27 +12,6 @@ test_have_prereq TRACEFS && . "$TEST_DIR/lib-tracefs.sh" && test_lock_tracefs
 
 trap 'stop_agent; cd /; rm -rf "$TRASH"' EXIT
 TSYNC_HOST=$HELPERS/tsync-host
-CPUS=$(getconf _NPROCESSORS_ONLN)
-MAX_OFFSET=1000000	# ns: generous for a loaded machine, where the truth is 0
-
-# The TimeShift option of dump --options FILE ($1): its header lines with
-# the trace id dropped, to timeshift.head; its samples "offset scaling
-# fraction time" to timeshift.samples.
-time_shift_of() {
-	"$UPSTREAM34" dump --options -i "$1" >options &&
-	sed -n '/Option TimeShift/,/Option DONE/p' options >ts &&
-	sed -n '3,$p' ts | grep -v '^	' | grep -v 'Option DONE' >timeshift.head &&
-	grep "^	[-0-9]" ts | sed 's/\[.*//; s/^	//' >timeshift.samples &&
-	test -s timeshift.samples
-}
-
-# Every sample's offset within MAX_OFFSET, scaling 1, fraction 0, time set.
-samples_near_zero() {
-	awk -v max=$MAX_OFFSET '
-		{ o = $1 < 0 ? -$1 : $1 }
-		o > max || $2 != 1 || $3 != 0 || $4 <= 0 { print "bad sample: " $0; bad = 1 }
-		END { exit bad || NR == 0 }' timeshift.samples
-}
 
 expected_head() {
 	echo "0x1 [peer's protocol flags]"
@@ -57,11 +36,7 @@ test_expect_success TRACEFS,UPSTREAM34,SHIM "3.4's record -A, our agent: ptp neg
 
 test_expect_success TRACEFS,UPSTREAM34,SHIM "... at least two samples of every CPU: at the start and at the end" '
 	cd "$TRASH/ours" &&
-	for cpu in $(seq 0 $((CPUS - 1))); do
-		n=$(sed -n "s/^\([0-9]*\) \[samples count for CPU $cpu\]$/\1/p" timeshift.head) &&
-		test "$n" -ge 2 || return 1
-	done &&
-	test $(wc -l <timeshift.samples) -ge $((2 * CPUS))
+	every_cpu_sampled 2
 '
 
 test_expect_success TRACEFS,UPSTREAM34 "... our report and 3.4's read host and guest on one timeline, alike" '
