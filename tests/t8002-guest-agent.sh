@@ -20,13 +20,14 @@ while :; do
 	[ -z "$busy" ] && break
 	APORT=$((APORT + 8))
 done
-# 3.4's agent opens its data ports from 1500 up, as its listen does: qemu
-# cannot start while another test's upstream listen holds them here.
+# 3.4's agent opens its data ports from 1500 up, as its listen does, then
+# its time-sync port (1502 for the guest's 2 CPUs): qemu cannot start while
+# another test's upstream listen holds them here.
 for i in $(seq 60); do
-	port_listening 1500 || port_listening 1501 || break
+	port_listening 1500 || port_listening 1501 || port_listening 1502 || break
 	sleep 0.5
 done
-guest_net $APORT 8 1500 2
+guest_net $APORT 8 1500 3
 guest_env "AGENT_PORT=$APORT"
 # serve NAME AGENT: AGENT's agent for the host (10.0.2.2) on AGENT_PORT, its
 # data ports forwarded too; markers every 0.2 s until the host is done.
@@ -86,7 +87,8 @@ fi
 test_expect_success GUEST,TRACEFS 'the guest boots and runs both cases' 'guest_booted'
 
 # check NAME: the host's recording succeeded, the guest's file has its markers
-# and functions, and the host file names it with its trace id.
+# and functions and the time sync's samples (ptp), and the host file names
+# it with its trace id.
 check() {
 	cd "$TRASH/$1" &&
 	guest_ok $1 &&
@@ -95,6 +97,9 @@ check() {
 	"$TRACE_CMD" report -i host-guest.dat >guest.report &&
 	grep -q "tracing_mark_write: guest-marker-" guest.report &&
 	grep -q "function: .*vfs_write" guest.report &&
+	"$TRACE_CMD" dump --options -i host-guest.dat >guest.options &&
+	grep -q "Option TimeShift" guest.options &&
+	grep -q "^2 \[samples count for CPU 1\]$" guest.options &&
 	"$TRACE_CMD" report -i host.dat >host.report &&
 	grep -q "sched_switch:" host.report &&
 	! grep -q "guest-marker" host.report ||
