@@ -172,11 +172,6 @@ struct early_compress *early_start(int comp, int nr_cpus, const int *raw_fds,
 	return e;
 }
 
-pid_t early_tid(const struct early_compress *e)
-{
-	return worker_tid(e->worker);
-}
-
 void early_go(struct early_compress *e)
 {
 	if (e)

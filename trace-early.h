@@ -22,8 +22,6 @@ struct cpu_chunks;
  */
 struct early_compress *early_start(int comp, int nr_cpus, const int *raw_fds,
 				   char *const *paths, size_t chunk);
-/* The thread's id, to leave out of the trace. */
-pid_t early_tid(const struct early_compress *e);
 void early_go(struct early_compress *e);
 /*
  * Stops the thread.  Returns each CPU's chunks compressed so far, valid

@@ -157,11 +157,6 @@ struct prefetch *prefetch_new(const struct tfs_events *events)
 	return p;
 }
 
-pid_t prefetch_tid(const struct prefetch *p)
-{
-	return worker_tid(p->worker);
-}
-
 void prefetch_go(struct prefetch *p)
 {
 	if (p)

@@ -20,7 +20,6 @@ struct tfs_events;
  * directory.  NULL if it cannot be made: the writer reads them itself.
  */
 struct prefetch *prefetch_new(const struct tfs_events *events);
-pid_t prefetch_tid(const struct prefetch *p);
 void prefetch_go(struct prefetch *p);
 /*
  * Waits for the thread and offers what it read to prefetch_take(), but

@@ -427,6 +427,8 @@ static int start_reader(struct guest *gs)
 		gs->reader = 0;
 		return error("cannot fork: %s", strerror(errno));
 	}
+	if (gs->reader > 0)
+		log_info("'%s': its data channels read by process %d", gs->target, (int)gs->reader);
 	if (gs->reader == 0) {
 		signal(SIGINT, SIG_IGN);	/* the host's Ctrl-C ends the recording, not the data */
 		signal(SIGTERM, SIG_DFL);
@@ -660,6 +662,15 @@ static int finish_guest(struct guest *gs, uint64_t host_id)
 	else if (ret == 0 && gs->tsync)
 		ret = write_time_shift(gs, host_id);
 	return ret;
+}
+
+pid_t *record_guests_add_readers(const struct record_guests *g, pid_t *pids, int *nr)
+{
+	pids = xrealloc(pids, (*nr + g->nr + 1) * sizeof(*pids));
+	for (int i = 0; i < g->nr; i++)
+		if (g->g[i].reader > 0)
+			pids[(*nr)++] = g->g[i].reader;
+	return pids;
 }
 
 int record_guests_finish(struct record_guests *g)

@@ -8,6 +8,8 @@
 #ifndef TRACE_RECORD_AGENT_H
 #define TRACE_RECORD_AGENT_H
 
+#include <sys/types.h>
+
 #include <stdint.h>
 
 struct record_guests;
@@ -48,6 +50,11 @@ int record_guests_start(struct record_guests *g, const char *output, uint64_t ho
  * its data, and writes its file.  -1 after a message if any failed.
  */
 int record_guests_finish(struct record_guests *g);
+/*
+ * @pids (@*nr of them, grown) with the processes reading the guests' data
+ * channels added, to keep them out of the host's own trace.
+ */
+pid_t *record_guests_add_readers(const struct record_guests *g, pid_t *pids, int *nr);
 
 /* The GUEST option of each guest whose file was written. */
 int record_guests_add_options(const struct record_guests *g, struct trace_output *out);

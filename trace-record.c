@@ -6,6 +6,7 @@
  * buffer statistics, and put tracefs back as it was on every path.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -1184,14 +1185,43 @@ static void make_workers(struct record_run *run)
 }
 
 /* @pids (of @nr) with the workers' thread ids after them. */
-static pid_t *add_worker_tids(const struct record_run *run, pid_t *pids, int *nr)
+/* Every thread of this process: the workers' and the guests' time sync's too. */
+static pid_t *add_own_tids(pid_t *pids, int *nr)
 {
-	pids = xrealloc(pids, (*nr + 2) * sizeof(*pids));
-	if (run->early)
-		pids[(*nr)++] = early_tid(run->early);
-	if (run->prefetch)
-		pids[(*nr)++] = prefetch_tid(run->prefetch);
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *d;
+
+	while (dir && (d = readdir(dir))) {
+		pid_t tid = atoi(d->d_name);
+
+		if (tid > 0 && tid != getpid()) {
+			pids = xrealloc(pids, (*nr + 1) * sizeof(*pids));
+			pids[(*nr)++] = tid;
+		}
+	}
+	if (dir)
+		closedir(dir);
 	return pids;
+}
+
+/*
+ * Every recorder, the instances' too, record's threads and the guests'
+ * data readers are left out of every buffer (record itself always is).
+ */
+static int exclude_own(struct record_run *run)
+{
+	struct record_plan *plan = run->plan;
+	int nr_pids, ret;
+	pid_t *pids = rec_instances_all_pids(plan->instances, run->recorders,
+					     run->recorders ? run->nr_cpus : 0, &nr_pids);
+
+	pids = add_own_tids(pids, &nr_pids);
+	pids = record_guests_add_readers(plan->guests, pids, &nr_pids);
+	ret = ftrace_setup_exclude(&plan->top.ftrace, NULL, run->saved, pids, nr_pids);
+	if (ret == 0)
+		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
+	free(pids);
+	return ret;
 }
 
 /* Once the command is forked: a fork beside a running thread is best avoided. */
@@ -1398,8 +1428,7 @@ static int setup(struct record_run *run)
 {
 	struct record_plan *plan = run->plan;
 	char *prefix;
-	pid_t *pids;
-	int nr_pids, ret;
+	int ret;
 
 	/* Nothing touches tracefs until every check that can fail has passed. */
 	if (plan->argv && !(run->cmd_path = find_command_path(plan->argv[0])))
@@ -1445,22 +1474,18 @@ static int setup(struct record_run *run)
 		return -1;
 	}
 	make_workers(run);
-	/* Every recorder, the instances' too, and record's threads are left out of every buffer. */
-	pids = rec_instances_all_pids(plan->instances, run->recorders,
-				      run->recorders ? run->nr_cpus : 0, &nr_pids);
-	pids = add_worker_tids(run, pids, &nr_pids);
-	ret = ftrace_setup_exclude(&plan->top.ftrace, NULL, run->saved, pids, nr_pids);
-	if (ret == 0)
-		ret = rec_instances_exclude(plan->instances, run->saved, pids, nr_pids);
-	free(pids);
+	ret = exclude_own(run);
 	/*
 	 * The guests last: an agent on this same machine saves what it changes
-	 * once our setup is done, so each puts back what it found.
+	 * once our setup is done, so each puts back what it found.  Their data
+	 * readers and time-sync threads are then left out too.
 	 */
 	if (ret == 0 && record_guests_count(plan->guests)) {
 		run->host_id = trace_output_new_trace_id();
 		ret = record_guests_start(plan->guests, plan->output, run->host_id,
 					  plan->top.ftrace.clock ? plan->top.ftrace.clock : "local");
+		if (ret == 0)
+			ret = exclude_own(run);
 	}
 	return ret;
 }

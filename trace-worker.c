@@ -71,11 +71,6 @@ struct worker *worker_new(void (*fn)(void *arg), void *arg)
 	return w;
 }
 
-pid_t worker_tid(const struct worker *w)
-{
-	return w->tid;
-}
-
 static void release(struct worker *w, int go)
 {
 	pthread_mutex_lock(&w->lock);

@@ -17,8 +17,6 @@ struct worker;
  * cannot be made.
  */
 struct worker *worker_new(void (*fn)(void *arg), void *arg);
-/* Its thread id, for set_event_notrace_pid. */
-pid_t worker_tid(const struct worker *w);
 void worker_go(struct worker *w);
 /*
  * Waits for @fn to return (if never let go, @fn is not run) at the

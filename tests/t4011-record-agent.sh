@@ -139,6 +139,27 @@ test_expect_success TRACEFS "NAME@HOST:PORT names the guest; --name overrides it
 	{ cat record.out record.err agent.out agent.err; false; }
 '
 
+# The agent (on this machine) records every syscall, so its data flows
+# while the host records: the host's process reading it, a trace-cmd of its
+# own, makes reads and writes the host's buffer must not hold.
+test_expect_success TRACEFS "record -A keeps the process reading the guest's data out of the host's trace" '
+	fresh_dir && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	timeout 60 "$TRACE_CMD" record --verbose -o host.dat -B $HOSTBUF \
+		-e syscalls:sys_enter_read -e syscalls:sys_enter_write \
+		-A 127.0.0.1:$APORT -e raw_syscalls -b 64 \
+		sh -c "for i in \$(seq 20); do echo marker-\$i >$T/trace_marker; sleep 0.05; done" \
+		>record.out 2>record.err &&
+	reader=$(sed -n "s/.*its data channels read by process \([0-9]*\)$/\1/p" record.err) &&
+	test -n "$reader" &&
+	"$TRACE_CMD" report -i host.dat >host.report &&
+	grep -q "sys_enter_write" host.report &&
+	! grep -E -- "-$reader +\[" host.report &&
+	wait_agent_log "recording done" &&
+	nothing_left ||
+	{ cat record.err; grep -E -- "-$reader +\[" host.report | head -5; false; }
+'
+
 test_expect_success TRACEFS,UPSTREAM34,SHIM "our record -A, 3.4s agent: both files, time synced, both reports the same" '
 	fresh_dir &&
 	tracefs_state >before &&
