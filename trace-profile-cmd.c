@@ -18,10 +18,14 @@
 extern const struct command cmd_profile, cmd_report;
 
 static const char profile_usage[] =
-	"usage: trace-cmd profile [-e EVENT]... [-p TRACER] [-G] [-H HOOK]... [--by-comm]\n"
-	"                         [-o FILE] [COMMAND [ARG]...]\n"
+	"usage: trace-cmd profile [-e EVENT]... [-p TRACER] [-S] [-d] [-O OPTION]... [-P PID]...\n"
+	"                         [-G] [-H HOOK]... [--by-comm] [-o FILE] [COMMAND [ARG]...]\n"
 	"  -e EVENT       record EVENT too (repeatable)\n"
 	"  -p TRACER      run TRACER instead of function_graph at depth 1\n"
+	"  -S             only the -e events, not the profile's own (record -S)\n"
+	"  -d             keep the function tracer off (record -d)\n"
+	"  -O OPTION      set a trace option (record -O; repeatable)\n"
+	"  -P PID         trace only PID (record -P; repeatable)\n"
 	"  -G             interrupts counted per CPU, not per task\n"
 	"  -H HOOK        time between two events, [sys:]start,match[,pid]/[sys:]end,match[,flags]\n"
 	"                 (repeatable; both events are recorded)\n"
@@ -80,7 +84,7 @@ static int parse(int argc, char **argv, struct args *rec, struct args *rep, cons
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:he:p:GH:o:", profile_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:he:p:SdO:P:GH:o:", profile_options, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			return show_usage(&cmd_profile);
@@ -89,8 +93,14 @@ static int parse(int argc, char **argv, struct args *rec, struct args *rep, cons
 			arg_add(rec, optarg);
 			break;
 		case 'p':
-			arg_add(rec, "-p");
+		case 'O':
+		case 'P':
+			arg_add(rec, c == 'p' ? "-p" : c == 'O' ? "-O" : "-P");
 			arg_add(rec, optarg);
+			break;
+		case 'S':
+		case 'd':
+			arg_add(rec, c == 'S' ? "-S" : "-d");
 			break;
 		case 'G':
 			arg_add(rep, "-G");

@@ -55,13 +55,13 @@ static int has_tracer(const char *name)
 	return found;
 }
 
-int record_profile_plan(struct buffer_plan *top)
+int record_profile_plan(struct buffer_plan *top, int with_events)
 {
 	int added = 0;
 
 	if (!tfs_dir())
 		return -1;
-	for (size_t i = 0; i < ARRAY_SIZE(profile_events); i++) {
+	for (size_t i = 0; with_events && i < ARRAY_SIZE(profile_events); i++) {
 		const struct profile_event *e = &profile_events[i];
 
 		if (!has_event(e->spec)) {
@@ -80,7 +80,7 @@ int record_profile_plan(struct buffer_plan *top)
 		       buffer_plan_option(top, FTRACE_OPT_MAX_GRAPH_DEPTH, "1") < 0 ? -1 : 0;
 	warning("--profile: no function_graph tracer with max_graph_depth in this kernel: "
 		"where tasks enter and leave the kernel is not recorded");
-	if (!added)
+	if (!added && with_events)
 		return error("--profile: this kernel has none of the events a profile reads");
 	return 0;
 }

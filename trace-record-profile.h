@@ -13,9 +13,10 @@ struct buffer_plan;
 /*
  * Adds to @top the events report --profile reads that this kernel has (a
  * stack trace with each sched_switch and sched_wakeup), and, unless -p gave a
- * tracer, function_graph at depth 1 where the kernel has it.  0, or -1 after
- * printing why.
+ * tracer, function_graph at depth 1 where the kernel has it.  Without
+ * @with_events (-S), only the tracer: the events are the user's -e.  0, or -1
+ * after printing why.
  */
-int record_profile_plan(struct buffer_plan *top);
+int record_profile_plan(struct buffer_plan *top, int with_events);
 
 #endif

@@ -37,6 +37,7 @@
 #include "trace-record-agent.h"
 #include "trace-record-instances.h"
 #include "trace-record-net.h"
+#include "trace-profile.h"
 #include "trace-record-profile.h"
 #include "trace-recorder.h"
 #include "trace-ringbuf.h"
@@ -110,6 +111,11 @@ static const char record_usage[] =
 	"  --profile           record what report --profile reads: scheduler, interrupt,\n"
 	"                      syscall and page-fault events, stacks with each switch and\n"
 	"                      wakeup, and function_graph at depth 1 (where the kernel has it)\n"
+	"  -S                  with --profile: only the -e events given, not the profile's own\n"
+	"  -H HOOK             keep HOOK in the file for report --profile (repeatable):\n"
+	"                      [sys:]start,match[,pid]/[sys:]end,match[,flags]\n"
+	"  -G, --by-comm       report --profile's and profile's: refused here, as record\n"
+	"                      keeps no such setting in its file\n"
 	"  --nofifos           accepted as 3.4's: its fifos are for guests on this machine's\n"
 	"                      vsock; -A reads them over TCP here, so nothing changes\n"
 	"  --pin               run each recorder on the CPU it records\n"
@@ -123,7 +129,7 @@ static const char record_usage[] =
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
 enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL, OPT_QUIET, OPT_VERBOSE,
        OPT_DEBUG, OPT_STDERR, OPT_DAEMONIZE, OPT_TS_OFFSET, OPT_NOTIMEOUT, OPT_NOSPLICE,
-       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE };	/* after the module options (trace-ftrace-setup.h) */
+       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE, OPT_BY_COMM };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -154,6 +160,7 @@ static const struct option record_options[] = {
 	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
 	{ "tsc2nsec", no_argument, NULL, OPT_TSC2NSEC },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "by-comm", no_argument, NULL, OPT_BY_COMM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -177,6 +184,9 @@ struct record_plan {
 	int saved_stdout;	/* --stderr: the real stdout, for COMMAND; -1 without */
 	int nofifos;		/* --nofifos: said at --verbose, nothing to change */
 	int profile;		/* --profile: what report --profile reads */
+	int profile_manual;	/* -S: only the -e given, with --profile */
+	const char **hooks;	/* -H: HOOK options for report --profile */
+	int nr_hooks;
 	int proc_map;		/* --proc-map: a PROCMAPS option */
 	int pin;		/* --pin: each recorder on its own CPU */
 	int rt_prio;		/* -r: SCHED_FIFO priority, 0 for none */
@@ -256,6 +266,7 @@ static const char *record_only_name(int c)
 	case OPT_NOTIMEOUT: return "--notimeout";
 	case OPT_NOFIFOS: return "--nofifos";
 	case OPT_PROFILE: return "--profile";
+	case OPT_BY_COMM: return "--by-comm";
 	case OPT_TSYNC_INTERVAL: return "--tsync-interval";
 	}
 	return NULL;
@@ -386,6 +397,20 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case OPT_PROFILE:
 		plan->profile = 1;
 		break;
+	case 'S':
+		plan->profile_manual = 1;
+		break;
+	case 'H':
+		if (profile_check_hook(optarg) < 0)
+			return usage_follows(plan->cmd);
+		plan->hooks = xrealloc(plan->hooks, (plan->nr_hooks + 1) * sizeof(*plan->hooks));
+		plan->hooks[plan->nr_hooks++] = optarg;
+		break;
+	case 'G':
+	case OPT_BY_COMM:
+		/* 3.4's record takes them for its profile command's report, not for the file. */
+		return usage_error(plan->cmd, "%s: a setting of report --profile (and of profile), which record keeps nowhere in its file: give it to 'trace-cmd report --profile'",
+				   c == 'G' ? "-G" : "--by-comm");
 	case 'k':
 		plan->keep = 1;
 		break;
@@ -464,7 +489,11 @@ static int check_options(struct record_plan *plan)
 				   "with -N: guests' files are written here");
 	if (plan->date && plan->ts_offset)
 		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
-	if (plan->profile && record_profile_plan(&plan->top) < 0)
+	if (plan->nr_hooks && plan->live)
+		return usage_error(cmd, "-H: stream writes no file to keep the hook in; give it to 'trace-cmd profile'");
+	if (plan->profile_manual && !plan->profile)
+		return usage_error(cmd, "-S goes with --profile: it keeps the profile's own events out");
+	if (plan->profile && record_profile_plan(&plan->top, !plan->profile_manual) < 0)
 		return EXIT_FAILED;
 	if (!plan->top.nr_specs && !plan->top.ftrace.plugin && !rec_instances_count(plan->instances))
 		return usage_error(cmd, "no events to record: give -e EVENT");
@@ -520,7 +549,7 @@ static int parse_options(int argc, char **argv, struct record_plan *plan)
 	plan->guests = record_guests_new();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:hqkKiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:A:", record_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hqkKiave:o:p:l:n:g:f:R:C:M:O:TP:FcdDb:r:B:N:ts:m:A:SGH:", record_options, NULL)) != -1) {
 		/* After -A, the guest's options go to its agent; after -B NAME, to that instance. */
 		ret = record_guests_option(plan->guests, c, optarg, c == OPT_NAME);
 		if (ret < 0)
@@ -1135,6 +1164,16 @@ static int add_time_base_option(const struct record_plan *plan, struct trace_out
 	return 0;
 }
 
+/* -H: each hook in a HOOK option, which report --profile applies. */
+static int add_hooks(const struct record_plan *plan, struct trace_output *out)
+{
+	for (int i = 0; i < plan->nr_hooks; i++)
+		if (trace_output_add_option(out, TRACE_OPT_HOOK, plan->hooks[i],
+					    strlen(plan->hooks[i]) + 1) < 0)
+			return -1;
+	return 0;
+}
+
 /* --proc-map: the command's maps were read at its exit; -P's are read now. */
 static int add_proc_maps(struct record_run *run, struct trace_output *out)
 {
@@ -1267,6 +1306,8 @@ static int write_trace(struct record_run *run)
 	tfs_events_free(formats);
 	if (ret == 0)
 		ret = add_time_base_option(run->plan, out);
+	if (ret == 0)
+		ret = add_hooks(run->plan, out);
 	if (ret == 0)
 		ret = trace_output_add_host_options_id(out, run->host_id);
 	if (ret == 0)
@@ -1577,6 +1618,7 @@ static void plan_free(struct record_plan *plan)
 		close(plan->saved_stdout);
 	}
 	buffer_plan_free(&plan->top);
+	free(plan->hooks);
 	rec_instances_free(plan->instances);
 	record_guests_free(plan->guests);
 	record_net_free(plan->net.agent);

@@ -230,6 +230,8 @@ struct report {
 	uint64_t	last_check_ts;
 	int		profile;		/* --profile */
 	struct profile_opts profile_opts;	/* -G, -H, --by-comm */
+	char		**file_hooks;		/* the file's HOOK options (record -H), copied */
+	int		nr_file_hooks;
 	struct profile	*prof;
 };
 
@@ -765,6 +767,39 @@ static int print_latency_text(const struct report *r, struct file_ctx *f)
 	return EXIT_OK;
 }
 
+static char **add_str(char **list, int *n, char *s)
+{
+	list = xrealloc(list, sizeof(*list) * (*n + 1));
+	list[(*n)++] = s;
+	return list;
+}
+
+/*
+ * With --profile, the hooks record -H kept in the file (HOOK options) count
+ * after the command line's, echoed as 3.4 echoes them, before the header.
+ */
+static int add_file_hooks(struct report *r, struct file_ctx *f)
+{
+	const char *hook;
+	size_t len;
+
+	for (int nth = 0; (hook = trace_input_option(f->in, TRACE_OPT_HOOK, nth, &len)); nth++) {
+		char *spec = xmalloc(len + 1);
+
+		memcpy(spec, hook, len);
+		spec[len] = '\0';
+
+		if (profile_check_hook(spec) < 0) {
+			free(spec);
+			return error("'%s': its HOOK option %d is not a hook", f->file, nth + 1);
+		}
+		profile_echo_hook(spec);
+		r->file_hooks = add_str(r->file_hooks, &r->nr_file_hooks, spec);
+		r->profile_opts.hooks = add_str(r->profile_opts.hooks, &r->profile_opts.nr_hooks, spec);
+	}
+	return 0;
+}
+
 static int report_file(struct report *r)
 {
 	struct file_ctx *f = &r->files[0];
@@ -781,6 +816,8 @@ static int report_file(struct report *r)
 		return ret;
 	if (prepare_events(r, f) < 0)
 		return EXIT_FAILED;
+	if (r->profile && add_file_hooks(r, f) < 0)
+		return EXIT_FAILED;
 	print_header(r, f);
 	ret = list_prepared(r, f);
 	if (ret >= 0)
@@ -796,12 +833,6 @@ static int report_file(struct report *r)
 	return print_records(r) < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-static char **add_str(char **list, int *n, char *s)
-{
-	list = xrealloc(list, sizeof(*list) * (*n + 1));
-	list[(*n)++] = s;
-	return list;
-}
 
 /*
  * --verbose[=LEVEL] and -V[LEVEL] (@opt): the log level, libtraceevent's
@@ -1238,6 +1269,9 @@ out:
 	free(r.plugin_opts);
 	profile_free(r.prof);
 	free(r.profile_opts.hooks);
+	for (int i = 0; i < r.nr_file_hooks; i++)
+		free(r.file_hooks[i]);
+	free(r.file_hooks);
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The record options 3.4 has beside the common ones: --quiet, --verbose,
-# --debug, --stderr, --ts-offset, --notimeout, --nosplice, --nofifos and
-# --daemonize.  Most run on a copy of the fake tracing directory; --daemonize
+# --debug, --stderr, --ts-offset, --notimeout, --nosplice, --nofifos,
+# --daemonize, and --profile's -S and -H (-G and --by-comm are refused).  Most run on a copy of the fake tracing directory; --daemonize
 # and --debug's tracefs lines run on the real one, left as found.
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_DIR/lib-tracefs.sh"
@@ -239,6 +239,49 @@ test_expect_success ROOT,TRACEFS '--stderr: record'"'"'s output leaves stdout to
 	record_checked --stderr -e sched_switch -o e.dat sh -c "echo to-stdout" &&
 	test "$(cat stdout)" = to-stdout &&
 	grep -q "^Kernel buffer statistics" stderr
+'
+
+HOOK=sched_switch,prev_pid/sched_switch,next_pid
+
+test_expect_success 'profile options: -S needs --profile; -G, --by-comm and a bad -H are usage errors' '
+	record_usage "-S -e sched true" \
+		"trace-cmd record: -S goes with --profile: it keeps the profile'"'"'s own events out" &&
+	record_usage "--profile -G -e sched true" \
+		"trace-cmd record: -G: a setting of report --profile (and of profile), which record keeps nowhere in its file: give it to '"'"'trace-cmd report --profile'"'"'" &&
+	record_usage "--by-comm -e sched true" \
+		"trace-cmd record: --by-comm: a setting of report --profile (and of profile), which record keeps nowhere in its file: give it to '"'"'trace-cmd report --profile'"'"'" &&
+	test_expect_code 2 env TRACE_CMD_TRACING_DIR=$NOWHERE "$TRACE_CMD" record -H nonsense \
+		-e sched true 2>err && grep -q "nonsense" err &&
+	TRACE_CMD_TRACING_DIR=$NOWHERE check_usage 2 \
+		"trace-cmd stream: -H: stream writes no file to keep the hook in; give it to '"'"'trace-cmd profile'"'"'" \
+		stream -H $HOOK -e sched
+'
+
+test_expect_success ROOT,TRACEFS '-H: the hook kept in a HOOK option, which report --profile applies' '
+	test_lock_tracefs &&
+	record_checked -H $HOOK -e sched_switch -o hook.dat ls / &&
+	"$TRACE_CMD" dump --options -i hook.dat >opts &&
+	grep -A1 "Option HOOK" opts | grep -qx "$HOOK" &&
+	"$TRACE_CMD" report --profile -i hook.dat >hook.profile &&
+	head -n 1 hook.profile >first &&
+	echo "start (null):sched_switch:prev_pid ((null)) end (null):sched_switch:next_pid ((null))" >want &&
+	test_cmp want first &&
+	"$TRACE_CMD" report --profile -i hook.dat -H sched_switch,next_pid/sched_switch,prev_pid >both &&
+	sed -n 2p both | grep -q "^start (null):sched_switch:prev_pid"
+'
+
+test_expect_success ROOT,TRACEFS,UPSTREAM34 '-H: 3.4'"'"'s report --profile of the file applies the hook as ours does' '
+	"$UPSTREAM34" report --profile -i hook.dat | python3 "$HELPERS/profile-canon.py" >up &&
+	python3 "$HELPERS/profile-canon.py" <hook.profile >ours &&
+	test_cmp up ours
+'
+
+test_expect_success ROOT,TRACEFS '--profile -S: only the -e events, not the profile'"'"'s own' '
+	test_lock_tracefs &&
+	record_checked --profile -S -e sched_switch -o s.dat ls / &&
+	"$TRACE_CMD" report -i s.dat | sed -n "s/^.* [0-9.]*: \([a-z_0-9]*\): .*/\1/p" | sort -u >events &&
+	grep -qx sched_switch events &&
+	! grep -qvx "sched_switch\|funcgraph_entry\|funcgraph_exit\|kernel_stack" events
 '
 
 test_done
