@@ -2,8 +2,9 @@
 /*
  * Options added to a complete version 7 trace.dat (attach, and record -A's
  * TIME_SHIFT): a copy of the file is written beside it with a new options
- * section chained from its last one (trace-cmd.dat.v7(5), OPTIONS
- * SECTIONS), and renamed over it only once complete.
+ * section chained from its last one
+ * (trace-cmd.dat.v7(5), OPTIONS SECTIONS), and renamed over it only once
+ * complete.
  */
 #ifndef TRACE_APPEND_H
 #define TRACE_APPEND_H
