@@ -589,31 +589,55 @@ int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports)
 
 /* --- connections -------------------------------------------------------- */
 
+static int connect_to(int fd, const struct addrinfo *ai)
+{
+	return connect(fd, ai->ai_addr, ai->ai_addrlen);
+}
+
+static int listen_on(int fd, const struct addrinfo *ai)
+{
+	int one = 1;
+
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	return bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64) ? -1 : 0;
+}
+
+/*
+ * A socket on the first address of @res that @take (connect_to, listen_on)
+ * succeeds with; -1 with errno from the last failure.
+ */
+static int first_taken(const struct addrinfo *res, int (*take)(int fd, const struct addrinfo *ai))
+{
+	int saved = 0;
+
+	for (const struct addrinfo *ai = res; ai; ai = ai->ai_next) {
+		int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+
+		if (fd >= 0 && take(fd, ai) == 0)
+			return fd;
+		saved = errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	errno = saved;
+	return -1;
+}
+
 int net_connect(const char *host, const char *port, int sock_type, const char *what)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = sock_type };
-	struct addrinfo *res, *ai;
-	int fd = -1, err, saved = 0;
+	struct addrinfo *res;
+	int fd, err;
 
 	err = getaddrinfo(host, port, &hints, &res);
 	if (err)
 		return error("cannot resolve '%s' for %s: %s", host, what, gai_strerror(err));
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			saved = errno;
-			continue;
-		}
-		if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
+	fd = first_taken(res, connect_to);
+	err = errno;
 	freeaddrinfo(res);
 	if (fd < 0)
 		return error("cannot connect to '%s:%s' for %s: %s", host, port, what,
-			     strerror(saved));
+			     strerror(err));
 	return fd;
 }
 
@@ -704,8 +728,8 @@ int net_listen_tcp(const char *port, const char *addr)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_PASSIVE };
-	struct addrinfo *res, *ai;
-	int fd = -1, err, saved = 0, one = 1;
+	struct addrinfo *res;
+	int fd, err;
 
 	if (!addr && (fd = open_dual_stack(port)) >= 0)
 		return fd;
@@ -713,23 +737,12 @@ int net_listen_tcp(const char *port, const char *addr)
 	if (err)
 		return error("cannot resolve '%s': %s", addr ? addr : port,
 			     gai_strerror(err));
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			saved = errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (!bind(fd, ai->ai_addr, ai->ai_addrlen) && !listen(fd, 64))
-			break;
-		saved = errno;
-		close(fd);
-		fd = -1;
-	}
+	fd = first_taken(res, listen_on);
+	err = errno;
 	freeaddrinfo(res);
 	if (fd < 0)
 		return error("cannot listen on port %s%s%s: %s", port,
-			     addr ? " of " : "", addr ? addr : "", strerror(saved));
+			     addr ? " of " : "", addr ? addr : "", strerror(err));
 	return fd;
 }
 
