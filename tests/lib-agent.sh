@@ -6,6 +6,8 @@
 #                            # agent.out/err in $PWD
 #   stop_agent               # every agent started, stopped and waited for
 #   wait_agent_log 'regex'   # until agent.out/err say it (30 s)
+#   both_reports GUESTFILE   # 3.4's and our report of host.dat with GUESTFILE
+#                            # equal (up.both, our.both); our guest markers in markers
 #   upstream_record_agent    # 3.4's record -A to 127.0.0.1:$APORT (RECORD_A_OPTS
 #                            # before -A): host.dat and host-127.0.0.1.dat
 #   remove_clock_synch LIST  # 3.4's leftover clock_synch-N instances (not in LIST)
@@ -128,3 +130,11 @@ every_cpu_sampled() {
 	test $(wc -l <timeshift.samples) -ge $(($1 * CPUS))
 }
 
+# 3.4's report and ours of host.dat with the guest's file $1, on one
+# timeline: equal (up.both, our.both); the markers of our guest part in markers.
+both_reports() {
+	"$UPSTREAM34" report -i host.dat -i "$1" >up.both &&
+	"$TRACE_CMD" report -i host.dat -i "$1" >our.both &&
+	test_cmp up.both our.both &&
+	sed -n "s/^$1:.*tracing_mark_write: //p" our.both >markers
+}

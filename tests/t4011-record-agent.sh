@@ -113,10 +113,7 @@ test_expect_success TRACEFS,UPSTREAM34 "the host file names the guest file by it
 
 test_expect_success TRACEFS,UPSTREAM34 "report -i host.dat -i guest: ours equals 3.4s, the markers in the guest part" '
 	cd "$TRASH/ours" &&
-	"$UPSTREAM34" report -i host.dat -i host-127.0.0.1.dat >up.both &&
-	"$TRACE_CMD" report -i host.dat -i host-127.0.0.1.dat >our.both &&
-	test_cmp up.both our.both &&
-	sed -n "s/^host-127.0.0.1.dat:.*tracing_mark_write: //p" our.both >markers &&
+	both_reports host-127.0.0.1.dat &&
 	test_cmp "$TRASH/want" markers &&
 	grep -q "^ *$HOSTBUF: .*sched_switch:" our.both
 '
@@ -179,9 +176,7 @@ test_expect_success TRACEFS,UPSTREAM34,SHIM "our record -A, 3.4s agent: both fil
 	time_shift_of host-127.0.0.1.dat &&
 	samples_near_zero &&
 	every_cpu_sampled 2 &&
-	"$UPSTREAM34" report -i host.dat -i host-127.0.0.1.dat >up.both &&
-	"$TRACE_CMD" report -i host.dat -i host-127.0.0.1.dat >our.both &&
-	test_cmp up.both our.both ||
+	both_reports host-127.0.0.1.dat ||
 	{ cat record.out record.err agent.out agent.err ts; false; }
 '
 

@@ -41,10 +41,7 @@ test_expect_success TRACEFS,UPSTREAM34,SHIM "... at least two samples of every C
 
 test_expect_success TRACEFS,UPSTREAM34 "... our report and 3.4's read host and guest on one timeline, alike" '
 	cd "$TRASH/ours" &&
-	"$UPSTREAM34" report -i host.dat -i host-127.0.0.1.dat >up.both &&
-	"$TRACE_CMD" report -i host.dat -i host-127.0.0.1.dat >our.both &&
-	test_cmp up.both our.both &&
-	sed -n "s/^host-127.0.0.1.dat:.*tracing_mark_write: //p" our.both >markers &&
+	both_reports host-127.0.0.1.dat &&
 	printf "marker-%s\n" 1 2 3 4 5 >want &&
 	test_cmp want markers &&
 	grep -q "^ *a32host: .*sched_switch: " our.both
