@@ -1345,7 +1345,7 @@ static int add_net_options(struct trace_output *out, void *arg)
 {
 	struct record_run *run = arg;
 
-	if (add_time_base_option(run->plan, out) < 0)
+	if (add_time_base_option(run->plan, out) < 0 || add_hooks(run->plan, out) < 0)
 		return -1;
 	return trace_output_add_host_options_id(out, record_net_trace_id(run->net));
 }

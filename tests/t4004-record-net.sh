@@ -88,6 +88,15 @@ test_expect_success TRACEFS 'record -N -s 200000: the recorders sleep on a timer
 	"$TRACE_CMD" report -i trace.localhost:*.dat | grep -q "tracing_mark_write: net-s$"
 '
 
+test_expect_success TRACEFS 'record -N -H: the hook is in the file the listener writes, as in a local one' '
+	fresh_dir && start_listen && mkdir client &&
+	(cd client && "$TRACE_CMD" record -q -N localhost:$LPORT \
+		-H sched_switch,prev_pid/sched_switch,next_pid -e initcall true) &&
+	wait_served &&
+	"$TRACE_CMD" dump --options -i trace.localhost:*.dat >opts &&
+	grep -A1 "Option HOOK" opts | grep -qx "sched_switch,prev_pid/sched_switch,next_pid"
+'
+
 # The same pairings without tracefs, from the fake tracing directory: each
 # received file reports (in ours and in upstream's report) exactly like a
 # local recording of the same directory.
