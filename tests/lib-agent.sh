@@ -10,6 +10,8 @@
 #                            # equal (up.both, our.both); our guest markers in markers
 #   upstream_record_agent    # 3.4's record -A to 127.0.0.1:$APORT (RECORD_A_OPTS
 #                            # before -A): host.dat and host-127.0.0.1.dat
+#   agent_serves_34 DIR      # in a new $TRASH/DIR, the agent (ours or $AGENT) for
+#                            # 127.0.0.1 served 3.4's record -A, tracefs as found
 #   remove_clock_synch LIST  # 3.4's leftover clock_synch-N instances (not in LIST)
 #   time_shift_of FILE [TC]  # its TimeShift by TC's dump (3.4's): timeshift.head/.samples
 #   samples_near_zero        # every sample's offset under MAX_OFFSET
@@ -43,6 +45,18 @@ stop_agent() {
 		cat "$TRASH/agent.tracing_on" >$T/tracing_on
 		rm -f "$TRASH/agent.tracing_on"
 	fi
+}
+
+# The start shared by the agent tests: a new directory, the agent, 3.4's
+# record -A against it, and tracefs as it was before (3.4's agent is stopped
+# first: its child turns tracing_on off after the recording).
+agent_serves_34() {
+	mkdir "$TRASH/$1" && cd "$TRASH/$1" && start_agent 127.0.0.1 &&
+	tracefs_state >before &&
+	upstream_record_agent &&
+	{ [ -z "${AGENT:-}" ] || stop_agent; } &&
+	tracefs_state >after &&
+	test_cmp before after
 }
 
 wait_agent_log() {

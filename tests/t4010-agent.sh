@@ -12,11 +12,7 @@ test_have_prereq TRACEFS && . "$TEST_DIR/lib-tracefs.sh" && test_lock_tracefs
 trap 'stop_agent; stop_listen; cd /; rm -rf "$TRASH"' EXIT
 
 test_expect_success TRACEFS,UPSTREAM34,SHIM "3.4's record -A, our agent: a host file and a guest file with the markers" '
-	mkdir "$TRASH/run1" && cd "$TRASH/run1" && start_agent 127.0.0.1 &&
-	tracefs_state >before &&
-	upstream_record_agent &&
-	tracefs_state >after &&
-	test_cmp before after &&
+	agent_serves_34 run1 &&
 	! grep instances /proc/self/mounts &&
 	wait_agent_log "recording done" &&
 	test -s host.dat && test -s host-127.0.0.1.dat &&

@@ -19,11 +19,7 @@ expected_head() {
 }
 
 test_expect_success TRACEFS,UPSTREAM34,SHIM "3.4's record -A, our agent: ptp negotiated, TIME_SHIFT in the guest file" '
-	mkdir "$TRASH/ours" && cd "$TRASH/ours" && start_agent 127.0.0.1 &&
-	tracefs_state >before &&
-	upstream_record_agent &&
-	tracefs_state >after &&
-	test_cmp before after &&
+	agent_serves_34 ours &&
 	wait_agent_log "recording done" &&
 	grep -q "^Negotiated ptp time sync protocol with guest 127.0.0.1" record.out &&
 	time_shift_of host-127.0.0.1.dat &&
@@ -48,12 +44,7 @@ test_expect_success TRACEFS,UPSTREAM34 "... our report and 3.4's read host and g
 '
 
 test_expect_success TRACEFS,UPSTREAM34,SHIM "reference: 3.4's record -A and 3.4's agent make the same TIME_SHIFT" '
-	mkdir "$TRASH/up" && cd "$TRASH/up" && AGENT=$UPSTREAM34 start_agent 127.0.0.1 &&
-	tracefs_state >before &&
-	upstream_record_agent &&
-	stop_agent &&
-	tracefs_state >after &&
-	test_cmp before after &&
+	AGENT=$UPSTREAM34 agent_serves_34 up &&
 	time_shift_of host-127.0.0.1.dat &&
 	samples_near_zero &&
 	sed "s/^[0-9]* \[samples count/N [samples count/" timeshift.head >up.head &&
