@@ -92,9 +92,10 @@ static const char record_usage[] =
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  --notimeout         with -N, wait on the listener's replies for ever (not 5 s)\n"
 	"  -A [NAME@]HOST:PORT also record the machine whose 'trace-cmd agent' listens at\n"
-	"                      HOST:PORT into trace-NAME.dat (NAME: HOST unless given);\n"
+	"                      HOST:PORT (TCP) or CID[:PORT] (vsock, port 823 by default)\n"
+	"                      into trace-NAME.dat (NAME: HOST or CID unless given);\n"
 	"                      -e -f -R -v -p -l -n -g -O -T -M -C -b -s -d -D -i after it\n"
-	"                      (until a -B) are its own; vsock CIDs are not supported\n"
+	"                      (until a -B) are its own\n"
 	"  --name NAME         after -A: the guest's name, in its file's name\n"
 	"  --tsync-interval MS sync the guests' clocks with ptp every MS ms (0: at the start\n"
 	"                      and end only, the default; negative: no time sync)\n"
@@ -117,7 +118,7 @@ static const char record_usage[] =
 	"  -G, --by-comm       report --profile's and profile's: refused here, as record\n"
 	"                      keeps no such setting in its file\n"
 	"  --nofifos           accepted as 3.4's: its fifos are for guests on this machine's\n"
-	"                      vsock; -A reads them over TCP here, so nothing changes\n"
+	"                      vsock; -A reads them over sockets here, so nothing changes\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
@@ -480,9 +481,9 @@ static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
 
-	/* 3.4 uses fifos only to read guests (-A) on this machine's vsock; there are none here. */
+	/* 3.4 reads a vsock guest through the fifos of setup-guest; -A here reads sockets only. */
 	if (plan->nofifos)
-		log_info("--nofifos: guests are read over TCP here, never through fifos");
+		log_info("--nofifos: guests are read over sockets here, never through fifos");
 	if (record_guests_count(plan->guests) && (plan->live || net_used(plan)))
 		return usage_error(cmd, "-A does not apply %s", plan->live ? "to stream: it prints this machine's events" :
 				   plan->net.agent ? "in an agent: it records for its host only" :
