@@ -100,6 +100,7 @@ static const char record_usage[] =
 	"  --tsync-interval MS sync the guests' clocks with ptp every MS ms (0: at the start\n"
 	"                      and end only, the default; negative: no time sync)\n"
 	"  --tsc2nsec          refused: no TSC to nanoseconds conversion\n"
+	"  --proxy CID:PORT    refused: no recording through a host's agent -P\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
@@ -130,7 +131,8 @@ static const char record_usage[] =
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
 enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL, OPT_QUIET, OPT_VERBOSE,
        OPT_DEBUG, OPT_STDERR, OPT_DAEMONIZE, OPT_TS_OFFSET, OPT_NOTIMEOUT, OPT_NOSPLICE,
-       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE, OPT_BY_COMM };	/* after the module options (trace-ftrace-setup.h) */
+       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE, OPT_BY_COMM,
+       OPT_PROXY };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -160,6 +162,7 @@ static const struct option record_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
 	{ "tsc2nsec", no_argument, NULL, OPT_TSC2NSEC },
+	{ "proxy", required_argument, NULL, OPT_PROXY },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "by-comm", no_argument, NULL, OPT_BY_COMM },
 	{ "help", no_argument, NULL, 'h' },
@@ -395,6 +398,8 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	}
 	case OPT_TSC2NSEC:
 		return usage_error(plan->cmd, "--tsc2nsec: this trace-cmd does not convert TSC timestamps to nanoseconds: guests are synchronized on the host's clock (-C)");
+	case OPT_PROXY:
+		return usage_error(plan->cmd, "--proxy: recording through a host's agent -P is not supported by this trace-cmd: run record -A CID on the host");
 	case OPT_PROFILE:
 		plan->profile = 1;
 		break;

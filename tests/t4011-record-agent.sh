@@ -270,7 +270,7 @@ test_expect_success TRACEFS "an agent choosing ptp when not offered (--tsync-int
 	{ cat record.out record.err fake.out; false; }
 '
 
-test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, two guests of one name, --tsc2nsec, --tsync-interval" '
+test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, two guests of one name, --tsc2nsec, --proxy, --tsync-interval" '
 	usage_is() { msg=$1; shift; test_expect_code 2 "$TRACE_CMD" "$@" 2>err && grep -q -- "$msg" err || { cat err; false; }; } &&
 	usage_is "^trace-cmd record: -A .3:abc.: invalid vsock port .abc. (0 to 4294967294)" record -A 3:abc -e sched &&
 	usage_is "^trace-cmd record: -A .g@3:4294967295.: invalid vsock port .4294967295." record -A g@3:4294967295 -e sched &&
@@ -283,6 +283,7 @@ test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, 
 	usage_is "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
 	usage_is "^trace-cmd record: --tsc2nsec: this trace-cmd does not convert TSC timestamps" record --tsc2nsec -A g:2 -e sched &&
+	usage_is "^trace-cmd record: --proxy: recording through a host.s agent -P is not supported by this trace-cmd: run record -A CID on the host$" record --proxy 2:823 -e sched &&
 	usage_is "^trace-cmd record: invalid --tsync-interval value .1s.: not a number" record --tsync-interval 1s -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: unknown option .--tsync-interval." stream --tsync-interval 10 -e sched
 '
