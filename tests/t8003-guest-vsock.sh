@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 test_description='agent and record -A over vsock, guest-local (CID 1, vsock_loopback): ours and 3.4'"'"'s both ways'
-# plain-build: the agents run under TCG in the guest, where the sanitized build takes minutes; t4011 runs record -A sanitized on the host
 # This host has no vsock transport; the guest's kernel has vsock_loopback
 # (tests/guest/setup.sh loads it), where CID 1 is the guest itself.  One
 # boot: in each case an agent listens on vsock and a record -A on the same
@@ -37,6 +36,8 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 [ -n "$UPSTREAM34" ] && {
 	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
 	guest_case 34-ours-agent 'pair "$TRACE_CMD" "$UPSTREAM34" 4003 1:4003'
+	# The reference: 3.4 against itself.
+	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
 }
 # Nothing listens on the port: one line, at once, nothing left behind.
 guest_case nobody 'start=$(date +%s)
@@ -80,6 +81,16 @@ test_expect_success GUEST 'our agent -V, our record -A 1:PORT: host.dat and host
 	check ours-ours host-1.dat
 '
 
+# Host and guest are one machine here: the samples' offsets (ns) come out
+# near 0, two of each CPU at least (the start and the end).
+test_expect_success GUEST 'ptp over vsock, our pair: every CPU sampled, offsets near 0' '
+	out=$(guest_out ours-ours) &&
+	sed -n "s/^	\(-\{0,1\}[0-9]*\) 1 0 [0-9]*\[offset .*/\1/p" "$out/guest.options" >offsets &&
+	test $(wc -l <offsets) -ge 4 &&
+	grep -q "^2 \[samples count for CPU 1\]$" "$out/guest.options" &&
+	awk "{ o = \$1 < 0 ? -\$1 : \$1 } o > 1000000 { print \"offset \" \$1; bad = 1 } END { exit bad }" offsets
+'
+
 test_expect_success GUEST,UPSTREAM34 'our agent over vsock: report of both files by ours equals 3.4s' '
 	both_reports ours-ours host-1.dat
 '
@@ -92,12 +103,20 @@ test_expect_success GUEST,UPSTREAM34 '3.4s agent over vsock: report of both file
 	both_reports ours-34agent host-g34.dat
 '
 
-test_expect_success GUEST,UPSTREAM34 '3.4s record -A 1:PORT, our agent (vsock by default): both files' '
-	check 34-ours-agent host-1.dat
+test_expect_success GUEST,UPSTREAM34 '3.4s record -A 1:PORT, our agent (vsock by default): both files, ptp taken' '
+	check 34-ours-agent host-1.dat &&
+	grep -q "^Negotiated ptp time sync protocol with guest 1$" "$(guest_out 34-ours-agent)/record.out"
 '
 
 test_expect_success GUEST,UPSTREAM34 '3.4s record against our agent: report of both files by ours equals 3.4s' '
 	both_reports 34-ours-agent host-1.dat
+'
+
+# 3.4 against itself, for reference: its host side puts the guest a
+# fraction of a second off itself (0.14 to 0.27 s seen), as against our agent.
+test_expect_success GUEST,UPSTREAM34 '3.4s pair over vsock: report of both files by ours equals 3.4s' '
+	check 34-34 host-1.dat &&
+	both_reports 34-34 host-1.dat
 '
 
 test_expect_success GUEST 'record -A CID:PORT with nothing listening fails at once in one line' '
