@@ -178,6 +178,9 @@ static int serve_host(int fd, const char *name)
 		error("'%s': cannot count this machine's cpus in tracefs", name);
 		goto out;
 	}
+	/* 3.4's host offers setup-guest's FIFOs when it has them; sockets answer it as well. */
+	if (req->flags & 1)
+		agent_log("%s: offers FIFOs: the data goes over sockets", name);
 	tsync = tsync_guest_start(fd, req, name, &tsync_port);
 	if (tsync) {
 		snprintf(resp.tsync_proto, sizeof(resp.tsync_proto), "%s", TSYNC_PTP);

@@ -36,6 +36,13 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 [ -n "$UPSTREAM34" ] && {
 	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
 	guest_case 34-ours-agent 'pair "$TRACE_CMD" "$UPSTREAM34" 4003 1:4003'
+	# With setup-guest's FIFOs for the guest "1" on the host (here: the
+	# same machine, a tmpfs over the host's /var/lib/trace-cmd), 3.4 offers
+	# them; our agent answers with sockets, which 3.4 takes.
+	guest_case 34-ours-fifos 'mount -t tmpfs fifos /var/lib/trace-cmd &&
+	"$TRACE_CMD" setup-guest -c 2 1 >setup.out 2>&1 &&
+	pair "$TRACE_CMD" "$UPSTREAM34" 4005 1:4005
+	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib/trace-cmd; exit $status'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
 }
@@ -110,6 +117,12 @@ test_expect_success GUEST,UPSTREAM34 '3.4s record -A 1:PORT, our agent (vsock by
 
 test_expect_success GUEST,UPSTREAM34 '3.4s record against our agent: report of both files by ours equals 3.4s' '
 	both_reports 34-ours-agent host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record -A offering FIFOs: our agent answers with sockets, both files' '
+	check 34-ours-fifos host-1.dat &&
+	grep -q "^1:[0-9]*: offers FIFOs: the data goes over sockets$" "$(guest_out 34-ours-fifos)/agent.out" &&
+	both_reports 34-ours-fifos host-1.dat
 '
 
 # 3.4 against itself, for reference: its host side puts the guest a
