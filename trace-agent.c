@@ -358,7 +358,7 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 		return usage_error(&cmd_agent, "unexpected argument '%s'", argv[optind]);
 	if (cfg->client && cfg->vsock)
 		return usage_error(&cmd_agent, "-N and -V: one transport, TCP (-N) or vsock (-V)");
-	if (!cfg->client && parse_ulong("-p", cfg->port, 0, NET_VSOCK_MAX_PORT, &cfg->vsock_port) < 0)
+	if (!cfg->client && parse_ulong("-p", cfg->port, 0, NET_VSOCK_MAX, &cfg->vsock_port) < 0)
 		return usage_follows(&cmd_agent);
 	return PARSE_RUN;
 }
@@ -371,7 +371,6 @@ static int resolve_client(struct agent_cfg *cfg)
 	if (!cfg->client)
 		return 0;
 	err = getaddrinfo(cfg->client, NULL, &hints, &cfg->client_addrs);
-
 	if (err)
 		return error("cannot resolve -N '%s': %s", cfg->client, gai_strerror(err));
 	return 0;

@@ -367,7 +367,7 @@ int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
 	return net_send_msg(p, NET_TRACE_RESP, fixed, sizeof(fixed), payload, len);
 }
 
-/* A data port: TCP's up to 65535, vsock's (TRACE_RESP) up to NET_VSOCK_MAX_PORT. */
+/* A data port: TCP's up to 65535, vsock's (TRACE_RESP) up to NET_VSOCK_MAX. */
 static int parse_port(struct net_peer *p, const char *s, long long max, unsigned int *port)
 {
 	char shown[PRINTABLE_SIZE(16)];
@@ -469,7 +469,7 @@ int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net
 		const char *s;
 
 		if (cur_string(&list, &s, "TRACE_RESP port") < 0 ||
-		    parse_port(p, s, NET_VSOCK_MAX_PORT, &ports[i]) < 0)
+		    parse_port(p, s, NET_VSOCK_MAX, &ports[i]) < 0)
 			return -1;
 	}
 	resp->ports = ports;

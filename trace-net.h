@@ -193,7 +193,7 @@ int net_data_connect(int control_fd, unsigned int port, int tcp, int cpu);
  */
 #define NET_VSOCK_CID_LOCAL	1
 #define NET_VSOCK_CID_HOST	2
-#define NET_VSOCK_MAX_PORT	0xfffffffeu	/* 0xffffffff is "any" */
+#define NET_VSOCK_MAX		0xfffffffeu	/* the largest CID or port: 0xffffffff is "any" */
 
 /* A listening vsock socket on @port of every CID of this machine; -1 after a message. */
 int net_listen_vsock(unsigned int port);

@@ -105,20 +105,23 @@ static int all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* A vsock CID or port: at most 10 digits, at most NET_VSOCK_MAX. */
+static int vsock_number(const char *s)
+{
+	return all_digits(s) && strlen(s) <= 10 && strtoull(s, NULL, 10) <= NET_VSOCK_MAX;
+}
+
 /* CID[:PORT] of vsock: a CID is all digits, the port the agent's default if not given. */
 static int parse_vsock(struct guest *gs, const char *arg)
 {
-	unsigned long long cid = strtoull(gs->host, NULL, 10), port;
-
-	if (cid > NET_VSOCK_MAX_PORT)
-		return error("-A '%s': invalid CID '%s' (0 to %u)", arg, gs->host, NET_VSOCK_MAX_PORT);
-	gs->cid = cid;
+	if (!vsock_number(gs->host))
+		return error("-A '%s': invalid CID '%s' (0 to %u)", arg, gs->host, NET_VSOCK_MAX);
+	gs->cid = strtoull(gs->host, NULL, 10);
 	if (!gs->port)
 		gs->port = xstrdup(NET_AGENT_PORT);
-	port = strtoull(gs->port, NULL, 10);
-	if (!all_digits(gs->port) || strlen(gs->port) > 10 || port > NET_VSOCK_MAX_PORT)
+	if (!vsock_number(gs->port))
 		return error("-A '%s': invalid vsock port '%s' (0 to %u)", arg, gs->port,
-			     NET_VSOCK_MAX_PORT);
+			     NET_VSOCK_MAX);
 	return 0;
 }
 
@@ -136,7 +139,7 @@ static int parse_target(struct guest *gs, const char *arg)
 	gs->host = colon ? dup_prefix(rest, colon - rest) : xstrdup(rest);
 	gs->port = colon ? xstrdup(colon + 1) : NULL;
 	gs->name = at ? dup_prefix(arg, at - arg) : xstrdup(gs->host);
-	if (all_digits(gs->host) && strlen(gs->host) <= 10)
+	if (all_digits(gs->host))
 		return parse_vsock(gs, arg);
 	if (!colon || !*gs->host)
 		return error("-A '%s': give the agent's HOST:PORT (TCP) or CID[:PORT] (vsock)", arg);

@@ -222,7 +222,7 @@ test_expect_success TRACEFS "nothing listening at HOST:PORT: exit 1 naming it, t
 # This host has no vsock transport (no vsock_loopback, no hypervisor):
 # the kernel bounds the connect (2 s) and record says why in one line.
 # t8003 drives agents over vsock in a guest.
-test_expect_success TRACEFS "record -A CID:PORT where no vsock transport reaches it: one line, exit 1, tracefs put back" '
+test_expect_success TRACEFS "record -A CID:PORT with no agent reachable (no vsock transport here): one line, exit 1, tracefs put back" '
 	fresh_dir &&
 	tracefs_state >before &&
 	start=$(date +%s) &&
@@ -274,6 +274,7 @@ test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, 
 	usage_is() { msg=$1; shift; test_expect_code 2 "$TRACE_CMD" "$@" 2>err && grep -q -- "$msg" err || { cat err; false; }; } &&
 	usage_is "^trace-cmd record: -A .3:abc.: invalid vsock port .abc. (0 to 4294967294)" record -A 3:abc -e sched &&
 	usage_is "^trace-cmd record: -A .g@3:4294967295.: invalid vsock port .4294967295." record -A g@3:4294967295 -e sched &&
+	usage_is "^trace-cmd record: -A .99999999999:823.: invalid CID .99999999999. (0 to 4294967294)" record -A 99999999999:823 -e sched &&
 	usage_is "^trace-cmd record: -A .3:823.: a guest named .3. is already traced" record -A 3 -A 3:823 -e sched &&
 	usage_is "^trace-cmd record: -A .localhost.: give the agent.s HOST:PORT (TCP) or CID\[:PORT\] (vsock)" record -A localhost -e sched &&
 	usage_is "^trace-cmd record: -A .h:0.: invalid port .0." record -A h:0 -e sched &&
