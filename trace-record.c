@@ -49,7 +49,7 @@ static const char record_usage[] =
 	"usage: trace-cmd record -e EVENT [-e EVENT]... [-B NAME [-e EVENT]...]... [-o FILE]\n"
 	"                        [-b KB] [--pin] [-r PRIO] [--file-version 6|7]\n"
 	"                        [--compression none|zlib|zstd|any] [-N HOST:PORT [-t] [--v1]]\n"
-	"                        [-A [NAME@]HOST:PORT [--name NAME] [-e EVENT]...]...\n"
+	"                        [-A [NAME@]HOST:PORT|[NAME@]CID[:PORT] [--name NAME] [-e EVENT]...]...\n"
 	"                        [--daemonize] [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
