@@ -751,9 +751,10 @@ int net_listen_tcp(const char *port, const char *addr)
 }
 
 /*
- * The port of an IPv4, IPv6 or vsock address.  A vsock data socket takes
- * every CID of this machine: the CID the host reached may be its loopback
- * one (1), which a guest cannot bind, or the guest's own.
+ * Sets the port of an IPv4, IPv6 or vsock address; 0 asks for any port, of
+ * an address to bind.  A vsock one then takes every CID of this machine as
+ * well: the CID the host reached may be the loopback one (1), which a guest
+ * cannot bind, or the guest's own.
  */
 static void set_port(struct sockaddr_storage *addr, unsigned int port)
 {
