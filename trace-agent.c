@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace-cmd agent: waits on a TCP port for the one host -N names.  For each
+ * trace-cmd agent: waits on a vsock port for its host (or this machine), or
+ * with -N on a TCP port for the one host -N names.  For each
  * connection (one at a time) a child reads the host's TRACE_REQ, opens one
  * data port per CPU, answers TRACE_RESP, and records as `record ARGS` would
  * into the host's connection (trace-record-net.c) until the host sends CLOSE.
@@ -32,15 +33,14 @@
 
 extern const struct command cmd_agent;
 
-#define AGENT_DEFAULT_PORT	"823"	/* upstream's TRACE_AGENT_DEFAULT_PORT */
-
 static const char agent_usage[] =
-	"usage: trace-cmd agent -N CLIENT [-p PORT] [-D]\n"
-	"  Traces this machine for the host CLIENT when its record asks (see trace-cmd-agent(1)).\n"
-	"  -N CLIENT  accept TCP connections from the host CLIENT (a name or an address) only\n"
-	"  -p PORT    listen on TCP port PORT (default " AGENT_DEFAULT_PORT ")\n"
+	"usage: trace-cmd agent [-N CLIENT | -V] [-p PORT] [-D]\n"
+	"  Traces this machine for its host when the host's record asks (see trace-cmd-agent(1)).\n"
+	"  -N CLIENT  over TCP instead of vsock: accept connections from the host CLIENT\n"
+	"             (a name or an address) only\n"
+	"  -V         over vsock (the default): accept the host (CID 2) and this machine (CID 1) only\n"
+	"  -p PORT    listen on port PORT (default " NET_AGENT_PORT ")\n"
 	"  -D         run in the background as a daemon\n"
-	"  -V         vsock instead of TCP: not supported, refused\n"
 	"  -P CID     also a proxy for the guest CID: not supported, refused\n"
 	"  --verbose[=LEVEL]  the log level (none crit err warn info debug all, or 0-6;\n"
 	"             alone: info): at debug each tracefs write\n"
@@ -61,8 +61,10 @@ struct served {
 };
 
 struct agent_cfg {
-	const char	*client;	/* -N */
+	const char	*client;	/* -N; NULL: vsock */
 	const char	*port;		/* -p */
+	int		vsock;		/* -V */
+	unsigned long	vsock_port;	/* -p without -N */
 	int		daemon;		/* -D */
 	struct addrinfo	*client_addrs;	/* what -N resolves to */
 };
@@ -90,12 +92,20 @@ static int same_host(const struct sockaddr_storage *peer, const struct sockaddr 
 	       !memcmp(p6->sin6_addr.s6_addr + 12, &w4->sin_addr, 4);
 }
 
-/* Only the host -N named may make the agent trace. */
+/*
+ * Only the host -N named may make the agent trace; over vsock, the host
+ * (CID 2) or this machine itself (CID 1), never another guest.
+ */
 static int client_allowed(const struct agent_cfg *cfg, int fd)
 {
 	struct sockaddr_storage peer;
 	socklen_t len = sizeof(peer);
+	long long cid;
 
+	if (!cfg->client) {
+		cid = net_vsock_peer_cid(fd);
+		return cid == NET_VSOCK_CID_LOCAL || cid == NET_VSOCK_CID_HOST;
+	}
 	if (getpeername(fd, (struct sockaddr *)&peer, &len) < 0)
 		return 0;
 	for (const struct addrinfo *ai = cfg->client_addrs; ai; ai = ai->ai_next)
@@ -117,7 +127,7 @@ static void __attribute__((format(printf, 1, 2))) agent_log(const char *fmt, ...
 }
 
 /* One listening TCP socket per CPU on the address the host reached. */
-static int *open_data_ports(int fd, int cpus, int *ports)
+static int *open_data_ports(int fd, int cpus, unsigned int *ports)
 {
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);
@@ -157,9 +167,10 @@ static int serve_host(int fd, const char *name)
 	struct net_trace_req *req = xmalloc(sizeof(*req));
 	struct net_trace_resp resp = { .trace_id = new_trace_id() };
 	const char **argv = NULL;
-	int *fds = NULL, *ports = NULL, cpus, ret = EXIT_FAILED;
+	int *fds = NULL, cpus, ret = EXIT_FAILED;
+	unsigned int *ports = NULL;
 	pid_t tsync = 0;
-	int tsync_port = 0;
+	unsigned int tsync_port = 0;
 
 	if (net_recv_msg(&peer, m) < 0 || net_parse_trace_req(&peer, m, req) < 0)
 		goto out;
@@ -167,11 +178,14 @@ static int serve_host(int fd, const char *name)
 		error("'%s': cannot count this machine's cpus in tracefs", name);
 		goto out;
 	}
+	/* 3.4's host offers setup-guest's FIFOs when it has them; sockets answer it as well. */
+	if (req->flags & 1)
+		agent_log("%s: offers FIFOs: the data goes over sockets", name);
 	tsync = tsync_guest_start(fd, req, name, &tsync_port);
 	if (tsync) {
 		snprintf(resp.tsync_proto, sizeof(resp.tsync_proto), "%s", TSYNC_PTP);
 		resp.tsync_port = tsync_port;
-		agent_log("%s: time sync with ptp on port %d", name, tsync_port);
+		agent_log("%s: time sync with ptp on port %u", name, tsync_port);
 	} else if (req->tsync_offered) {
 		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
 			  name);
@@ -257,7 +271,9 @@ static void accept_one(int lfd, const struct agent_cfg *cfg, struct served *host
 		return;
 	net_peer_name(fd, name, sizeof(name));
 	if (!client_allowed(cfg, fd)) {
-		agent_log("refused %s: only %s may connect (-N)", name, cfg->client);
+		agent_log("refused %s: only %s may connect%s", name,
+			  cfg->client ? cfg->client : "the host (CID 2) and this machine (CID 1)",
+			  cfg->client ? " (-N)" : "");
 		drop_peer(fd);
 	} else if (host->pid) {
 		agent_log("refused %s: already tracing for %s", name, host->name);
@@ -325,8 +341,8 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 			cfg->daemon = 1;
 			break;
 		case 'V':
-			return usage_error(&cmd_agent,
-					   "-V: vsock is not supported by this trace-cmd: use -N CLIENT (TCP)");
+			cfg->vsock = 1;
+			break;
 		case 'P':
 			return usage_error(&cmd_agent,
 					   "-P: proxy mode is not supported by this trace-cmd: run an agent in each guest");
@@ -340,17 +356,21 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_agent, "unexpected argument '%s'", argv[optind]);
-	if (!cfg->client)
-		return usage_error(&cmd_agent,
-				   "-N CLIENT is required: this trace-cmd serves its host over TCP only");
+	if (cfg->client && cfg->vsock)
+		return usage_error(&cmd_agent, "-N and -V: one transport, TCP (-N) or vsock (-V)");
+	if (!cfg->client && parse_ulong("-p", cfg->port, 0, NET_VSOCK_MAX, &cfg->vsock_port) < 0)
+		return usage_follows(&cmd_agent);
 	return PARSE_RUN;
 }
 
 static int resolve_client(struct agent_cfg *cfg)
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
-	int err = getaddrinfo(cfg->client, NULL, &hints, &cfg->client_addrs);
+	int err;
 
+	if (!cfg->client)
+		return 0;
+	err = getaddrinfo(cfg->client, NULL, &hints, &cfg->client_addrs);
 	if (err)
 		return error("cannot resolve -N '%s': %s", cfg->client, gai_strerror(err));
 	return 0;
@@ -358,19 +378,23 @@ static int resolve_client(struct agent_cfg *cfg)
 
 static int run_agent(int argc, char **argv)
 {
-	struct agent_cfg cfg = { .port = AGENT_DEFAULT_PORT };
+	struct agent_cfg cfg = { .port = NET_AGENT_PORT };
 	int ret = parse_args(argc, argv, &cfg), lfd;
 
 	if (ret != PARSE_RUN)
 		return ret;
 	if (resolve_client(&cfg) < 0)
 		return EXIT_FAILED;
-	lfd = net_listen_tcp(cfg.port, NULL);
+	lfd = cfg.client ? net_listen_tcp(cfg.port, NULL) : net_listen_vsock(cfg.vsock_port);
 	if (lfd < 0) {
-		freeaddrinfo(cfg.client_addrs);
+		if (cfg.client)
+			freeaddrinfo(cfg.client_addrs);
 		return EXIT_FAILED;
 	}
-	printf("listening on port %s for %s\n", cfg.port, cfg.client);
+	if (cfg.client)
+		printf("listening on port %s for %s\n", cfg.port, cfg.client);
+	else
+		printf("listening on vsock port %lu for the host\n", cfg.vsock_port);
 	fflush(stdout);
 	if (cfg.daemon && daemon(1, 0) < 0) {
 		error("cannot become a daemon: %s", strerror(errno));
@@ -378,7 +402,8 @@ static int run_agent(int argc, char **argv)
 	} else {
 		ret = serve(lfd, &cfg);
 	}
-	freeaddrinfo(cfg.client_addrs);
+	if (cfg.client)
+		freeaddrinfo(cfg.client_addrs);
 	return ret;
 }
 

@@ -133,7 +133,7 @@ static int open_out(struct session *s, const char *path, int flags)
 	return fd;
 }
 
-static int open_channels(struct session *s, int *ports)
+static int open_channels(struct session *s, unsigned int *ports)
 {
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);
@@ -423,7 +423,7 @@ static int finish(struct session *s, int cut_off)
 
 static int serve(struct session *s)
 {
-	int ports[NET_MAX_CPUS];
+	unsigned int ports[NET_MAX_CPUS];
 	int ret;
 
 	/* Each read has its timeout, and the handshake as a whole has it too. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <linux/vm_sockets.h>
 
 #include "trace-cmd.h"
 #include "trace-cursor.h"
@@ -272,14 +273,14 @@ int net_parse_tinit(struct net_peer *p, const struct net_msg *m, struct net_init
 	return check_init(p, init);
 }
 
-int net_send_rinit(struct net_peer *p, uint32_t cpus, const int *ports)
+int net_send_rinit(struct net_peer *p, uint32_t cpus, const unsigned int *ports)
 {
 	char payload[NET_MAX_CPUS * 8];
 	unsigned char fixed[4];
 	size_t len = 0;
 
 	for (uint32_t i = 0; i < cpus && i < NET_MAX_CPUS; i++)
-		len += snprintf(payload + len, sizeof(payload) - len, "%d", ports[i]) + 1;
+		len += snprintf(payload + len, sizeof(payload) - len, "%u", ports[i]) + 1;
 	put_be32(fixed, cpus);
 	return net_send_msg(p, NET_RINIT, fixed, sizeof(fixed), payload, len);
 }
@@ -354,7 +355,7 @@ int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
 	size_t len = 0;
 
 	for (uint32_t i = 0; i < resp->cpus && i < NET_MAX_CPUS; i++)
-		len += snprintf(payload + len, sizeof(payload) - len, "%d", resp->ports[i]) + 1;
+		len += snprintf(payload + len, sizeof(payload) - len, "%u", resp->ports[i]) + 1;
 	put_be32(fixed + 4, resp->cpus);
 	put_be32(fixed + 8, resp->page_size);
 	put_be64(fixed + 12, resp->trace_id);
@@ -366,21 +367,23 @@ int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp)
 	return net_send_msg(p, NET_TRACE_RESP, fixed, sizeof(fixed), payload, len);
 }
 
-static int parse_port(struct net_peer *p, const char *s, int *port)
+/* A data port: TCP's up to 65535, vsock's (TRACE_RESP) up to NET_VSOCK_MAX. */
+static int parse_port(struct net_peer *p, const char *s, long long max, unsigned int *port)
 {
 	char shown[PRINTABLE_SIZE(16)];
 	char *end;
-	long v;
+	long long v;
 
 	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno || v <= 0 || v > 65535)
+	v = strtoll(s, &end, 10);
+	if (!*s || *end || errno || v <= 0 || v > max)
 		return error("'%s': invalid port '%s'", p->name, printable(shown, sizeof(shown), s, 16));
 	*port = v;
 	return 0;
 }
 
-int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, int *ports)
+int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus,
+		    unsigned int *ports)
 {
 	struct cursor fixed, list;
 	uint32_t n;
@@ -396,7 +399,7 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, 
 	for (uint32_t i = 0; i < cpus; i++) {
 		const char *s;
 
-		if (cur_string(&list, &s, "RINIT port") < 0 || parse_port(p, s, &ports[i]) < 0)
+		if (cur_string(&list, &s, "RINIT port") < 0 || parse_port(p, s, 65535, &ports[i]) < 0)
 			return -1;
 	}
 	return 0;
@@ -440,7 +443,7 @@ int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const ch
 }
 
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
-			 int *ports)
+			 unsigned int *ports)
 {
 	struct net_init init = { 0 };
 	struct cursor fixed, list;
@@ -465,7 +468,8 @@ int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net
 	for (uint32_t i = 0; i < init.cpus; i++) {
 		const char *s;
 
-		if (cur_string(&list, &s, "TRACE_RESP port") < 0 || parse_port(p, s, &ports[i]) < 0)
+		if (cur_string(&list, &s, "TRACE_RESP port") < 0 ||
+		    parse_port(p, s, NET_VSOCK_MAX, &ports[i]) < 0)
 			return -1;
 	}
 	resp->ports = ports;
@@ -555,17 +559,17 @@ int net_v1_recv_init(struct net_peer *p, const char *cpus_str, struct net_init *
 	return check_init(p, init);
 }
 
-int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const int *ports)
+int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const unsigned int *ports)
 {
 	char buf[NET_MAX_CPUS * 8];
 	size_t len = 0;
 
 	for (uint32_t i = 0; i < cpus && i < NET_MAX_CPUS; i++)
-		len += snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? "," : "", ports[i]);
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%u", i ? "," : "", ports[i]);
 	return net_write(p, buf, len + 1, "port list");
 }
 
-int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports)
+int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, unsigned int *ports)
 {
 	char buf[NET_MAX_CPUS * 8];
 	char *s = buf;
@@ -577,7 +581,7 @@ int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports)
 
 		if (comma)
 			*comma = 0;
-		if (parse_port(p, s, &ports[i]) < 0)
+		if (parse_port(p, s, 65535, &ports[i]) < 0)
 			return -1;
 		if (!comma && i + 1 < cpus)
 			return error("'%s': port list has %u ports for %u cpus", p->name,
@@ -746,7 +750,36 @@ int net_listen_tcp(const char *port, const char *addr)
 	return fd;
 }
 
-int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port)
+/*
+ * Sets the port of an IPv4, IPv6 or vsock address; 0 asks for any port, of
+ * an address to bind.  A vsock one then takes every CID of this machine as
+ * well: the CID the host reached may be the loopback one (1), which a guest
+ * cannot bind, or the guest's own.
+ */
+static void set_port(struct sockaddr_storage *addr, unsigned int port)
+{
+	struct sockaddr_vm *vm = (struct sockaddr_vm *)addr;
+
+	if (addr->ss_family == AF_INET)
+		((struct sockaddr_in *)addr)->sin_port = htons(port);
+	else if (addr->ss_family == AF_INET6)
+		((struct sockaddr_in6 *)addr)->sin6_port = htons(port);
+	else if (addr->ss_family == AF_VSOCK && port == 0)
+		*vm = (struct sockaddr_vm){ .svm_family = AF_VSOCK, .svm_cid = VMADDR_CID_ANY,
+					    .svm_port = VMADDR_PORT_ANY };
+	else if (addr->ss_family == AF_VSOCK)
+		vm->svm_port = port;
+}
+
+static unsigned int get_port(const struct sockaddr_storage *addr)
+{
+	if (addr->ss_family == AF_VSOCK)
+		return ((const struct sockaddr_vm *)addr)->svm_port;
+	return ntohs(addr->ss_family == AF_INET ? ((const struct sockaddr_in *)addr)->sin_port
+						: ((const struct sockaddr_in6 *)addr)->sin6_port);
+}
+
+int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, unsigned int *port)
 {
 	struct sockaddr_storage addr;
 	socklen_t alen = sizeof(addr);
@@ -755,10 +788,7 @@ int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *p
 
 	memcpy(&addr, local, len);
 	unmap_v4(&addr, &len);
-	if (addr.ss_family == AF_INET)
-		((struct sockaddr_in *)&addr)->sin_port = 0;
-	else if (addr.ss_family == AF_INET6)
-		((struct sockaddr_in6 *)&addr)->sin6_port = 0;
+	set_port(&addr, 0);
 	fd = socket(addr.ss_family, (tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return error("cannot create a data socket: %s", strerror(errno));
@@ -771,12 +801,11 @@ int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *p
 		close(fd);
 		return -1;
 	}
-	*port = ntohs(addr.ss_family == AF_INET ? ((struct sockaddr_in *)&addr)->sin_port
-						: ((struct sockaddr_in6 *)&addr)->sin6_port);
+	*port = get_port(&addr);
 	return fd;
 }
 
-int net_data_connect(int control_fd, int port, int tcp, int cpu)
+int net_data_connect(int control_fd, unsigned int port, int tcp, int cpu)
 {
 	struct sockaddr_storage addr;
 	socklen_t len = sizeof(addr);
@@ -785,11 +814,12 @@ int net_data_connect(int control_fd, int port, int tcp, int cpu)
 
 	if (getpeername(control_fd, (struct sockaddr *)&addr, &len) < 0)
 		return error("cannot get the listener's address: %s", strerror(errno));
-	if (addr.ss_family == AF_INET)
-		((struct sockaddr_in *)&addr)->sin_port = htons(port);
+	set_port(&addr, port);
+	if (addr.ss_family == AF_VSOCK)
+		snprintf(host, sizeof(host), "%u", ((struct sockaddr_vm *)&addr)->svm_cid);
 	else
-		((struct sockaddr_in6 *)&addr)->sin6_port = htons(port);
-	getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), NULL, 0, NI_NUMERICHOST);
+		getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), NULL, 0,
+			    NI_NUMERICHOST);
 	fd = socket(addr.ss_family, (tcp ? SOCK_STREAM : SOCK_DGRAM) | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return error("cannot create the data socket for cpu %d: %s", cpu, strerror(errno));
@@ -797,7 +827,7 @@ int net_data_connect(int control_fd, int port, int tcp, int cpu)
 		int e = errno;
 
 		close(fd);
-		return error("cannot connect to '%s:%d' for cpu %d data: %s", host, port, cpu,
+		return error("cannot connect to '%s:%u' for cpu %d data: %s", host, port, cpu,
 			     strerror(e));
 	}
 	return fd;
@@ -824,6 +854,12 @@ int net_peer_name(int fd, char *buf, size_t size)
 
 	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0)
 		return error("cannot get the client's address: %s", strerror(errno));
+	if (addr.ss_family == AF_VSOCK) {
+		const struct sockaddr_vm *vm = (const struct sockaddr_vm *)&addr;
+
+		snprintf(buf, size, "%u:%u", vm->svm_cid, vm->svm_port);
+		return 0;
+	}
 	unmap_v4(&addr, &len);
 	if (getnameinfo((struct sockaddr *)&addr, len, host, sizeof(host), port, sizeof(port),
 			NI_NUMERICSERV) || !safe_host(host))
@@ -832,4 +868,56 @@ int net_peer_name(int fd, char *buf, size_t size)
 			return error("cannot name the client's address");
 	snprintf(buf, size, "%s:%s", host, port);
 	return 0;
+}
+
+/* --- vsock -------------------------------------------------------------- */
+
+int net_listen_vsock(unsigned int port)
+{
+	struct sockaddr_vm addr = { .svm_family = AF_VSOCK, .svm_cid = VMADDR_CID_ANY,
+				    .svm_port = port };
+	int fd = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
+
+	if (fd < 0)
+		return error("cannot listen on vsock port %u: %s (this kernel has no vsock: use -N CLIENT for TCP)",
+			     port, strerror(errno));
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 64) < 0) {
+		err = errno;
+		close(fd);
+		return error("cannot listen on vsock port %u: %s", port, strerror(err));
+	}
+	return fd;
+}
+
+/*
+ * The kernel bounds the wait (2 s by default) where no transport reaches
+ * the CID: a host without vsock_loopback or a guest, as ETIMEDOUT or ENODEV.
+ */
+int net_connect_vsock(unsigned int cid, unsigned int port, const char *what)
+{
+	struct sockaddr_vm addr = { .svm_family = AF_VSOCK, .svm_cid = cid, .svm_port = port };
+	int fd = socket(AF_VSOCK, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
+
+	if (fd < 0)
+		return error("cannot connect to vsock CID %u port %u for %s: %s (this kernel has no vsock)",
+			     cid, port, what, strerror(errno));
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+		return fd;
+	err = errno;
+	close(fd);
+	if (err == ETIMEDOUT || err == ENODEV)
+		return error("cannot connect to vsock CID %u port %u for %s: %s (no vsock transport reaches CID %u here)",
+			     cid, port, what, strerror(err), cid);
+	return error("cannot connect to vsock CID %u port %u for %s: %s", cid, port, what,
+		     strerror(err));
+}
+
+long long net_vsock_peer_cid(int fd)
+{
+	struct sockaddr_vm addr;
+	socklen_t len = sizeof(addr);
+
+	if (getpeername(fd, (struct sockaddr *)&addr, &len) < 0 || addr.svm_family != AF_VSOCK)
+		return -1;
+	return addr.svm_cid;
 }

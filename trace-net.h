@@ -101,11 +101,13 @@ const char *net_cmd_name(uint32_t cmd);
 
 int net_send_tinit(struct net_peer *p, const struct net_init *init);
 int net_parse_tinit(struct net_peer *p, const struct net_msg *m, struct net_init *init);
-int net_send_rinit(struct net_peer *p, uint32_t cpus, const int *ports);
-int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus, int *ports);
+int net_send_rinit(struct net_peer *p, uint32_t cpus, const unsigned int *ports);
+int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus,
+		    unsigned int *ports);
 /* Sends @len bytes of file metadata as SEND_DATA messages. */
 int net_send_data(struct net_peer *p, const void *buf, size_t len);
 
+#define NET_AGENT_PORT		"823"	/* the agent's, TCP or vsock: upstream's TRACE_AGENT_DEFAULT_PORT */
 #define NET_AGENT_MAX_ARGS	256	/* a TRACE_REQ with more arguments is refused */
 
 /* What record -A asks of an agent (TRACE_REQ); @args point into the message. */
@@ -124,7 +126,7 @@ struct net_trace_resp {
 	uint32_t	cpus;
 	uint32_t	page_size;
 	uint64_t	trace_id;	/* the agent's: its file's TRACEID */
-	const int	*ports;		/* the data port of each CPU */
+	const unsigned int *ports;	/* the data port of each CPU (vsock's are 32-bit) */
 	char		tsync_proto[17];	/* the time-sync protocol chosen ("ptp"); "": none */
 	uint32_t	tsync_port;		/* where the host connects for it */
 };
@@ -139,14 +141,14 @@ int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const ch
 		       int offer_ptp);
 /* ...and the answer, its ports stored in @ports (NET_MAX_CPUS of them) and pointed to by @resp. */
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
-			 int *ports);
+			 unsigned int *ports);
 
 /* v1: the client's strings, and the listener's comma-separated port list. */
 int net_v1_send_init(struct net_peer *p, const struct net_init *init);
 /* Parses the v1 strings; @cpus_str is the first one, already read. */
 int net_v1_recv_init(struct net_peer *p, const char *cpus_str, struct net_init *init);
-int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const int *ports);
-int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, int *ports);
+int net_v1_send_ports(struct net_peer *p, uint32_t cpus, const unsigned int *ports);
+int net_v1_recv_ports(struct net_peer *p, uint32_t cpus, unsigned int *ports);
 
 /*
  * A listening TCP socket on PORT, on every address (IPv4 and IPv6 both when
@@ -176,16 +178,31 @@ int net_client_hello(struct net_peer *p, int want_v3);
  * end of the control connection) with a port the kernel picks; stores the
  * port in *port.  TCP sockets are listening.
  */
-int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, int *port);
+int net_data_listen(const struct sockaddr *local, socklen_t len, int tcp, unsigned int *port);
 
 /*
  * The client's data socket for CPU @cpu: UDP (or TCP with @tcp) connected to
  * @port at the address the control connection @control_fd reached, so both
  * go to the same interface.  Returns the socket, or -1 after a message.
  */
-int net_data_connect(int control_fd, int port, int tcp, int cpu);
+int net_data_connect(int control_fd, unsigned int port, int tcp, int cpu);
 
-/* Puts "HOST:PORT" of the peer of @fd into @buf; HOST resolved when it can be. */
+/*
+ * vsock (vsock(7)): the agent's transport between a host and its guests,
+ * a context ID (CID) for an address.  1 is this machine itself, 2 its host.
+ */
+#define NET_VSOCK_CID_LOCAL	1
+#define NET_VSOCK_CID_HOST	2
+#define NET_VSOCK_MAX		0xfffffffeu	/* the largest CID or port: 0xffffffff is "any" */
+
+/* A listening vsock socket on @port of every CID of this machine; -1 after a message. */
+int net_listen_vsock(unsigned int port);
+/* Connects to CID:PORT over vsock, or -1 with a message naming @what. */
+int net_connect_vsock(unsigned int cid, unsigned int port, const char *what);
+/* The CID of @fd's peer, or -1 when @fd is not a vsock connection. */
+long long net_vsock_peer_cid(int fd);
+
+/* Puts "HOST:PORT" (vsock: "CID:PORT") of the peer of @fd into @buf; HOST resolved when it can be. */
 int net_peer_name(int fd, char *buf, size_t size);
 
 /* The protocol's numbers are big-endian (network order) on the wire. */

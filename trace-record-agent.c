@@ -39,13 +39,14 @@
 struct guest {
 	const char	*target;	/* as given to -A */
 	char		*name;		/* --name, or HOST */
-	char		*host;
+	char		*host;		/* or the CID, for vsock */
 	char		*port;
+	long long	cid;		/* the agent's vsock CID; -1: TCP to HOST */
 	const char	**argv;		/* the agent's record arguments */
 	int		argc;
 	struct net_peer	peer;
 	struct net_trace_resp resp;
-	int		ports[NET_MAX_CPUS];
+	unsigned int	ports[NET_MAX_CPUS];
 	char		*path;		/* trace-NAME.dat */
 	struct outfile	out;
 	int		out_open;
@@ -104,9 +105,29 @@ static int all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* A vsock CID or port: at most 10 digits, at most NET_VSOCK_MAX. */
+static int vsock_number(const char *s)
+{
+	return all_digits(s) && strlen(s) <= 10 && strtoull(s, NULL, 10) <= NET_VSOCK_MAX;
+}
+
+/* CID[:PORT] of vsock: a CID is all digits, the port the agent's default if not given. */
+static int parse_vsock(struct guest *gs, const char *arg)
+{
+	if (!vsock_number(gs->host))
+		return error("-A '%s': invalid CID '%s' (0 to %u)", arg, gs->host, NET_VSOCK_MAX);
+	gs->cid = strtoull(gs->host, NULL, 10);
+	if (!gs->port)
+		gs->port = xstrdup(NET_AGENT_PORT);
+	if (!vsock_number(gs->port))
+		return error("-A '%s': invalid vsock port '%s' (0 to %u)", arg, gs->port,
+			     NET_VSOCK_MAX);
+	return 0;
+}
+
 /*
- * HOST:PORT (3.4's form for TCP: the guest is named HOST) or NAME@HOST:PORT.
- * CID[:PORT] and NAME@CID[:PORT] are vsock, which this trace-cmd lacks.
+ * HOST:PORT (3.4's form for TCP: the guest is named HOST) or NAME@HOST:PORT;
+ * CID[:PORT] and NAME@CID[:PORT] over vsock (a guest named CID in the first).
  */
 static int parse_target(struct guest *gs, const char *arg)
 {
@@ -116,16 +137,23 @@ static int parse_target(struct guest *gs, const char *arg)
 	if (at && at == arg)
 		return error("-A '%s': an empty guest name before '@'", arg);
 	gs->host = colon ? dup_prefix(rest, colon - rest) : xstrdup(rest);
+	gs->port = colon ? xstrdup(colon + 1) : NULL;
+	gs->name = at ? dup_prefix(arg, at - arg) : xstrdup(gs->host);
 	if (all_digits(gs->host))
-		return error("-A '%s': vsock (CID %s) is not supported by this trace-cmd: give the agent's HOST:PORT (TCP, agent -N)",
-			     arg, gs->host);
+		return parse_vsock(gs, arg);
 	if (!colon || !*gs->host)
-		return error("-A '%s': give the agent's HOST:PORT", arg);
-	gs->port = xstrdup(colon + 1);
+		return error("-A '%s': give the agent's HOST:PORT (TCP) or CID[:PORT] (vsock)", arg);
 	if (!all_digits(gs->port) || atoi(gs->port) < 1 || atoi(gs->port) > 65535)
 		return error("-A '%s': invalid port '%s' (1 to 65535)", arg, gs->port);
-	gs->name = at ? dup_prefix(arg, at - arg) : xstrdup(gs->host);
 	return 0;
+}
+
+/* The agent's control (or time-sync) connection, over vsock or TCP. */
+static int connect_agent(const struct guest *gs, const char *port, const char *what)
+{
+	if (gs->cid >= 0)
+		return net_connect_vsock(gs->cid, strtoul(port, NULL, 10), what);
+	return net_connect(gs->host, port, SOCK_STREAM, what);
 }
 
 static int check_name(const char *name)
@@ -145,6 +173,7 @@ static int add_guest(struct record_guests *g, const char *arg)
 	gs->target = arg;
 	gs->peer.fd = -1;
 	gs->sync.fd = -1;
+	gs->cid = -1;
 	gs->argv = xcalloc(NET_AGENT_MAX_ARGS + 1, sizeof(*gs->argv));
 	g->current = g->nr - 1;
 	if (parse_target(gs, arg) < 0 || check_name(gs->name) < 0)
@@ -448,7 +477,7 @@ static int connect_tsync(struct guest *gs)
 	snprintf(port, sizeof(port), "%u", gs->resp.tsync_port);
 	gs->sync.name = gs->target;
 	gs->sync.timeout_ms = NET_TIMEOUT_MS;
-	gs->sync.fd = net_connect(gs->host, port, SOCK_STREAM, "the agent's time sync");
+	gs->sync.fd = connect_agent(gs, port, "the agent's time sync");
 	return gs->sync.fd < 0 ? -1 : 0;
 }
 
@@ -457,7 +486,7 @@ static int start_guest(struct guest *gs, const char *output, uint64_t host_id, c
 {
 	gs->peer.name = gs->target;
 	gs->peer.timeout_ms = NET_TIMEOUT_MS;
-	gs->peer.fd = net_connect(gs->host, gs->port, SOCK_STREAM, "the agent");
+	gs->peer.fd = connect_agent(gs, gs->port, "the agent");
 	if (gs->peer.fd < 0 || request(gs, host_id, clock, offer_ptp) < 0 || connect_tsync(gs) < 0)
 		return -1;
 	gs->path = guest_path(output, gs->name);

@@ -30,7 +30,7 @@ struct record_net {
 	char			port[16];
 	int			version;	/* 1 or 3 */
 	struct net_init		init;
-	int			*ports;		/* the listener's data port of each CPU */
+	unsigned int		*ports;		/* the listener's data port of each CPU */
 	int			*data_fds;	/* per CPU, closed at the end */
 	int			meta_fd;	/* the memfd the header is written into */
 	struct trace_output	*out;
@@ -108,7 +108,7 @@ static int negotiate(struct record_net *n, int want_v3)
 }
 
 /* TINIT and RINIT (v3), or the v1 strings and port list. */
-static int announce(struct record_net *n, int *ports)
+static int announce(struct record_net *n, unsigned int *ports)
 {
 	struct net_msg *m;
 	int ret;
@@ -149,7 +149,7 @@ static int accept_data_channel(struct record_net *n, uint32_t cpu)
 
 static int open_data_channels(struct record_net *n)
 {
-	const int *ports = n->ports;
+	const unsigned int *ports = n->ports;
 
 	n->data_fds = xcalloc(n->init.cpus, sizeof(*n->data_fds));
 	for (uint32_t cpu = 0; cpu < n->init.cpus; cpu++)

@@ -49,7 +49,7 @@ static const char record_usage[] =
 	"usage: trace-cmd record -e EVENT [-e EVENT]... [-B NAME [-e EVENT]...]... [-o FILE]\n"
 	"                        [-b KB] [--pin] [-r PRIO] [--file-version 6|7]\n"
 	"                        [--compression none|zlib|zstd|any] [-N HOST:PORT [-t] [--v1]]\n"
-	"                        [-A [NAME@]HOST:PORT [--name NAME] [-e EVENT]...]...\n"
+	"                        [-A [NAME@]HOST:PORT|[NAME@]CID[:PORT] [--name NAME] [-e EVENT]...]...\n"
 	"                        [--daemonize] [COMMAND [ARG]...]\n"
 	"  -e EVENT            record EVENT: an event name, SYSTEM:EVENT, a SYSTEM, or all;\n"
 	"                      globs as in 'sched:sched_s*' (repeatable)\n"
@@ -92,13 +92,15 @@ static const char record_usage[] =
 	"  --v1                with -N, speak protocol v1 only (file version 6)\n"
 	"  --notimeout         with -N, wait on the listener's replies for ever (not 5 s)\n"
 	"  -A [NAME@]HOST:PORT also record the machine whose 'trace-cmd agent' listens at\n"
-	"                      HOST:PORT into trace-NAME.dat (NAME: HOST unless given);\n"
+	"                      HOST:PORT (TCP) or CID[:PORT] (vsock, port 823 by default)\n"
+	"                      into trace-NAME.dat (NAME: HOST or CID unless given);\n"
 	"                      -e -f -R -v -p -l -n -g -O -T -M -C -b -s -d -D -i after it\n"
-	"                      (until a -B) are its own; vsock CIDs are not supported\n"
+	"                      (until a -B) are its own\n"
 	"  --name NAME         after -A: the guest's name, in its file's name\n"
 	"  --tsync-interval MS sync the guests' clocks with ptp every MS ms (0: at the start\n"
 	"                      and end only, the default; negative: no time sync)\n"
 	"  --tsc2nsec          refused: no TSC to nanoseconds conversion\n"
+	"  --proxy CID:PORT    refused: no recording through a host's agent -P\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
@@ -117,7 +119,7 @@ static const char record_usage[] =
 	"  -G, --by-comm       report --profile's and profile's: refused here, as record\n"
 	"                      keeps no such setting in its file\n"
 	"  --nofifos           accepted as 3.4's: its fifos are for guests on this machine's\n"
-	"                      vsock; -A reads them over TCP here, so nothing changes\n"
+	"                      vsock; -A reads them over sockets here, so nothing changes\n"
 	"  --pin               run each recorder on the CPU it records\n"
 	"  -r PRIO             run the recorders at real-time priority PRIO (SCHED_FIFO 1-99)\n"
 	"  --file-version N    the trace.dat version to write: 6 or 7 (default 7)\n"
@@ -129,7 +131,8 @@ static const char record_usage[] =
 enum { OPT_FILE_VERSION = 256, OPT_PIN, OPT_COMPRESSION = 300 };
 enum { OPT_TEMP = 0x2000, OPT_DATE, OPT_PROC_MAP, OPT_NET_V1, OPT_POLL, OPT_QUIET, OPT_VERBOSE,
        OPT_DEBUG, OPT_STDERR, OPT_DAEMONIZE, OPT_TS_OFFSET, OPT_NOTIMEOUT, OPT_NOSPLICE,
-       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE, OPT_BY_COMM };	/* after the module options (trace-ftrace-setup.h) */
+       OPT_NOFIFOS, OPT_NAME, OPT_TSYNC_INTERVAL, OPT_TSC2NSEC, OPT_PROFILE, OPT_BY_COMM,
+       OPT_PROXY };	/* after the module options (trace-ftrace-setup.h) */
 
 static const struct option record_options[] = {
 	{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
@@ -159,6 +162,7 @@ static const struct option record_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "tsync-interval", required_argument, NULL, OPT_TSYNC_INTERVAL },
 	{ "tsc2nsec", no_argument, NULL, OPT_TSC2NSEC },
+	{ "proxy", required_argument, NULL, OPT_PROXY },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "by-comm", no_argument, NULL, OPT_BY_COMM },
 	{ "help", no_argument, NULL, 'h' },
@@ -394,6 +398,8 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	}
 	case OPT_TSC2NSEC:
 		return usage_error(plan->cmd, "--tsc2nsec: this trace-cmd does not convert TSC timestamps to nanoseconds: guests are synchronized on the host's clock (-C)");
+	case OPT_PROXY:
+		return usage_error(plan->cmd, "--proxy: recording through a host's agent -P is not supported by this trace-cmd: run record -A CID on the host");
 	case OPT_PROFILE:
 		plan->profile = 1;
 		break;
@@ -480,9 +486,9 @@ static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
 
-	/* 3.4 uses fifos only to read guests (-A) on this machine's vsock; there are none here. */
+	/* 3.4 reads a vsock guest through the fifos of setup-guest; -A here reads sockets only. */
 	if (plan->nofifos)
-		log_info("--nofifos: guests are read over TCP here, never through fifos");
+		log_info("--nofifos: guests are read over sockets here, never through fifos");
 	if (record_guests_count(plan->guests) && (plan->live || net_used(plan)))
 		return usage_error(cmd, "-A does not apply %s", plan->live ? "to stream: it prints this machine's events" :
 				   plan->net.agent ? "in an agent: it records for its host only" :

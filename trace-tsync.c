@@ -435,7 +435,8 @@ static int tsync_child(int lfd, const char *clock, const char *name)
 	return ret < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-pid_t tsync_guest_start(int fd, const struct net_trace_req *req, const char *name, int *port)
+pid_t tsync_guest_start(int fd, const struct net_trace_req *req, const char *name,
+			unsigned int *port)
 {
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);

@@ -63,7 +63,7 @@ int tsync_guest_serve(struct net_peer *peer, const char *clock, volatile sig_ato
  * is told none.
  */
 pid_t tsync_guest_start(int control_fd, const struct net_trace_req *req, const char *name,
-			int *port);
+			unsigned int *port);
 /*
  * After the recording: waits for the child to see the host's STOP (a few
  * seconds at most), or stops it at once when the recording @failed.

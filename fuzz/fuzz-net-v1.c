@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct net_peer p = { .timeout_ms = 1000, .name = "fuzz:1" };
 	struct net_init init = { 0 };
 	char first[NET_MAX_STRING];
-	int ports[NET_MAX_CPUS];
+	unsigned int ports[NET_MAX_CPUS];
 
 	if (size > (64 << 10))
 		size = 64 << 10;

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct net_peer p = { .timeout_ms = 1000, .name = "fuzz:1" };
 	struct net_msg *m = malloc(sizeof(*m));
 	struct net_init init = { .cpus = 1 };
-	int ports[NET_MAX_CPUS];
+	unsigned int ports[NET_MAX_CPUS];
 	size_t meta = 0;
 
 	if (size > (64 << 10))

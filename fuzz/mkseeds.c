@@ -115,7 +115,7 @@ static void wire_put(const char *target)
 static void net_seeds(void)
 {
 	static const char meta[] = "\x17\x08\x44tracing6\0\0\x08\0\x10\0\0";
-	int ports[4] = { 40001, 40002, 40003, 40004 };
+	unsigned int ports[4] = { 40001, 40002, 40003, 40004 };
 	struct net_peer p;
 
 	for (int tcp = 0; tcp < 2; tcp++) {

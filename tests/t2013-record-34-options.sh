@@ -124,7 +124,7 @@ test_expect_success '--nofifos records as without it (3.4 uses fifos for vsock g
 	"$TRACE_CMD" report -i nf.dat >nf.txt &&
 	test_cmp plain.txt nf.txt &&
 	fake_record -q --nofifos --verbose -e sched_switch -o nf.dat true &&
-	grep -q "^trace-cmd record: --nofifos: guests are read over TCP here, never through fifos$" err
+	grep -q "^trace-cmd record: --nofifos: guests are read over sockets here, never through fifos$" err
 '
 
 # A listener that takes the connection and never answers.

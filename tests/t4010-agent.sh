@@ -178,11 +178,13 @@ test_expect_success TRACEFS "a host that hangs up while tracing: the agent says 
 	{ cat agent.out agent.err reply reply2; false; }
 '
 
-test_expect_success "agent usage: -N required, -V refused, bad options" '
-	test_expect_code 2 "$TRACE_CMD" agent -p 1 2>err &&
-	grep -q "^trace-cmd agent: -N CLIENT is required" err &&
-	test_expect_code 2 "$TRACE_CMD" agent -V 2>err &&
-	grep -q "^trace-cmd agent: -V: vsock is not supported" err &&
+test_expect_success "agent usage: -N with -V, a vsock port not a number, bad options" '
+	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 -V 2>err &&
+	grep -q "^trace-cmd agent: -N and -V: one transport, TCP (-N) or vsock (-V)$" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -p vsock 2>err &&
+	grep -q "^trace-cmd agent: invalid -p value .vsock.: not a number$" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -V -p 4294967295 2>err &&
+	grep -q "^trace-cmd agent: invalid -p value .4294967295.: out of range" err &&
 	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 -P 3 2>err &&
 	grep -q "^trace-cmd agent: -P: proxy mode is not supported" err &&
 	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 --verbose=loud 2>err &&

@@ -219,6 +219,23 @@ test_expect_success TRACEFS "nothing listening at HOST:PORT: exit 1 naming it, t
 	! test -e host.dat
 '
 
+# This host has no vsock transport (no vsock_loopback, no hypervisor):
+# the kernel bounds the connect (2 s) and record says why in one line.
+# t8003 drives agents over vsock in a guest.
+test_expect_success TRACEFS "record -A CID:PORT with no agent reachable (no vsock transport here): one line, exit 1, tracefs put back" '
+	fresh_dir &&
+	tracefs_state >before &&
+	start=$(date +%s) &&
+	test_expect_code 1 record_agent -A 1:4999 -e initcall &&
+	end=$(date +%s) &&
+	test $((end - start)) -le 9 &&
+	nothing_left &&
+	test $(wc -l <record.err) = 1 &&
+	grep -q "^trace-cmd record: cannot connect to vsock CID 1 port 4999 for the agent: " record.err &&
+	! test -e host.dat && ! test -e host-1.dat ||
+	{ cat record.err; false; }
+'
+
 test_expect_success TRACEFS "an agent that never answers: 5 s, exit 1 naming it, tracefs put back" '
 	fresh_dir && start_fake silent &&
 	tracefs_state >before &&
@@ -253,11 +270,13 @@ test_expect_success TRACEFS "an agent choosing ptp when not offered (--tsync-int
 	{ cat record.out record.err fake.out; false; }
 '
 
-test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests of one name, --tsc2nsec, --tsync-interval" '
+test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, two guests of one name, --tsc2nsec, --proxy, --tsync-interval" '
 	usage_is() { msg=$1; shift; test_expect_code 2 "$TRACE_CMD" "$@" 2>err && grep -q -- "$msg" err || { cat err; false; }; } &&
-	usage_is "^trace-cmd record: -A .3:823.: vsock (CID 3) is not supported" record -A 3:823 -e sched &&
-	usage_is "^trace-cmd record: -A .g@3.: vsock (CID 3) is not supported" record -A g@3 -e sched &&
-	usage_is "^trace-cmd record: -A .localhost.: give the agent.s HOST:PORT" record -A localhost -e sched &&
+	usage_is "^trace-cmd record: -A .3:abc.: invalid vsock port .abc. (0 to 4294967294)" record -A 3:abc -e sched &&
+	usage_is "^trace-cmd record: -A .g@3:4294967295.: invalid vsock port .4294967295." record -A g@3:4294967295 -e sched &&
+	usage_is "^trace-cmd record: -A .99999999999:823.: invalid CID .99999999999. (0 to 4294967294)" record -A 99999999999:823 -e sched &&
+	usage_is "^trace-cmd record: -A .3:823.: a guest named .3. is already traced" record -A 3 -A 3:823 -e sched &&
+	usage_is "^trace-cmd record: -A .localhost.: give the agent.s HOST:PORT (TCP) or CID\[:PORT\] (vsock)" record -A localhost -e sched &&
 	usage_is "^trace-cmd record: -A .h:0.: invalid port .0." record -A h:0 -e sched &&
 	usage_is "^trace-cmd record: --name must follow an -A" record --name x -e sched &&
 	usage_is "^trace-cmd record: invalid guest name .a/b." record -A a/b@h:1 -e sched &&
@@ -265,6 +284,7 @@ test_expect_success "usage: vsock, a missing port, --name alone, -N, two guests 
 	usage_is "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
 	usage_is "^trace-cmd record: --tsc2nsec: this trace-cmd does not convert TSC timestamps" record --tsc2nsec -A g:2 -e sched &&
+	usage_is "^trace-cmd record: --proxy: recording through a host.s agent -P is not supported by this trace-cmd: run record -A CID on the host$" record --proxy 2:823 -e sched &&
 	usage_is "^trace-cmd record: invalid --tsync-interval value .1s.: not a number" record --tsync-interval 1s -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: unknown option .--tsync-interval." stream --tsync-interval 10 -e sched
 '

@@ -55,16 +55,16 @@ extract_vmlinux() {
 	mv "$cache/vmlinux.new" "$cache/vmlinux"
 }
 
-# The modules virtio 9p and virtio-net (guest_net) need, each after those it
-# depends on (the package has no modules.dep: modinfo gives each one's
-# dependencies).
+# The modules virtio 9p, virtio-net (guest_net) and the guest-local vsock
+# (CID 1, vsock_loopback: t8003) need, each after those it depends on (the
+# package has no modules.dep: modinfo gives each one's dependencies).
 pick_modules() {
-	[ -s "$cache/modules/order" ] && grep -qx virtio_net "$cache/modules/order" && return 0
+	[ -s "$cache/modules/order" ] && grep -qx vsock_loopback "$cache/modules/order" && return 0
 	dir=$(ls -d "$cache"/kernel/lib/modules/*)
 	rm -rf "$cache/modules"; mkdir -p "$cache/modules"
 	find "$dir" -name '*.ko' >"$cache/modules/all"
 	: >"$cache/modules/order.new"
-	for m in virtio_pci 9pnet_virtio 9p virtio_net; do add_module "$m"; done
+	for m in virtio_pci 9pnet_virtio 9p virtio_net vsock_loopback; do add_module "$m"; done
 	mv "$cache/modules/order.new" "$cache/modules/order"
 }
 

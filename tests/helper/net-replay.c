@@ -162,7 +162,7 @@ static int replay(struct replay *r)
 	struct net_init init = { r->cpus, r->page_size, r->tcp };
 	struct net_peer peer = { .timeout_ms = NET_TIMEOUT_MS, .name = "listener" };
 	struct net_msg *m = xmalloc(sizeof(*m));
-	int *ports = xcalloc(r->cpus, sizeof(*ports));
+	unsigned int *ports = xcalloc(r->cpus, sizeof(*ports));
 	int version = control(r, &peer.fd);
 	long pages = 0;
 

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+test_description='agent and record -A over vsock, guest-local (CID 1, vsock_loopback): ours and 3.4'"'"'s both ways'
+# This host has no vsock transport; the guest's kernel has vsock_loopback
+# (tests/guest/setup.sh loads it), where CID 1 is the guest itself.  One
+# boot: in each case an agent listens on vsock and a record -A on the same
+# guest drives it, the host recording sched_switch in an instance, the agent
+# the top buffer (initcall, which never fires after boot) with the host's
+# markers.  Then, here, the reports of each pair by ours equal 3.4's.
+. ./test-lib.sh
+. "$TEST_DIR/lib-guest.sh"
+
+# pair AGENT RECORD PORT TARGET [AGENT OPTIONS]: AGENT's agent on vsock
+# PORT, RECORD's record -A TARGET against it (tried again while the agent is
+# not yet listening); the record's exit status in record.status.
+guest_env 'pair() {
+	agent_bin=$1 record_bin=$2 port=$3 target=$4; shift 4
+	"$agent_bin" agent "$@" -p $port >agent.out 2>agent.err &
+	agent=$!
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		"$record_bin" record -o host.dat -B vhost -e sched_switch -A $target -e initcall \
+			sh -c "sleep 0.5; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done; sleep 0.3" \
+			>record.out 2>record.err
+		status=$?
+		grep -qi "connection refused\|connection reset" record.err || break
+	done
+	echo $status >record.status
+	sleep 1
+	kill $agent; wait $agent
+	cat record.out record.err agent.out agent.err
+	ls
+	return $status
+}'
+guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
+[ -n "$UPSTREAM34" ] && {
+	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
+	guest_case 34-ours-agent 'pair "$TRACE_CMD" "$UPSTREAM34" 4003 1:4003'
+	# With setup-guest's FIFOs for the guest "1" on the host (here: the
+	# same machine, a tmpfs over the host's /var/lib/trace-cmd), 3.4 offers
+	# them; our agent answers with sockets, which 3.4 takes.
+	guest_case 34-ours-fifos 'mount -t tmpfs fifos /var/lib/trace-cmd &&
+	"$TRACE_CMD" setup-guest -c 2 1 >setup.out 2>&1 &&
+	pair "$TRACE_CMD" "$UPSTREAM34" 4005 1:4005
+	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib/trace-cmd; exit $status'
+	# The reference: 3.4 against itself.
+	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
+}
+# Nothing listens on the port: one line, at once, nothing left behind.
+guest_case nobody 'start=$(date +%s)
+"$TRACE_CMD" record -o host.dat -e sched_switch -A 1:4999 -e initcall sleep 1 >record.out 2>record.err
+echo $? >record.status
+echo $(($(date +%s) - start)) >seconds
+cat record.err; ls'
+
+GUEST_CASE_TIMEOUT=${GUEST_CASE_TIMEOUT:-240}
+test_have_prereq GUEST && guest_boot 900
+
+test_expect_success GUEST 'the guest boots and runs every case' 'guest_booted'
+
+# check NAME GUESTFILE: the pair recorded both files, the markers in the
+# guest's alone, time synchronized (ptp over vsock).
+check() {
+	out=$(guest_out $1) &&
+	guest_ok $1 &&
+	test "$(cat "$out/record.status")" = 0 &&
+	test -s "$out/host.dat" && test -s "$out/$2" &&
+	"$TRACE_CMD" report -i "$out/$2" >"$out/guest.report" &&
+	test $(grep -c "tracing_mark_write: marker-" "$out/guest.report") = 5 &&
+	"$TRACE_CMD" report -i "$out/host.dat" >"$out/host.report" &&
+	grep -q "sched_switch:" "$out/host.report" &&
+	! grep -q "marker-" "$out/host.report" &&
+	"$TRACE_CMD" dump --options -i "$out/$2" >"$out/guest.options" &&
+	grep -q "Option TimeShift" "$out/guest.options" ||
+	{ cat "$out/.output"; false; }
+}
+
+# both_reports NAME GUESTFILE: 3.4's and our report of the pair's files, equal.
+both_reports() {
+	cd "$(guest_out $1)" &&
+	"$UPSTREAM34" report -i host.dat -i "$2" >up.both &&
+	"$TRACE_CMD" report -i host.dat -i "$2" >our.both &&
+	test_cmp up.both our.both &&
+	test $(grep -c "^$2:.*tracing_mark_write: marker-" our.both) = 5
+}
+
+test_expect_success GUEST 'our agent -V, our record -A 1:PORT: host.dat and host-1.dat, time synced' '
+	check ours-ours host-1.dat
+'
+
+# Host and guest are one machine here: the samples' offsets (ns) come out
+# near 0, two of each CPU at least (the start and the end).
+test_expect_success GUEST 'ptp over vsock, our pair: every CPU sampled, offsets near 0' '
+	out=$(guest_out ours-ours) &&
+	sed -n "s/^	\(-\{0,1\}[0-9]*\) 1 0 [0-9]*\[offset .*/\1/p" "$out/guest.options" >offsets &&
+	test $(wc -l <offsets) -ge 4 &&
+	grep -q "^2 \[samples count for CPU 1\]$" "$out/guest.options" &&
+	awk "{ o = \$1 < 0 ? -\$1 : \$1 } o > 1000000 { print \"offset \" \$1; bad = 1 } END { exit bad }" offsets
+'
+
+test_expect_success GUEST,UPSTREAM34 'our agent over vsock: report of both files by ours equals 3.4s' '
+	both_reports ours-ours host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 'our record -A NAME@1:PORT, 3.4s agent: both files, time synced' '
+	check ours-34agent host-g34.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s agent over vsock: report of both files by ours equals 3.4s' '
+	both_reports ours-34agent host-g34.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record -A 1:PORT, our agent (vsock by default): both files, ptp taken' '
+	check 34-ours-agent host-1.dat &&
+	grep -q "^Negotiated ptp time sync protocol with guest 1$" "$(guest_out 34-ours-agent)/record.out"
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record against our agent: report of both files by ours equals 3.4s' '
+	both_reports 34-ours-agent host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record -A offering FIFOs: our agent answers with sockets, both files' '
+	check 34-ours-fifos host-1.dat &&
+	grep -q "^1:[0-9]*: offers FIFOs: the data goes over sockets$" "$(guest_out 34-ours-fifos)/agent.out" &&
+	both_reports 34-ours-fifos host-1.dat
+'
+
+# 3.4 against itself, for reference: its host side puts the guest a
+# fraction of a second off itself (0.14 to 0.27 s seen), as against our agent.
+test_expect_success GUEST,UPSTREAM34 '3.4s pair over vsock: report of both files by ours equals 3.4s' '
+	check 34-34 host-1.dat &&
+	both_reports 34-34 host-1.dat
+'
+
+test_expect_success GUEST 'record -A CID:PORT with nothing listening fails at once in one line' '
+	out=$(guest_out nobody) &&
+	test "$(cat "$out/record.status")" = 1 &&
+	test $(wc -l <"$out/record.err") = 1 &&
+	grep -q "^trace-cmd record: cannot connect to vsock CID 1 port 4999 for the agent: Connection reset by peer$" "$out/record.err" &&
+	test "$(cat "$out/seconds")" -le 5 &&
+	! test -e "$out/host.dat" && ! test -e "$out/host-1.dat" ||
+	{ cat "$out/.output"; false; }
+'
+
+test_done
