@@ -214,6 +214,8 @@ struct ev_desc {
 	size_t			*csv_key_lens;
 	unsigned char		*plain;		/* a number field, read in place */
 	char			*head;		/* "system":"..","event":".." */
+	size_t			head_len;
+	int			swap;		/* the file's byte order is not ours */
 };
 
 #define DESC_SLOTS 4096
@@ -289,8 +291,10 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	jbuf_jstr(&b, ev->system, strlen(ev->system));
 	jbuf_puts(&b, ",\"event\":");
 	jbuf_jstr(&b, ev->name, strlen(ev->name));
+	d->head_len = b.len;
 	jbuf_putc(&b, 0);
 	d->head = b.data;
+	d->swap = tep_is_file_bigendian(ev->tep) != tep_is_local_bigendian(ev->tep);
 	if (!descs[h])
 		descs[h] = d;	/* a full table just stops caching */
 	return d;
@@ -479,6 +483,46 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 	trace_format_put_value(b, tep, &v);
 }
 
+/* A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes it. */
+static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, int swap)
+{
+	uint64_t n;
+
+	switch (size) {
+	case 1: {
+		uint8_t v;
+
+		memcpy(&v, p, 1);
+		n = is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
+		break;
+	}
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		v = swap ? __builtin_bswap16(v) : v;
+		n = is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
+		break;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		v = swap ? __builtin_bswap32(v) : v;
+		n = is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
+		break;
+	}
+	default:
+		memcpy(&n, p, 8);
+		n = swap ? __builtin_bswap64(n) : n;
+		break;
+	}
+	if (is_signed)
+		jbuf_i64(b, (int64_t)n);
+	else
+		jbuf_u64(b, n);
+}
+
 /*
  * The fields' JSON object; with @csv (scratch for a value), its quotes
  * doubled as inside a quoted csv cell, written in one pass: the object
@@ -496,8 +540,9 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_d
 		else
 			jbuf_put(b, d->keys[i], d->key_lens[i]);
 		if (d->plain[i] && d->fields[i]->offset + d->fields[i]->size <= rec->size) {
-			put_number(b, tep, (const char *)rec->data + d->fields[i]->offset,
-				   d->fields[i]->size, d->fields[i]->flags & TEP_FIELD_IS_SIGNED);
+			put_plain(b, (const char *)rec->data + d->fields[i]->offset,
+				  d->fields[i]->size, d->fields[i]->flags & TEP_FIELD_IS_SIGNED,
+				  d->swap);
 		} else if (!csv) {
 			put_field(b, tep, d->fields[i], rec, i == d->nr - 1);
 		} else {
@@ -664,6 +709,8 @@ static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec
 static void json_common(const struct trace_format *f, struct jbuf *b, struct tep_record *rec,
 			int buffer)
 {
+	size_t ts_at, ts_len;
+
 	jbuf_putc(b, '{');
 	if (f->multi_file) {
 		jbuf_puts(b, "\"file\":");
@@ -678,8 +725,16 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 		jbuf_putc(b, ',');
 	}
 	jbuf_puts(b, "\"ts\":");
+	ts_at = b->len;
 	jbuf_u64(b, rec->ts);
-	if (f->ns_mode) {
+	ts_len = b->len - ts_at;
+	if (f->ns_mode == 1) {
+		/* the same number: its digits copied */
+		jbuf_puts(b, ",\"ts_ns\":");
+		jbuf_reserve(b, ts_len);
+		memcpy(b->data + b->len, b->data + ts_at, ts_len);
+		b->len += ts_len;
+	} else if (f->ns_mode) {
 		jbuf_puts(b, ",\"ts_ns\":");
 		jbuf_u64(b, ts_ns(f, rec->ts));
 	}
@@ -716,7 +771,7 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 	jbuf_jstr(b, comm, strlen(comm));
 	jbuf_putc(b, ',');
 	if (d) {
-		jbuf_puts(b, d->head);
+		jbuf_put(b, d->head, d->head_len);
 	} else {
 		jbuf_puts(b, "\"system\":null,\"event\":null");
 	}
