@@ -793,6 +793,7 @@ static void csv_cell(struct jbuf *b, const char *s, size_t len, int last)
 	int quote = 0;
 
 	if (plain_run((const unsigned char *)s, 0, len, PLAIN_CSV_BARE) == len) {
+		jbuf_reserve(b, len + 2);	/* an empty cell first: memcpy to no buffer */
 		jbuf_put(b, s, len);
 		jbuf_put(b, last ? "\r\n" : ",", last ? 2 : 1);
 		return;
