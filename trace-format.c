@@ -221,14 +221,27 @@ struct ev_desc {
 #define DESC_SLOTS 4096
 static struct ev_desc *descs[DESC_SLOTS];
 
+/*
+ * @b's bytes as a string of their own size, @b freed: a jbuf starts at
+ * 4 KB, and an event's keys are kept for the whole report.
+ */
+static char *jbuf_string(struct jbuf *b)
+{
+	char *s;
+
+	jbuf_putc(b, 0);
+	s = xstrdup(b->data);
+	jbuf_free(b);
+	return s;
+}
+
 static char *json_key(const char *name)
 {
 	struct jbuf b = { 0 };
 
 	jbuf_jstr(&b, name, strlen(name));
 	jbuf_putc(&b, ':');
-	jbuf_putc(&b, 0);
-	return b.data;
+	return jbuf_string(&b);
 }
 
 /* @len bytes of @s with each quote doubled, as inside a quoted csv cell. */
@@ -250,8 +263,7 @@ static char *csv_doubled(const char *s)
 	struct jbuf b = { 0 };
 
 	put_doubled(&b, s, strlen(s));
-	jbuf_putc(&b, 0);
-	return b.data;
+	return jbuf_string(&b);
 }
 
 static struct ev_desc *desc_of(struct tep_event *ev)
@@ -292,8 +304,7 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	jbuf_puts(&b, ",\"event\":");
 	jbuf_jstr(&b, ev->name, strlen(ev->name));
 	d->head_len = b.len;
-	jbuf_putc(&b, 0);
-	d->head = b.data;
+	d->head = jbuf_string(&b);
 	d->swap = tep_is_file_bigendian(ev->tep) != tep_is_local_bigendian(ev->tep);
 	if (!descs[h])
 		descs[h] = d;	/* a full table just stops caching */
