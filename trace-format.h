@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct trace_input;
 struct tep_handle;
@@ -37,27 +38,44 @@ static inline char *put_decimal(char *p, unsigned long long v, int width, char p
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	char tmp[24];
-	int n = 0;
+	static const unsigned long long pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	/* The digits are counted first (from the bits: log10(2) ~ 1233 / 4096)... */
+	int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+	int n = v < 10 ? 1 : t + 1 - (v < pow10[t]);
+	unsigned int w;
+	char *q;
 
-	while (v >= 100) {
-		unsigned int r = v % 100;
-
-		v /= 100;
-		tmp[n++] = pairs[2 * r + 1];
-		tmp[n++] = pairs[2 * r];
-	}
-	if (v >= 10) {
-		tmp[n++] = pairs[2 * v + 1];
-		tmp[n++] = pairs[2 * v];
-	} else {
-		tmp[n++] = '0' + v;
-	}
 	for (int i = n; i < width; i++)
 		*p++ = pad;
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	/* ...and written in place, from the end. */
+	q = p + n;
+	/* Eight digits a 64-bit division, the rest in 32 bits: time stamps have 14. */
+	while (v >= 100000000) {
+		unsigned int lo = v % 100000000;
+
+		v /= 100000000;
+		for (int i = 0; i < 4; i++, lo /= 100) {
+			*--q = pairs[2 * (lo % 100) + 1];
+			*--q = pairs[2 * (lo % 100)];
+		}
+	}
+	for (w = v; w >= 100; w /= 100) {
+		*--q = pairs[2 * (w % 100) + 1];
+		*--q = pairs[2 * (w % 100)];
+	}
+	if (w >= 10) {
+		*--q = pairs[2 * w + 1];
+		*--q = pairs[2 * w];
+	} else {
+		*--q = '0' + w;
+	}
+	return p + n;
 }
 
 /* A growing byte buffer that JSON is built in. */
@@ -66,17 +84,42 @@ struct jbuf {
 	size_t	len, size;
 };
 
-void jbuf_reserve(struct jbuf *b, size_t more);
+/* Grows @b for @more bytes; jbuf_reserve() calls it only when they do not fit. */
+void jbuf_grow(struct jbuf *b, size_t more);
 void jbuf_free(struct jbuf *b);
+
+/* Inline, as the pieces of a jsonl record are a few bytes each. */
+static inline void jbuf_reserve(struct jbuf *b, size_t more)
+{
+	if (b->len + more > b->size)
+		jbuf_grow(b, more);
+}
+
 static inline void jbuf_putc(struct jbuf *b, char c)
 {
-	if (b->len + 1 > b->size)
-		jbuf_reserve(b, 1);
+	jbuf_reserve(b, 1);
 	b->data[b->len++] = c;
 }
-void jbuf_put(struct jbuf *b, const char *s, size_t len);
-void jbuf_puts(struct jbuf *b, const char *s);
-void jbuf_u64(struct jbuf *b, uint64_t v);
+
+static inline void jbuf_put(struct jbuf *b, const char *s, size_t len)
+{
+	jbuf_reserve(b, len);
+	memcpy(b->data + b->len, s, len);
+	b->len += len;
+}
+
+/* Inline so that a literal's length is known when compiled. */
+static inline void jbuf_puts(struct jbuf *b, const char *s)
+{
+	jbuf_put(b, s, strlen(s));
+}
+
+static inline void jbuf_u64(struct jbuf *b, uint64_t v)
+{
+	jbuf_reserve(b, 20);
+	b->len = put_decimal(b->data + b->len, v, 0, 0) - b->data;
+}
+
 void jbuf_i64(struct jbuf *b, int64_t v);
 /* @s (at most @len bytes, up to a NUL) as a quoted JSON string; bad UTF-8 bytes as \u00XX. */
 void jbuf_jstr(struct jbuf *b, const char *s, size_t len);

@@ -734,7 +734,7 @@ struct plain_job {
 struct line_worker {
 	struct trace_printer	*runner;
 	struct jbuf		text;		/* --format: the line the record carries */
-	struct jbuf		record, cell;
+	struct jbuf		cell;
 };
 
 static void *line_worker_new(void *arg)
@@ -752,7 +752,6 @@ static void line_worker_free(void *ctx)
 
 	trace_printer_free(w->runner);
 	jbuf_free(&w->text);
-	jbuf_free(&w->record);
 	jbuf_free(&w->cell);
 	free(w);
 }
@@ -796,10 +795,8 @@ static void emit_job(struct line_worker *w, const struct plain_job *j, struct te
 	}
 	w->text.len = 0;
 	put_job_line(j, rec, text, text_len, &w->text);
-	w->record.len = 0;
 	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
-			  &w->record, &w->cell);
-	jbuf_put(out, w->record.data, w->record.len);
+			  out, &w->cell);
 }
 
 static int format_job(void *ctx, const void *job, struct jbuf *out)

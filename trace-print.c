@@ -20,6 +20,7 @@
 
 #include "trace-cmd.h"
 #include "trace-debug.h"
+#include "trace-format.h"
 #include "trace-input.h"
 #include "trace-print.h"
 #include "trace-printk.h"
@@ -1110,24 +1111,20 @@ static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val
 		neg = 1;
 		u = -u;
 	}
+	/* The digits in order, @n of them; decimals two a division (put_decimal). */
 	if (sp->conv == 'x' || sp->conv == 'X') {
 		const char *hex = sp->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
 
-		do {
-			digits[n++] = hex[u & 15];
-			u >>= 4;
-		} while (u);
+		n = (64 - __builtin_clzll(u | 1) + 3) / 4;
+		for (int i = n - 1; i >= 0; i--, u >>= 4)
+			digits[i] = hex[u & 15];
 	} else {
-		do {
-			digits[n++] = '0' + u % 10;
-			u /= 10;
-		} while (u);
+		n = put_decimal(digits, u, 0, 0) - digits;
 	}
 	if (sp->left) {
 		if (neg)
 			put(p, "-", 1);
-		while (n)
-			put(p, &digits[--n], 1);
+		put(p, digits, n);
 		pad(p, ' ', sp->width - (int)(n + neg));
 		return;
 	}
@@ -1141,8 +1138,8 @@ static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val
 		if (neg)
 			p->buf[p->len++] = '-';
 	}
-	while (n)
-		p->buf[p->len++] = digits[--n];
+	memcpy(p->buf + p->len, digits, n);
+	p->len += n;
 }
 
 /*

@@ -27,6 +27,28 @@ test_expect_success CORPUS 'every ../shared/corpus file' '
 	all_same_both_ways -t -- "$CORPUS"/*.dat
 '
 
+# left.dat: numbers printed left-justified ("%-6d|"), as libtraceevent's
+# printf pads them: after the digits, to the width.
+test_expect_success PYTHON 'left-justified numbers are padded to their width, as printf pads them' '
+	python3 - "$HELPERS" <<-\EOF &&
+	import json, sys
+	sys.path.insert(0, sys.argv[1])
+	import mkdat_scenarios as m
+	fmt = m.SOFTIRQ_ENTRY.split("print fmt:")[0] + \
+		"print fmt: \"vec=%-6d|%-4u|%-8x|%-3d|\", REC->vec, REC->vec, REC->vec, REC->vec\n"
+	spec = m.custom()
+	spec["records"] = [{"cpu": 0, "ts": m.T0 + 1000 * i, "event": "softirq_entry", "pid": 0,
+			    "fields": {"vec": v}} for i, v in enumerate([7, 42, 123456, 4294967295])]
+	spec["formats"] = {"irq": [fmt]}
+	json.dump(spec, open("left.json", "w"))
+	EOF
+	python3 "$HELPERS/mkdat.py" left.json left.dat &&
+	"$TRACE_CMD" report left.dat >out &&
+	grep -q "vec=7     |7   |7       |7  |$" out &&
+	grep -q "vec=-1    |4294967295|ffffffff|-1 |$" out &&
+	same_both_ways left.dat
+'
+
 # same_ahead FILE...: report with v7 chunks decompressed ahead in a second
 # thread (the default) and on the reader's thread alone: same bytes, same errors.
 same_ahead() {
