@@ -209,13 +209,13 @@ static uint64_t shift_to_host(const struct clock_conv *cv, int cpu, uint64_t ts)
 			     cv->shift_flags & CLOCK_SHIFT_INTERPOLATE, ts);
 }
 
-uint64_t clock_conv_ts(const struct clock_conv *cv, int cpu, uint64_t raw)
+uint64_t clock_conv_ts(const struct clock_conv *cv, int top, int cpu, uint64_t raw)
 {
 	uint64_t ts = raw;
 
 	if (cv->raw)
 		return raw;
-	if (cv->shift)
+	if (cv->shift && top)
 		ts = shift_to_host(cv, cpu, ts);
 	if (cv->ts2secs_hz)
 		ts = (uint64_t)((unsigned __int128)ts * 1000000000ULL / cv->ts2secs_hz);

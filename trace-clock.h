@@ -53,8 +53,13 @@ int clock_conv_read_tsc2nsec(struct clock_conv *cv, struct cursor *c);
  */
 int clock_conv_read_time_shift(struct clock_conv *cv, struct cursor *c);
 
-/* The time stamp report shows for @raw, a record of @cpu. */
-uint64_t clock_conv_ts(const struct clock_conv *cv, int cpu, uint64_t raw);
+/*
+ * The time stamp report shows for @raw, a record of @cpu in the top buffer
+ * (@top) or an instance.  As upstream 3.4's reader, a TIME_SHIFT moves the
+ * top buffer's records alone: a guest's instances (record -B, the guest's
+ * side of record --proxy) keep its clock; the other conversions apply to all.
+ */
+uint64_t clock_conv_ts(const struct clock_conv *cv, int top, int cpu, uint64_t raw);
 
 /* Whether the converted time stamps are nanoseconds (TSC2NSEC applies). */
 int clock_conv_in_ns(const struct clock_conv *cv);

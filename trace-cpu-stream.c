@@ -22,6 +22,12 @@ static const char *buffer_name(const struct cpu_stream *s)
 	return s->live ? s->live_name : s->in->buffers[s->buffer].name;
 }
 
+/* @raw as report shows it: a live buffer's as read, a file's converted (buffer 0 is the top). */
+static uint64_t stream_ts(const struct cpu_stream *s, uint64_t raw)
+{
+	return s->live ? raw : clock_conv_ts(&s->in->conv, s->buffer == 0, s->cpu, raw);
+}
+
 static int stream_bad(struct cpu_stream *s, uint64_t off, const char *fmt, const char *detail,
 		      unsigned long long v)
 {
@@ -442,8 +448,7 @@ static int fill_record(struct cpu_stream *s, const void *data, int first)
 		return stream_bad(s, page_offset(s) + off, "%s (%llu bytes) runs past its page",
 				  "event", size);
 	memset(&s->rec, 0, sizeof(s->rec));
-	s->rec.ts = s->live ? page_walk_ts(&s->walk) :
-			      clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->walk));
+	s->rec.ts = stream_ts(s, page_walk_ts(&s->walk));
 	s->rec.offset = page_offset(s) + off;
 	s->rec.size = size;
 	s->rec.record_size = page_walk_record_size(&s->walk);
@@ -881,8 +886,7 @@ int cpu_stream_peek(struct cpu_stream *s, struct tep_record *next)
 		data = page_walk_event(&s->peek);
 	}
 	memset(next, 0, sizeof(*next));
-	next->ts = s->live ? page_walk_ts(&s->peek) :
-			     clock_conv_ts(&s->in->conv, s->cpu, page_walk_ts(&s->peek));
+	next->ts = stream_ts(s, page_walk_ts(&s->peek));
 	next->size = page_walk_event_size(&s->peek);
 	next->data = (void *)data;
 	next->cpu = s->cpu;

@@ -181,4 +181,46 @@ test_expect_success PYTHON,UPSTREAM34 'those samples read the same in 3.4'"'"'s 
 	same34 -t -i high.dat
 '
 
+# The guest's records in the top buffer and, the same again, in an instance
+# "inst" (record -B in a guest, or the guest's side of record --proxy).  As
+# 3.4's reader, the TIME_SHIFT moves the top buffer's alone; TSC2NSEC, OFFSET
+# and --ts-offset convert every buffer.  The
+# instance's cpu0 first record stays on the guest's clock: TSC0 * 2^23 >> 24
+# is 12345678901000 ns.
+test_expect_success PYTHON 'a guest'"'"'s instance keeps its own clock, the top buffer goes to the host'"'"'s' '
+	python3 "$HELPERS/mkdat.py" --dump-spec vm-guest >spec.json &&
+	python3 -c "import json
+s = json.load(open(\"spec.json\"))
+recs = s.pop(\"records\")
+s[\"buffers\"] = [{\"name\": \"\", \"records\": recs}, {\"name\": \"inst\", \"records\": recs}]
+json.dump(s, open(\"inst.json\", \"w\"))
+s[\"ts_offset\"] = 5000
+json.dump(s, open(\"inst-off.json\", \"w\"))" &&
+	python3 "$HELPERS/mkdat.py" inst.json inst.dat &&
+	python3 "$HELPERS/mkdat.py" inst-off.json inst-off.dat &&
+	"$TRACE_CMD" report -t inst.dat >out &&
+	grep -q "^inst: *bash-1234 *\[000\] \.\.\.\.\. 12345\.678901000: print: .*guest cpu0 first$" out &&
+	grep -q "^ *bash-1234 *\[000\] \.\.\.\.\. 12845\.678901125: print: .*guest cpu0 first$" out &&
+	"$TRACE_CMD" report -t inst-off.dat >out &&
+	grep -q "^inst: *bash-1234 *\[000\] \.\.\.\.\. 12345\.678906000: print: .*guest cpu0 first$" out
+'
+
+test_expect_success PYTHON 'with its host, --ts-offset moves both buffers of the guest, the shift its top one' '
+	"$TRACE_CMD" report -t -i host.dat -i inst.dat --ts-offset 7000 >out &&
+	grep -q "^inst\.dat: *bash-1234 *\[000\] \.\.\.\.\. 12845\.678908125: print: .*guest cpu0 first$" out &&
+	grep -q "^ *inst: *bash-1234 *\[000\] \.\.\.\.\. 12345\.678908000: print: .*guest cpu0 first$" out
+'
+
+while read args; do
+	test_expect_success PYTHON,UPSTREAM34 "report $args equals 3.4's" '
+		same34 '"$args"'
+	'
+done <<TABLE
+-t -i inst.dat
+-t -i inst-off.dat
+-t -i host.dat -i inst.dat --ts-offset 7000
+-t -i inst.dat --ts2secs 1000000000
+--raw-ts -i inst.dat
+TABLE
+
 test_done
