@@ -47,7 +47,6 @@ struct stack_target {
 	struct counted		*ended;		/* ended by it (-H pairs), after ... */
 	long long		delta;		/* ... this long */
 	struct counted		*counted;	/* counted plainly */
-	int			dropped;	/* nothing shown: a wakeup that changed nothing */
 };
 
 /* An interval begun and not yet ended. */
@@ -112,23 +111,15 @@ static struct owner *owner_new(int pid)
 	return o;
 }
 
-/* Task @pid, NULL if no record named it yet. */
-static struct owner *seen_task(struct profile *p, int pid)
-{
-	for (struct owner *o = p->tasks[(unsigned int)pid % OWNER_BUCKETS]; o; o = o->next)
-		if (o->pid == pid)
-			return o;
-	return NULL;
-}
-
 static struct owner *find_task(struct profile *p, int pid)
 {
 	struct owner **b = &p->tasks[(unsigned int)pid % OWNER_BUCKETS];
-	struct owner *o = seen_task(p, pid);
 
-	if (o)
-		return o;
-	o = owner_new(pid);
+	for (struct owner *o = *b; o; o = o->next)
+		if (o->pid == pid)
+			return o;
+	struct owner *o = owner_new(pid);
+
 	o->next = *b;
 	*b = o;
 	return o;
@@ -392,8 +383,8 @@ static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *
 	set_comm_field(o, ev->event, "comm", rec);
 	waker = find_task(p, tep_data_pid(p->tep, rec));
 	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, NULL, 0, &link)) {
-		/* the stack after a wakeup that changes nothing is no one's, as in 3.4 */
-		waker->target = (struct stack_target){ .dropped = 1 };
+		/* no event takes the stack after a wakeup that changes nothing */
+		waker->target = (struct stack_target){ 0 };
 		waker->woken = NULL;
 		return;
 	}
@@ -443,10 +434,8 @@ static void give_stack(struct stack_target *t, struct stack *stack)
 		t->pending->stack = *stack;
 	} else if (t->ended) {
 		count_stack(t->ended, stack, 1, t->delta, stack->ts);
-	} else if (t->counted) {
-		count_stack(t->counted, stack, 0, 0, 0);
 	} else {
-		free(stack->addrs);
+		count_stack(t->counted, stack, 0, 0, 0);
 	}
 	*t = (struct stack_target){ 0 };
 }
@@ -454,18 +443,15 @@ static void give_stack(struct stack_target *t, struct stack *stack)
 /*
  * A kernel stack goes with the wait its task's last wakeup began, whatever
  * the task did since (pid 0 runs on every CPU at once); else with the task's
- * last event.  One that has neither is held for the task's next
- * function_graph entry: 3.4 does all this.
+ * last event.  One that has neither is held: a function_graph entry that is
+ * the task's next record takes it.  3.4 does all this.
  */
 static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
 {
-	struct owner *o = seen_task(p, tep_data_pid(p->tep, rec));
-	struct stack_target woken;
+	struct owner *o = find_task(p, tep_data_pid(p->tep, rec));
+	struct stack_target woken = { .pending = o->woken };
 	struct stack stack;
 
-	if (!o)
-		return;
-	woken = (struct stack_target){ .pending = o->woken };
 	free(o->held.addrs);
 	o->held = (struct stack){ 0 };
 	if (!read_stack(p, ev, rec, &stack))
@@ -473,8 +459,7 @@ static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *r
 	if (o->woken) {
 		give_stack(&woken, &stack);
 		o->woken = NULL;
-	} else if (o->target.pending || o->target.ended || o->target.counted ||
-		   o->target.dropped) {
+	} else if (o->target.pending || o->target.ended || o->target.counted) {
 		give_stack(&o->target, &stack);
 	} else {
 		o->held = stack;
