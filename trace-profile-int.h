@@ -26,6 +26,7 @@ struct stack {
 struct stat_time {
 	long long		count, total, max, min;
 	uint64_t		max_ts, min_ts;	/* when the max and min were seen */
+	int			timed;		/* max and min hold times (0 is one) */
 };
 
 struct stack_count {

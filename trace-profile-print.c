@@ -109,15 +109,16 @@ static void print_name(struct tep_handle *tep, const struct counted *c)
 
 void profile_merge_time(struct stat_time *to, const struct stat_time *from)
 {
-	if (from->total || from->max) {
-		if (!to->count || from->max >= to->max) {
+	if (from->timed) {
+		if (!to->timed || from->max >= to->max) {
 			to->max = from->max;
 			to->max_ts = from->max_ts;
 		}
-		if (!to->count || from->min <= to->min) {
+		if (!to->timed || from->min <= to->min) {
 			to->min = from->min;
 			to->min_ts = from->min_ts;
 		}
+		to->timed = 1;
 	}
 	to->count += from->count;
 	to->total += from->total;

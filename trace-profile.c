@@ -3,8 +3,9 @@
  * report --profile (trace-cmd-profile(1), trace-cmd-report(1)): each record
  * is counted against the task (or, with -G, the CPU) it belongs to; pairs of
  * events (switched out .. woken .. switched in, irq entry .. exit, -H hooks)
- * add the time between them; a kernel stack right after an event is counted
- * with it.  The stacks are printed as a call tree by trace-profile-tree.c.
+ * add the time between them; a kernel stack is counted with its task's last
+ * event (or the wait its last wakeup began, see on_stack).  The stacks are
+ * printed as a call tree by trace-profile-print.c.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +69,8 @@ struct owner {
 	struct counted		*counted[OWNER_BUCKETS];
 	struct pending		*pending;
 	struct stack_target	target;		/* a task's */
+	struct pending		*woken;		/* the wait its wakeup began: its next stack's */
+	struct stack		held;		/* a stack nothing took, for its next graph entry */
 	struct owner		*next;
 };
 
@@ -206,14 +209,15 @@ static struct pending *start_pending(struct owner *o, struct ev_info *ev, const 
 
 static void add_time(struct stat_time *t, long long delta, uint64_t ts)
 {
-	if (!t->count || delta > t->max) {
+	if (!t->timed || delta > t->max) {
 		t->max = delta;
 		t->max_ts = ts;
 	}
-	if (!t->count || delta < t->min) {
+	if (!t->timed || delta < t->min) {
 		t->min = delta;
 		t->min_ts = ts;
 	}
+	t->timed = 1;
 	t->count++;
 	t->total += delta;
 }
@@ -279,8 +283,12 @@ static struct counted *end_pending(struct pending **link, struct tep_record *rec
 	add_time(&c->time, delta, rec->ts);
 	if (pd->stack.n)
 		count_stack(c, &pd->stack, 1, delta, pd->stack.ts);
+	else
+		free(pd->stack.addrs);
 	if (pd->aimed && pd->aimed->target.pending == pd)
 		pd->aimed->target.pending = NULL;
+	if (pd->aimed && pd->aimed->woken == pd)
+		pd->aimed->woken = NULL;
 	*link = pd->next;
 	free(pd);
 	if (deltap)
@@ -375,52 +383,87 @@ static void on_wakeup(struct profile *p, struct ev_info *ev, struct tep_record *
 	set_comm_field(o, ev->event, "comm", rec);
 	waker = find_task(p, tep_data_pid(p->tep, rec));
 	if (!o->sleeping || !p->sched_switch || !find_pending(o, p->sched_switch, NULL, 0, &link)) {
-		/* the stack after a wakeup that changes nothing is no one's, as in 3.4 */
+		/* no event takes the stack after a wakeup that changes nothing */
 		waker->target = (struct stack_target){ 0 };
+		waker->woken = NULL;
 		return;
 	}
 	end_pending(link, rec, NULL);
 	/* a stack after it is the waker's: it goes with the wait it began */
-	start_pending(o, ev, NULL, 0, pid, rec, waker);
+	waker->target = (struct stack_target){ 0 };
+	waker->woken = start_pending(o, ev, NULL, 0, pid, rec, NULL);
+	waker->woken->aimed = waker;
 }
 
-static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+/* The addresses of kernel stack record @rec, innermost first; 0 if it holds none. */
+static int read_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec,
+		      struct stack *stack)
 {
-	struct stack_target *t = &find_task(p, tep_data_pid(p->tep, rec))->target;
 	struct tep_format_field *f = tep_find_field(ev->event, "caller");
 	unsigned long long size = 0;
-	struct stack stack = { 0 };
 	int avail;
 
-	if (!f || (!t->pending && !t->ended && !t->counted))
-		return;
+	*stack = (struct stack){ .ts = rec->ts };
+	if (!f)
+		return 0;
 	read_int(ev->event, "size", rec, &size);
 	avail = ((int)rec->size - f->offset) / p->long_size;
 	if (avail <= 0)
-		return;
+		return 0;
 	if (size == 0 || size > (unsigned long long)avail)
 		size = avail;
 	if (size > MAX_STACK)
 		size = MAX_STACK;
-	stack.addrs = xmalloc(sizeof(*stack.addrs) * size);
-	stack.ts = rec->ts;
+	stack->addrs = xmalloc(sizeof(*stack->addrs) * size);
 	for (unsigned int i = 0; i < size; i++) {
 		unsigned long long a = tep_read_number(p->tep, (char *)rec->data + f->offset +
 						       i * p->long_size, p->long_size);
 
 		if (!a || a == (p->long_size == 4 ? 0xffffffffULL : ~0ULL))
 			break;
-		stack.addrs[stack.n++] = a;
+		stack->addrs[stack->n++] = a;
 	}
+	return 1;
+}
+
+/* Gives @stack (taken over) to what @t aims at, and clears @t. */
+static void give_stack(struct stack_target *t, struct stack *stack)
+{
 	if (t->pending) {
 		free(t->pending->stack.addrs);
-		t->pending->stack = stack;
+		t->pending->stack = *stack;
 	} else if (t->ended) {
-		count_stack(t->ended, &stack, 1, t->delta, stack.ts);
+		count_stack(t->ended, stack, 1, t->delta, stack->ts);
 	} else {
-		count_stack(t->counted, &stack, 0, 0, 0);
+		count_stack(t->counted, stack, 0, 0, 0);
 	}
 	*t = (struct stack_target){ 0 };
+}
+
+/*
+ * A kernel stack goes with the wait its task's last wakeup began, whatever
+ * the task did since (pid 0 runs on every CPU at once); else with the task's
+ * last event.  One that has neither is held: a function_graph entry that is
+ * the task's next record takes it.  3.4 does all this.
+ */
+static void on_stack(struct profile *p, struct ev_info *ev, struct tep_record *rec)
+{
+	struct owner *o = find_task(p, tep_data_pid(p->tep, rec));
+	struct stack_target woken = { .pending = o->woken };
+	struct stack stack;
+
+	free(o->held.addrs);
+	o->held = (struct stack){ 0 };
+	if (!read_stack(p, ev, rec, &stack))
+		return;
+	if (o->woken) {
+		give_stack(&woken, &stack);
+		o->woken = NULL;
+	} else if (o->target.pending || o->target.ended || o->target.counted) {
+		give_stack(&o->target, &stack);
+	} else {
+		o->held = stack;
+	}
 }
 
 /* The owner of a pair's time: the CPU when global, else the task (or @pid_field's). */
@@ -476,8 +519,13 @@ static void on_graph(struct profile *p, struct ev_info *ev, struct tep_record *r
 
 	if (read_int(ev->event, "func", rec, &func) < 0)
 		return;
-	if (ev->kind == EV_GRAPH_ENTRY)
-		start_pending(o, ev, NULL, func, func, rec, NULL);	/* takes no stack */
+	if (ev->kind == EV_GRAPH_ENTRY) {
+		/* takes no stack after it, only one held from before */
+		struct pending *pd = start_pending(o, ev, NULL, func, func, rec, NULL);
+
+		pd->stack = o->held;
+		o->held = (struct stack){ 0 };
+	}
 	else if (p->graph_entry)
 		end_if_pending(o, p->graph_entry, NULL, func, rec, NULL);
 }
@@ -494,8 +542,8 @@ void profile_record(struct profile *p, struct tep_record *rec)
 		return;
 	}
 	/*
-	 * A kernel stack belongs to the last record on its CPU that began,
-	 * ended or counted something (a wakeup of a task not asleep does not).
+	 * A kernel stack belongs to its task's last record that began, ended
+	 * or counted something (on_stack says which).
 	 */
 	o = find_task(p, tep_data_pid(p->tep, rec));
 	switch (ev->kind) {
@@ -524,6 +572,9 @@ void profile_record(struct profile *p, struct tep_record *rec)
 			count_plain(o, ev, field_val(ev->value, rec));
 		break;
 	}
+	/* a held stack waits no longer than the task's next record */
+	free(o->held.addrs);
+	o->held = (struct stack){ 0 };
 }
 
 /* ---- setup -------------------------------------------------------------- */
@@ -945,6 +996,7 @@ static void free_owner(struct owner *o)
 		free(pd->stack.addrs);
 		free(pd);
 	}
+	free(o->held.addrs);
 	free(o->comm);
 	free(o);
 }

@@ -106,6 +106,21 @@ test_expect_success 'report --profile: function_graph entries timed to their exi
 	test_cmp "$FIXTURES/synth-funcgraph-2cpu.profile" out
 '
 
+# Cut from guest files of 3.4's record --profile (function_graph on; kallsyms
+# shrunk by helper/dat-keep-syms.py), each .profile 3.4's output (ties
+# sorted); with UPSTREAM34 the loops above compare them with 3.4 live.
+# wakeup: a stack goes with the wait its task's last wakeup began, though the
+# task (pid 0, on another CPU) had events since; held: a stack nothing
+# took goes with the task's function_graph entry right after it; zero: a
+# stack's interval of 0 ns is its min.
+for case in wakeup held zero; do
+	test_expect_success "report --profile of a guest file as 3.4 ($case)" '
+		"$TRACE_CMD" report --profile -i "$FIXTURES/guest34-profile-'$case'.dat" |
+			python3 "$CANON" >out &&
+		test_cmp "$FIXTURES/guest34-profile-'$case'.profile" out
+	'
+done
+
 test_expect_success CORPUS 'report --profile: kernel stacks printed as a call tree' '
 	"$TRACE_CMD" report --profile -i "$S" >out &&
 	grep -x "          + trace_event_raw_event_sched_switch (0xffffffffa19061d5)" out &&
