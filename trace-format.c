@@ -81,23 +81,33 @@ enum { PLAIN_JSON, PLAIN_CSV, PLAIN_CSV_BARE };
 /* Sixteen bytes compared at once (SSE2 on x86-64, what the target has elsewhere). */
 typedef unsigned char bytes16 __attribute__((vector_size(16)));
 typedef signed char mask16 __attribute__((vector_size(16)));
+#ifdef __SSE2__
+typedef char __v16qi_compat __attribute__((vector_size(16)));
+#endif
 
 static mask16 stops16(bytes16 x, int mode)
 {
-	mask16 hit = (x >= 0x80) | (x == '"');
+	mask16 sx = (mask16)x;
+	mask16 hit;
 
+	/* signed, bytes 0x80 and up are below zero: one compare finds them and the controls */
 	if (mode == PLAIN_JSON)
-		hit |= (x < 0x20) | (x == '\\') | (x == 0x7f);
-	else
-		hit |= x == 0;
+		return (sx < 0x20) | (sx == '"') | (sx == '\\') | (sx == 0x7f);
+	hit = (sx <= 0) | (sx == '"');
 	if (mode == PLAIN_CSV_BARE)
-		hit |= (x == ',') | (x == '\n') | (x == '\r');
+		hit |= (sx == ',') | (sx == '\n') | (sx == '\r');
 	return hit;
 }
 
 /* The index of @m's first lane set, 16 when none is. */
 static size_t first_lane(mask16 m)
 {
+#ifdef __SSE2__
+	/* one byte's top bit each: pmovmskb */
+	unsigned int bits = (unsigned int)__builtin_ia32_pmovmskb128((__v16qi_compat)m);
+
+	return bits ? (size_t)__builtin_ctz(bits) : 16;
+#else
 	uint64_t half[2];
 
 	memcpy(half, &m, 16);
@@ -111,6 +121,7 @@ static size_t first_lane(mask16 m)
 #endif
 	}
 	return 16;
+#endif
 }
 
 /*
@@ -203,6 +214,14 @@ void jbuf_jstr(struct jbuf *b, const char *s, size_t len)
 
 /* ---- fields -------------------------------------------------------------- */
 
+/*
+ * A field's number as read in place: where, how wide, signed or not; size 0
+ * for any other field (an array, a string, a number of odd size).
+ */
+struct plain_op {
+	int			offset, size, is_signed;
+};
+
 /* An event's own fields, their JSON keys written once. */
 struct ev_desc {
 	struct tep_event	*ev;
@@ -212,7 +231,7 @@ struct ev_desc {
 	size_t			*key_lens;
 	char			**csv_keys;	/* ""name"": as inside a quoted csv cell */
 	size_t			*csv_key_lens;
-	unsigned char		*plain;		/* a number field, read in place */
+	struct plain_op		*ops;		/* per field: where its number is, if plain */
 	char			*head;		/* "system":"..","event":".." */
 	size_t			head_len;
 	int			swap;		/* the file's byte order is not ours */
@@ -288,16 +307,21 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	d->key_lens = xcalloc(n + 1, sizeof(*d->key_lens));
 	d->csv_keys = xcalloc(n + 1, sizeof(*d->csv_keys));
 	d->csv_key_lens = xcalloc(n + 1, sizeof(*d->csv_key_lens));
-	d->plain = xcalloc(n + 1, 1);
+	d->ops = xcalloc(n + 1, sizeof(*d->ops));
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
 		d->fields[d->nr] = f;
 		d->keys[d->nr] = json_key(f->name);
 		d->key_lens[d->nr] = strlen(d->keys[d->nr]);
 		d->csv_keys[d->nr] = csv_doubled(d->keys[d->nr]);
 		d->csv_key_lens[d->nr] = strlen(d->csv_keys[d->nr]);
-		d->plain[d->nr++] = !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) &&
-				    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
-				    f->offset >= 0;
+		if (!(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) &&
+		    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
+		    f->offset >= 0) {
+			d->ops[d->nr].offset = f->offset;
+			d->ops[d->nr].size = f->size;
+			d->ops[d->nr].is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
+		}
+		d->nr++;
 	}
 	jbuf_puts(&b, "\"system\":");
 	jbuf_jstr(&b, ev->system, strlen(ev->system));
@@ -494,17 +518,20 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 	trace_format_put_value(b, tep, &v);
 }
 
-/* A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes it. */
-static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, int swap)
+/*
+ * A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes
+ * it, at @out (room for 21 bytes); returns the end.
+ */
+static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
 {
 	uint64_t n;
 
-	switch (size) {
+	switch (op->size) {
 	case 1: {
 		uint8_t v;
 
 		memcpy(&v, p, 1);
-		n = is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
+		n = op->is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
 		break;
 	}
 	case 2: {
@@ -512,7 +539,7 @@ static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, in
 
 		memcpy(&v, p, 2);
 		v = swap ? __builtin_bswap16(v) : v;
-		n = is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
+		n = op->is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
 		break;
 	}
 	case 4: {
@@ -520,7 +547,7 @@ static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, in
 
 		memcpy(&v, p, 4);
 		v = swap ? __builtin_bswap32(v) : v;
-		n = is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
+		n = op->is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
 		break;
 	}
 	default:
@@ -528,33 +555,46 @@ static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, in
 		n = swap ? __builtin_bswap64(n) : n;
 		break;
 	}
-	if (is_signed)
-		jbuf_i64(b, (int64_t)n);
-	else
-		jbuf_u64(b, n);
+	if (op->is_signed && (int64_t)n < 0) {
+		*out++ = '-';
+		n = -n;
+	}
+	return put_decimal(out, n, 0, 0);
 }
 
 /*
  * The fields' JSON object; with @csv (scratch for a value), its quotes
  * doubled as inside a quoted csv cell, written in one pass: the object
  * always has quotes, and escaping it afterwards cost csv a fifth of its time.
+ * A plain number field is one reserve, its key copied and its digits written.
  */
 static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_desc *d,
 		       struct tep_record *rec, struct jbuf *csv)
 {
+	char *const *keys = csv ? d->csv_keys : d->keys;
+	const size_t *key_lens = csv ? d->csv_key_lens : d->key_lens;
+
 	jbuf_putc(b, '{');
 	for (int i = 0; i < d->nr; i++) {
+		const struct plain_op *op = &d->ops[i];
+
+		if (op->size && op->offset + op->size <= rec->size) {
+			char *p;
+
+			jbuf_reserve(b, 1 + key_lens[i] + 21);
+			p = b->data + b->len;
+			if (i)
+				*p++ = ',';
+			memcpy(p, keys[i], key_lens[i]);
+			p = put_plain(p + key_lens[i], (const char *)rec->data + op->offset, op,
+				      d->swap);
+			b->len = p - b->data;
+			continue;
+		}
 		if (i)
 			jbuf_putc(b, ',');
-		if (csv)
-			jbuf_put(b, d->csv_keys[i], d->csv_key_lens[i]);
-		else
-			jbuf_put(b, d->keys[i], d->key_lens[i]);
-		if (d->plain[i] && d->fields[i]->offset + d->fields[i]->size <= rec->size) {
-			put_plain(b, (const char *)rec->data + d->fields[i]->offset,
-				  d->fields[i]->size, d->fields[i]->flags & TEP_FIELD_IS_SIGNED,
-				  d->swap);
-		} else if (!csv) {
+		jbuf_put(b, keys[i], key_lens[i]);
+		if (!csv) {
 			put_field(b, tep, d->fields[i], rec, i == d->nr - 1);
 		} else {
 			csv->len = 0;
@@ -618,6 +658,19 @@ int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns)
 
 #define COMM_CACHE	4096
 #define EVENT_CACHE	65536
+#define COMM_FORMS	1024
+
+/*
+ * A task's name written once as a JSON string and as a csv cell (no comma):
+ * kept by its text, never dropped while the report runs, as queued records
+ * point to it.
+ */
+struct comm_form {
+	struct comm_form	*next;
+	char			*json, *csv;
+	size_t			json_len, csv_len;
+	char			name[];
+};
 
 struct trace_format {
 	enum trace_format_kind	kind;
@@ -632,9 +685,10 @@ struct trace_format {
 	uint64_t		offset;
 	struct {
 		int		pid;
-		const char	*comm;
+		const struct comm_form *form;
 	} comms[COMM_CACHE];
 	struct ev_desc		*events[EVENT_CACHE];
+	struct comm_form	*forms[COMM_FORMS];	/* by the name's hash */
 };
 
 static uint64_t ts_ns(const struct trace_format *f, uint64_t ts)
@@ -671,6 +725,14 @@ void trace_format_free(struct trace_format *f)
 		return;
 	jbuf_free(&f->b);
 	jbuf_free(&f->cell);
+	for (int i = 0; i < COMM_FORMS; i++) {
+		for (struct comm_form *c = f->forms[i], *next; c; c = next) {
+			next = c->next;
+			free(c->json);
+			free(c->csv);
+			free(c);
+		}
+	}
 	free(f->file_json);
 	free(f->clock_json);
 	free(f);
@@ -690,15 +752,44 @@ static void switch_input(struct trace_format *f, struct trace_input *in)
 	memset(f->events, 0, sizeof(f->events));
 }
 
-static const char *comm_of(struct trace_format *f, int pid)
+static void csv_cell(struct jbuf *b, const char *s, size_t len, int last);
+
+/* @name's JSON and csv forms, made the first time it is met. */
+static const struct comm_form *comm_form(struct trace_format *f, const char *name)
+{
+	unsigned int h = 5381;
+	struct comm_form *c;
+	size_t len = strlen(name);
+	struct jbuf b = { 0 };
+
+	for (size_t i = 0; i < len; i++)
+		h = h * 33 + (unsigned char)name[i];
+	h %= COMM_FORMS;
+	for (c = f->forms[h]; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	c = xcalloc(1, sizeof(*c) + len + 1);
+	memcpy(c->name, name, len + 1);
+	jbuf_jstr(&b, name, len);
+	c->json_len = b.len;
+	c->json = jbuf_string(&b);
+	csv_cell(&b, name, len, 0);
+	c->csv_len = b.len - 1;		/* its comma is not part of it */
+	c->csv = jbuf_string(&b);
+	c->next = f->forms[h];
+	f->forms[h] = c;
+	return c;
+}
+
+static const struct comm_form *comm_of(struct trace_format *f, int pid)
 {
 	unsigned int h = (unsigned int)pid % COMM_CACHE;
 
-	if (!f->comms[h].comm || f->comms[h].pid != pid) {
+	if (!f->comms[h].form || f->comms[h].pid != pid) {
 		f->comms[h].pid = pid;
-		f->comms[h].comm = tep_data_comm_from_pid(f->tep, pid);
+		f->comms[h].form = comm_form(f, tep_data_comm_from_pid(f->tep, pid));
 	}
-	return f->comms[h].comm;
+	return f->comms[h].form;
 }
 
 static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec)
@@ -773,13 +864,12 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 {
 	const struct ev_desc *d = p->desc;
 	int pid = p->pid;
-	const char *comm = p->comm;
 
 	json_common(f, b, rec, buffer);
 	jbuf_puts(b, ",\"pid\":");
 	jbuf_i64(b, pid);
 	jbuf_puts(b, ",\"comm\":");
-	jbuf_jstr(b, comm, strlen(comm));
+	jbuf_put(b, p->comm->json, p->comm->json_len);
 	jbuf_putc(b, ',');
 	if (d) {
 		jbuf_put(b, d->head, d->head_len);
@@ -877,11 +967,12 @@ static void csv_record(const struct trace_format *f, const struct trace_format_p
 {
 	const struct ev_desc *d = p->desc;
 	int pid = p->pid;
-	const char *comm = p->comm;
 
 	csv_common(f, rec, buffer, b);
 	csv_num(b, pid);
-	csv_cell(b, comm, strlen(comm), 0);
+	jbuf_reserve(b, p->comm->csv_len + 1);
+	jbuf_put(b, p->comm->csv, p->comm->csv_len);
+	jbuf_putc(b, ',');
 	csv_cell(b, d ? d->ev->system : "", d ? strlen(d->ev->system) : 0, 0);
 	csv_cell(b, d ? d->ev->name : "", d ? strlen(d->ev->name) : 0, 0);
 	csv_num(b, p->flags);
