@@ -680,6 +680,7 @@ struct trace_format {
 	struct trace_input	*in;
 	struct tep_handle	*tep;
 	char			*file_json, *clock_json;
+	size_t			clock_json_len;
 	int			ns_mode;
 	uint32_t		mult, shift;
 	uint64_t		offset;
@@ -747,6 +748,7 @@ static void switch_input(struct trace_format *f, struct trace_input *in)
 	free(f->clock_json);
 	f->file_json = json_string(trace_input_file(in));
 	f->clock_json = json_string(clock && *clock ? clock : "local");
+	f->clock_json_len = strlen(f->clock_json);
 	f->ns_mode = ns_mode(in, &f->mult, &f->shift, &f->offset);
 	memset(f->comms, 0, sizeof(f->comms));
 	memset(f->events, 0, sizeof(f->events));
@@ -807,11 +809,29 @@ static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec
 	return desc_of(ev);
 }
 
+/* @n bytes of @s at @p (a literal: the copy is inlined); returns the end. */
+static inline char *put_lit(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* @v in decimal at @p, its sign first; returns the end. */
+static inline char *put_signed(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_decimal(p, -(uint64_t)v, 0, 0);
+	}
+	return put_decimal(p, v, 0, 0);
+}
+
 /* "ts":..,"ts_ns":..,"clock":..,"cpu":.. with the file and buffer first when several. */
 static void json_common(const struct trace_format *f, struct jbuf *b, struct tep_record *rec,
 			int buffer)
 {
-	size_t ts_at, ts_len;
+	char *p, *ts_at;
+	size_t ts_len;
 
 	jbuf_putc(b, '{');
 	if (f->multi_file) {
@@ -826,24 +846,27 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 		jbuf_jstr(b, name, strlen(name));
 		jbuf_putc(b, ',');
 	}
-	jbuf_puts(b, "\"ts\":");
-	ts_at = b->len;
-	jbuf_u64(b, rec->ts);
-	ts_len = b->len - ts_at;
+	/* the rest three numbers, the clock and keys: one reserve, written in place */
+	jbuf_reserve(b, 64 + 3 * 20 + f->clock_json_len);
+	p = b->data + b->len;
+	p = put_lit(p, "\"ts\":", 5);
+	ts_at = p;
+	p = put_decimal(p, rec->ts, 0, 0);
+	ts_len = p - ts_at;
 	if (f->ns_mode == 1) {
 		/* the same number: its digits copied */
-		jbuf_puts(b, ",\"ts_ns\":");
-		jbuf_reserve(b, ts_len);
-		memcpy(b->data + b->len, b->data + ts_at, ts_len);
-		b->len += ts_len;
+		p = put_lit(p, ",\"ts_ns\":", 9);
+		memcpy(p, ts_at, ts_len);
+		p += ts_len;
 	} else if (f->ns_mode) {
-		jbuf_puts(b, ",\"ts_ns\":");
-		jbuf_u64(b, ts_ns(f, rec->ts));
+		p = put_lit(p, ",\"ts_ns\":", 9);
+		p = put_decimal(p, ts_ns(f, rec->ts), 0, 0);
 	}
-	jbuf_puts(b, ",\"clock\":");
-	jbuf_puts(b, f->clock_json);
-	jbuf_puts(b, ",\"cpu\":");
-	jbuf_u64(b, rec->cpu);
+	p = put_lit(p, ",\"clock\":", 9);
+	memcpy(p, f->clock_json, f->clock_json_len);
+	p = put_lit(p + f->clock_json_len, ",\"cpu\":", 7);
+	p = put_decimal(p, rec->cpu, 0, 0);
+	b->len = p - b->data;
 }
 
 static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
@@ -863,22 +886,24 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 			 struct jbuf *b)
 {
 	const struct ev_desc *d = p->desc;
-	int pid = p->pid;
+	static const char no_head[] = "\"system\":null,\"event\":null";
+	size_t head_len = d ? d->head_len : sizeof(no_head) - 1;
+	char *q;
 
 	json_common(f, b, rec, buffer);
-	jbuf_puts(b, ",\"pid\":");
-	jbuf_i64(b, pid);
-	jbuf_puts(b, ",\"comm\":");
-	jbuf_put(b, p->comm->json, p->comm->json_len);
-	jbuf_putc(b, ',');
-	if (d) {
-		jbuf_put(b, d->head, d->head_len);
-	} else {
-		jbuf_puts(b, "\"system\":null,\"event\":null");
-	}
-	jbuf_puts(b, ",\"flags\":");
-	jbuf_i64(b, p->flags);
-	jbuf_puts(b, ",\"fields\":");
+	/* pid, comm, system, event and flags: one reserve, written in place */
+	jbuf_reserve(b, 64 + 2 * 21 + p->comm->json_len + head_len);
+	q = b->data + b->len;
+	q = put_lit(q, ",\"pid\":", 7);
+	q = put_signed(q, p->pid);
+	q = put_lit(q, ",\"comm\":", 8);
+	q = put_lit(q, p->comm->json, p->comm->json_len);
+	*q++ = ',';
+	q = put_lit(q, d ? d->head : no_head, head_len);
+	q = put_lit(q, ",\"flags\":", 9);
+	q = put_signed(q, p->flags);
+	q = put_lit(q, ",\"fields\":", 10);
+	b->len = q - b->data;
 	if (d)
 		put_fields(b, f->tep, d, rec, NULL);
 	else
