@@ -234,6 +234,8 @@ struct ev_desc {
 	struct plain_op		*ops;		/* per field: where its number is, if plain */
 	char			*head;		/* "system":"..","event":".." */
 	size_t			head_len;
+	char			*csv_head;	/* the system's and event's csv cells, commas after */
+	size_t			csv_head_len;
 	int			swap;		/* the file's byte order is not ours */
 };
 
@@ -285,6 +287,8 @@ static char *csv_doubled(const char *s)
 	return jbuf_string(&b);
 }
 
+static void csv_cell(struct jbuf *b, const char *s, size_t len, int last);
+
 static struct ev_desc *desc_of(struct tep_event *ev)
 {
 	unsigned int h = (unsigned int)(((uintptr_t)ev >> 4) % DESC_SLOTS);
@@ -329,6 +333,10 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	jbuf_jstr(&b, ev->name, strlen(ev->name));
 	d->head_len = b.len;
 	d->head = jbuf_string(&b);
+	csv_cell(&b, ev->system, strlen(ev->system), 0);
+	csv_cell(&b, ev->name, strlen(ev->name), 0);
+	d->csv_head_len = b.len;
+	d->csv_head = jbuf_string(&b);
 	d->swap = tep_is_file_bigendian(ev->tep) != tep_is_local_bigendian(ev->tep);
 	if (!descs[h])
 		descs[h] = d;	/* a full table just stops caching */
@@ -679,8 +687,8 @@ struct trace_format {
 	/* what belongs to the input last seen */
 	struct trace_input	*in;
 	struct tep_handle	*tep;
-	char			*file_json, *clock_json;
-	size_t			clock_json_len;
+	char			*file_json, *clock_json, *clock_csv;
+	size_t			clock_json_len, clock_csv_len;	/* clock_csv: its comma after */
 	int			ns_mode;
 	uint32_t		mult, shift;
 	uint64_t		offset;
@@ -736,6 +744,7 @@ void trace_format_free(struct trace_format *f)
 	}
 	free(f->file_json);
 	free(f->clock_json);
+	free(f->clock_csv);
 	free(f);
 }
 
@@ -746,15 +755,22 @@ static void switch_input(struct trace_format *f, struct trace_input *in)
 	f->tep = trace_input_tep(in);
 	free(f->file_json);
 	free(f->clock_json);
+	free(f->clock_csv);
 	f->file_json = json_string(trace_input_file(in));
 	f->clock_json = json_string(clock && *clock ? clock : "local");
 	f->clock_json_len = strlen(f->clock_json);
+	{
+		struct jbuf b = { 0 };
+		const char *name = clock && *clock ? clock : "local";
+
+		csv_cell(&b, name, strlen(name), 0);
+		f->clock_csv_len = b.len;
+		f->clock_csv = jbuf_string(&b);
+	}
 	f->ns_mode = ns_mode(in, &f->mult, &f->shift, &f->offset);
 	memset(f->comms, 0, sizeof(f->comms));
 	memset(f->events, 0, sizeof(f->events));
 }
-
-static void csv_cell(struct jbuf *b, const char *s, size_t len, int last);
 
 /* @name's JSON and csv forms, made the first time it is met. */
 static const struct comm_form *comm_form(struct trace_format *f, const char *name)
@@ -943,7 +959,8 @@ static void csv_num(struct jbuf *b, int64_t v)
 static void csv_common(const struct trace_format *f, struct tep_record *rec, int buffer,
 		       struct jbuf *b)
 {
-	const char *clock = trace_input_clock(f->in);
+	char *p, *ts_at;
+	size_t ts_len;
 
 	if (f->multi_file) {
 		const char *file = trace_input_file(f->in);
@@ -955,15 +972,25 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 
 		csv_cell(b, name, strlen(name), 0);
 	}
-	jbuf_u64(b, rec->ts);
-	jbuf_putc(b, ',');
-	if (f->ns_mode)
-		jbuf_u64(b, ts_ns(f, rec->ts));
-	jbuf_putc(b, ',');
-	if (!clock || !*clock)
-		clock = "local";
-	csv_cell(b, clock, strlen(clock), 0);
-	csv_num(b, rec->cpu);
+	/* ts, ts_ns, clock and cpu: one reserve, written in place */
+	jbuf_reserve(b, 3 * 21 + f->clock_csv_len);
+	p = b->data + b->len;
+	ts_at = p;
+	p = put_decimal(p, rec->ts, 0, 0);
+	ts_len = p - ts_at;
+	*p++ = ',';
+	if (f->ns_mode == 1) {
+		/* the same number: its digits copied */
+		memcpy(p, ts_at, ts_len);
+		p += ts_len;
+	} else if (f->ns_mode) {
+		p = put_decimal(p, ts_ns(f, rec->ts), 0, 0);
+	}
+	*p++ = ',';
+	p = put_lit(p, f->clock_csv, f->clock_csv_len);
+	p = put_signed(p, rec->cpu);
+	*p++ = ',';
+	b->len = p - b->data;
 }
 
 static void csv_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
@@ -998,8 +1025,10 @@ static void csv_record(const struct trace_format *f, const struct trace_format_p
 	jbuf_reserve(b, p->comm->csv_len + 1);
 	jbuf_put(b, p->comm->csv, p->comm->csv_len);
 	jbuf_putc(b, ',');
-	csv_cell(b, d ? d->ev->system : "", d ? strlen(d->ev->system) : 0, 0);
-	csv_cell(b, d ? d->ev->name : "", d ? strlen(d->ev->name) : 0, 0);
+	if (d)
+		jbuf_put(b, d->csv_head, d->csv_head_len);
+	else
+		jbuf_put(b, ",,", 2);
 	csv_num(b, p->flags);
 	if (d && d->nr) {
 		/* keys in quotes: the cell is quoted */
