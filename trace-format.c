@@ -810,9 +810,8 @@ static const struct comm_form *comm_of(struct trace_format *f, int pid)
 	return f->comms[h].form;
 }
 
-static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec)
+static struct ev_desc *event_desc(struct trace_format *f, int id)
 {
-	int id = tep_data_type(f->tep, rec);
 	struct tep_event *ev;
 
 	if (id >= 0 && id < EVENT_CACHE && f->events[id])
@@ -1046,8 +1045,9 @@ void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 {
 	if (in != f->in)
 		switch_input(f, in);
-	p->desc = event_desc(f, rec);
-	p->pid = tep_data_pid(f->tep, rec);
+	/* the input's own readers of the type and pid: libtraceevent's cost a call each */
+	p->desc = event_desc(f, trace_input_record_type(in, rec));
+	p->pid = trace_input_record_pid(in, rec);
 	p->comm = comm_of(f, p->pid);
 	p->flags = tep_data_flags(f->tep, rec);
 }
