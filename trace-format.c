@@ -99,35 +99,33 @@ static mask16 stops16(bytes16 x, int mode)
 	return hit;
 }
 
+/* @m's lanes as bits, lane 0 the lowest: one byte's top bit each. */
+static unsigned int lane_bits(mask16 m)
+{
+#ifdef __SSE2__
+	return (unsigned int)__builtin_ia32_pmovmskb128((__v16qi_compat)m);
+#else
+	unsigned int bits = 0;
+
+	for (int i = 0; i < 16; i++)
+		bits |= (unsigned int)(m[i] != 0) << i;
+	return bits;
+#endif
+}
+
 /* The index of @m's first lane set, 16 when none is. */
 static size_t first_lane(mask16 m)
 {
-#ifdef __SSE2__
-	/* one byte's top bit each: pmovmskb */
-	unsigned int bits = (unsigned int)__builtin_ia32_pmovmskb128((__v16qi_compat)m);
+	unsigned int bits = lane_bits(m);
 
 	return bits ? (size_t)__builtin_ctz(bits) : 16;
-#else
-	uint64_t half[2];
-
-	memcpy(half, &m, 16);
-	for (int i = 0; i < 2; i++) {
-		if (!half[i])
-			continue;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		return 8 * i + __builtin_ctzll(half[i]) / 8;
-#else
-		return 8 * i + __builtin_clzll(half[i]) / 8;
-#endif
-	}
-	return 16;
-#endif
 }
 
 /*
  * How many bytes of @s from @i on (to @len) are plain for @mode: sixteen
- * at a time, as most of a report's text is; the last few padded with a
- * quote, which stops every mode.
+ * at a time, as most of a report's text is; the last few read with the
+ * sixteen before them, or in a short string padded with a quote, which
+ * stops every mode.
  */
 static size_t plain_run(const unsigned char *s, size_t i, size_t len, int mode)
 {
@@ -141,7 +139,14 @@ static size_t plain_run(const unsigned char *s, size_t i, size_t len, int mode)
 		if (n < 16)
 			return run - i;
 	}
-	if (run < len) {
+	if (run < len && len >= 16) {
+		/* the last sixteen bytes, those before @run already found plain */
+		unsigned int bits;
+
+		memcpy(&x, s + len - 16, 16);
+		bits = lane_bits(stops16(x, mode)) >> (16 - (len - run));
+		run = bits ? run + __builtin_ctz(bits) : len;
+	} else if (run < len) {
 		memset(&x, '"', 16);
 		memcpy(&x, s + run, len - run);
 		run += first_lane(stops16(x, mode));
