@@ -936,16 +936,22 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 /* One csv cell: quoted (RFC 4180) only when it holds a comma, quote or line break. */
 static void csv_cell(struct jbuf *b, const char *s, size_t len, int last)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = plain_run(u, 0, len, PLAIN_CSV_BARE);
 	int quote = 0;
 
-	if (plain_run((const unsigned char *)s, 0, len, PLAIN_CSV_BARE) == len) {
+	if (i == len) {
 		jbuf_reserve(b, len + 2);	/* an empty cell first: memcpy to no buffer */
 		jbuf_put(b, s, len);
 		jbuf_put(b, last ? "\r\n" : ",", last ? 2 : 1);
 		return;
 	}
-	for (size_t i = 0; i < len && s[i] && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	/* past the bytes that stop the scan but need no quotes (UTF-8), up to a NUL */
+	while (i < len && u[i] && !quote) {
+		quote = u[i] == ',' || u[i] == '"' || u[i] == '\n' || u[i] == '\r';
+		if (!quote)
+			i += 1 + plain_run(u, i + 1, len, PLAIN_CSV_BARE);
+	}
 	if (quote)
 		jbuf_putc(b, '"');
 	put_text(b, s, len, 0);
