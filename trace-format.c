@@ -1056,11 +1056,11 @@ void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 {
 	if (in != f->in)
 		switch_input(f, in);
-	/* the input's own readers of the type and pid: libtraceevent's cost a call each */
+	/* the input's own readers of the type, pid, flags: libtraceevent's cost a call each */
 	p->desc = event_desc(f, trace_input_record_type(in, rec));
 	p->pid = trace_input_record_pid(in, rec);
 	p->comm = comm_of(f, p->pid);
-	p->flags = tep_data_flags(f->tep, rec);
+	p->flags = trace_input_record_flags(in, rec);
 }
 
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
