@@ -594,7 +594,7 @@ static int common_usable(const struct tep_format_field *f)
 static int learn_common(struct trace_input *in)
 {
 	struct tep_event *ev;
-	struct tep_format_field *type, *pid;
+	struct tep_format_field *type, *pid, *flags;
 
 	if (in->common_known)
 		return in->common_known > 0;
@@ -611,6 +611,11 @@ static int learn_common(struct trace_input *in)
 	in->type_size = type->size;
 	in->pid_offset = pid->offset;
 	in->pid_size = pid->size;
+	flags = tep_find_common_field(ev, "common_flags");
+	if (common_usable(flags)) {
+		in->flags_offset = flags->offset;
+		in->flags_size = flags->size;
+	}
 	cur_init(&in->type_cursor, NULL, 0, 0, in->big_endian, in->file);
 	in->common_known = 1;
 	return 1;
@@ -630,6 +635,15 @@ int trace_input_record_pid(struct trace_input *in, struct tep_record *rec)
 		return tep_data_pid(in->tep, rec);
 	return (int)cur_decode(&in->type_cursor, (const char *)rec->data + in->pid_offset,
 			       in->pid_size);
+}
+
+int trace_input_record_flags(struct trace_input *in, struct tep_record *rec)
+{
+	if (!learn_common(in) || !in->flags_size ||
+	    rec->size < in->flags_offset + in->flags_size)
+		return tep_data_flags(in->tep, rec);
+	return (int)cur_decode(&in->type_cursor, (const char *)rec->data + in->flags_offset,
+			       in->flags_size);
 }
 
 void trace_input_only_ids(struct trace_input *in, const unsigned char *ids)

@@ -81,42 +81,51 @@ enum { PLAIN_JSON, PLAIN_CSV, PLAIN_CSV_BARE };
 /* Sixteen bytes compared at once (SSE2 on x86-64, what the target has elsewhere). */
 typedef unsigned char bytes16 __attribute__((vector_size(16)));
 typedef signed char mask16 __attribute__((vector_size(16)));
+#ifdef __SSE2__
+typedef char __v16qi_compat __attribute__((vector_size(16)));
+#endif
 
 static mask16 stops16(bytes16 x, int mode)
 {
-	mask16 hit = (x >= 0x80) | (x == '"');
+	mask16 sx = (mask16)x;
+	mask16 hit;
 
+	/* signed, bytes 0x80 and up are below zero: one compare finds them and the controls */
 	if (mode == PLAIN_JSON)
-		hit |= (x < 0x20) | (x == '\\') | (x == 0x7f);
-	else
-		hit |= x == 0;
+		return (sx < 0x20) | (sx == '"') | (sx == '\\') | (sx == 0x7f);
+	hit = (sx <= 0) | (sx == '"');
 	if (mode == PLAIN_CSV_BARE)
-		hit |= (x == ',') | (x == '\n') | (x == '\r');
+		hit |= (sx == ',') | (sx == '\n') | (sx == '\r');
 	return hit;
+}
+
+/* @m's lanes as bits, lane 0 the lowest: one byte's top bit each. */
+static unsigned int lane_bits(mask16 m)
+{
+#ifdef __SSE2__
+	return (unsigned int)__builtin_ia32_pmovmskb128((__v16qi_compat)m);
+#else
+	unsigned int bits = 0;
+
+	for (int i = 0; i < 16; i++)
+		bits |= (unsigned int)(m[i] != 0) << i;
+	return bits;
+#endif
 }
 
 /* The index of @m's first lane set, 16 when none is. */
 static size_t first_lane(mask16 m)
 {
-	uint64_t half[2];
+	unsigned int bits = lane_bits(m);
 
-	memcpy(half, &m, 16);
-	for (int i = 0; i < 2; i++) {
-		if (!half[i])
-			continue;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		return 8 * i + __builtin_ctzll(half[i]) / 8;
-#else
-		return 8 * i + __builtin_clzll(half[i]) / 8;
-#endif
-	}
-	return 16;
+	return bits ? (size_t)__builtin_ctz(bits) : 16;
 }
 
 /*
  * How many bytes of @s from @i on (to @len) are plain for @mode: sixteen
- * at a time, as most of a report's text is; the last few padded with a
- * quote, which stops every mode.
+ * at a time, as most of a report's text is; the last few read with the
+ * sixteen before them, or in a short string padded with a quote, which
+ * stops every mode.
  */
 static size_t plain_run(const unsigned char *s, size_t i, size_t len, int mode)
 {
@@ -130,7 +139,14 @@ static size_t plain_run(const unsigned char *s, size_t i, size_t len, int mode)
 		if (n < 16)
 			return run - i;
 	}
-	if (run < len) {
+	if (run < len && len >= 16) {
+		/* the last sixteen bytes, those before @run already found plain */
+		unsigned int bits;
+
+		memcpy(&x, s + len - 16, 16);
+		bits = lane_bits(stops16(x, mode)) >> (16 - (len - run));
+		run = bits ? run + __builtin_ctz(bits) : len;
+	} else if (run < len) {
 		memset(&x, '"', 16);
 		memcpy(&x, s + run, len - run);
 		run += first_lane(stops16(x, mode));
@@ -203,6 +219,14 @@ void jbuf_jstr(struct jbuf *b, const char *s, size_t len)
 
 /* ---- fields -------------------------------------------------------------- */
 
+/*
+ * A field's number as read in place: where, how wide, signed or not; size 0
+ * for any other field (an array, a string, a number of odd size).
+ */
+struct plain_op {
+	int			offset, size, is_signed;
+};
+
 /* An event's own fields, their JSON keys written once. */
 struct ev_desc {
 	struct tep_event	*ev;
@@ -212,9 +236,11 @@ struct ev_desc {
 	size_t			*key_lens;
 	char			**csv_keys;	/* ""name"": as inside a quoted csv cell */
 	size_t			*csv_key_lens;
-	unsigned char		*plain;		/* a number field, read in place */
+	struct plain_op		*ops;		/* per field: where its number is, if plain */
 	char			*head;		/* "system":"..","event":".." */
 	size_t			head_len;
+	char			*csv_head;	/* the system's and event's csv cells, commas after */
+	size_t			csv_head_len;
 	int			swap;		/* the file's byte order is not ours */
 };
 
@@ -266,6 +292,8 @@ static char *csv_doubled(const char *s)
 	return jbuf_string(&b);
 }
 
+static void csv_cell(struct jbuf *b, const char *s, size_t len, int last);
+
 static struct ev_desc *desc_of(struct tep_event *ev)
 {
 	unsigned int h = (unsigned int)(((uintptr_t)ev >> 4) % DESC_SLOTS);
@@ -288,16 +316,21 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	d->key_lens = xcalloc(n + 1, sizeof(*d->key_lens));
 	d->csv_keys = xcalloc(n + 1, sizeof(*d->csv_keys));
 	d->csv_key_lens = xcalloc(n + 1, sizeof(*d->csv_key_lens));
-	d->plain = xcalloc(n + 1, 1);
+	d->ops = xcalloc(n + 1, sizeof(*d->ops));
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
 		d->fields[d->nr] = f;
 		d->keys[d->nr] = json_key(f->name);
 		d->key_lens[d->nr] = strlen(d->keys[d->nr]);
 		d->csv_keys[d->nr] = csv_doubled(d->keys[d->nr]);
 		d->csv_key_lens[d->nr] = strlen(d->csv_keys[d->nr]);
-		d->plain[d->nr++] = !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) &&
-				    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
-				    f->offset >= 0;
+		if (!(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) &&
+		    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) &&
+		    f->offset >= 0) {
+			d->ops[d->nr].offset = f->offset;
+			d->ops[d->nr].size = f->size;
+			d->ops[d->nr].is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
+		}
+		d->nr++;
 	}
 	jbuf_puts(&b, "\"system\":");
 	jbuf_jstr(&b, ev->system, strlen(ev->system));
@@ -305,6 +338,10 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	jbuf_jstr(&b, ev->name, strlen(ev->name));
 	d->head_len = b.len;
 	d->head = jbuf_string(&b);
+	csv_cell(&b, ev->system, strlen(ev->system), 0);
+	csv_cell(&b, ev->name, strlen(ev->name), 0);
+	d->csv_head_len = b.len;
+	d->csv_head = jbuf_string(&b);
 	d->swap = tep_is_file_bigendian(ev->tep) != tep_is_local_bigendian(ev->tep);
 	if (!descs[h])
 		descs[h] = d;	/* a full table just stops caching */
@@ -494,17 +531,20 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 	trace_format_put_value(b, tep, &v);
 }
 
-/* A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes it. */
-static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, int swap)
+/*
+ * A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes
+ * it, at @out (room for 21 bytes); returns the end.
+ */
+static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
 {
 	uint64_t n;
 
-	switch (size) {
+	switch (op->size) {
 	case 1: {
 		uint8_t v;
 
 		memcpy(&v, p, 1);
-		n = is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
+		n = op->is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
 		break;
 	}
 	case 2: {
@@ -512,7 +552,7 @@ static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, in
 
 		memcpy(&v, p, 2);
 		v = swap ? __builtin_bswap16(v) : v;
-		n = is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
+		n = op->is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
 		break;
 	}
 	case 4: {
@@ -520,7 +560,7 @@ static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, in
 
 		memcpy(&v, p, 4);
 		v = swap ? __builtin_bswap32(v) : v;
-		n = is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
+		n = op->is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
 		break;
 	}
 	default:
@@ -528,33 +568,46 @@ static void put_plain(struct jbuf *b, const void *p, int size, int is_signed, in
 		n = swap ? __builtin_bswap64(n) : n;
 		break;
 	}
-	if (is_signed)
-		jbuf_i64(b, (int64_t)n);
-	else
-		jbuf_u64(b, n);
+	if (op->is_signed && (int64_t)n < 0) {
+		*out++ = '-';
+		n = -n;
+	}
+	return put_decimal(out, n, 0, 0);
 }
 
 /*
  * The fields' JSON object; with @csv (scratch for a value), its quotes
  * doubled as inside a quoted csv cell, written in one pass: the object
  * always has quotes, and escaping it afterwards cost csv a fifth of its time.
+ * A plain number field is one reserve, its key copied and its digits written.
  */
 static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_desc *d,
 		       struct tep_record *rec, struct jbuf *csv)
 {
+	char *const *keys = csv ? d->csv_keys : d->keys;
+	const size_t *key_lens = csv ? d->csv_key_lens : d->key_lens;
+
 	jbuf_putc(b, '{');
 	for (int i = 0; i < d->nr; i++) {
+		const struct plain_op *op = &d->ops[i];
+
+		if (op->size && op->offset + op->size <= rec->size) {
+			char *p;
+
+			jbuf_reserve(b, 1 + key_lens[i] + 21);
+			p = b->data + b->len;
+			if (i)
+				*p++ = ',';
+			memcpy(p, keys[i], key_lens[i]);
+			p = put_plain(p + key_lens[i], (const char *)rec->data + op->offset, op,
+				      d->swap);
+			b->len = p - b->data;
+			continue;
+		}
 		if (i)
 			jbuf_putc(b, ',');
-		if (csv)
-			jbuf_put(b, d->csv_keys[i], d->csv_key_lens[i]);
-		else
-			jbuf_put(b, d->keys[i], d->key_lens[i]);
-		if (d->plain[i] && d->fields[i]->offset + d->fields[i]->size <= rec->size) {
-			put_plain(b, (const char *)rec->data + d->fields[i]->offset,
-				  d->fields[i]->size, d->fields[i]->flags & TEP_FIELD_IS_SIGNED,
-				  d->swap);
-		} else if (!csv) {
+		jbuf_put(b, keys[i], key_lens[i]);
+		if (!csv) {
 			put_field(b, tep, d->fields[i], rec, i == d->nr - 1);
 		} else {
 			csv->len = 0;
@@ -618,6 +671,19 @@ int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns)
 
 #define COMM_CACHE	4096
 #define EVENT_CACHE	65536
+#define COMM_FORMS	1024
+
+/*
+ * A task's name written once as a JSON string and as a csv cell (no comma):
+ * kept by its text, never dropped while the report runs, as queued records
+ * point to it.
+ */
+struct comm_form {
+	struct comm_form	*next;
+	char			*json, *csv;
+	size_t			json_len, csv_len;
+	char			name[];
+};
 
 struct trace_format {
 	enum trace_format_kind	kind;
@@ -626,15 +692,17 @@ struct trace_format {
 	/* what belongs to the input last seen */
 	struct trace_input	*in;
 	struct tep_handle	*tep;
-	char			*file_json, *clock_json;
+	char			*file_json, *clock_json, *clock_csv;
+	size_t			clock_json_len, clock_csv_len;	/* clock_csv: its comma after */
 	int			ns_mode;
 	uint32_t		mult, shift;
 	uint64_t		offset;
 	struct {
 		int		pid;
-		const char	*comm;
+		const struct comm_form *form;
 	} comms[COMM_CACHE];
 	struct ev_desc		*events[EVENT_CACHE];
+	struct comm_form	*forms[COMM_FORMS];	/* by the name's hash */
 };
 
 static uint64_t ts_ns(const struct trace_format *f, uint64_t ts)
@@ -671,8 +739,17 @@ void trace_format_free(struct trace_format *f)
 		return;
 	jbuf_free(&f->b);
 	jbuf_free(&f->cell);
+	for (int i = 0; i < COMM_FORMS; i++) {
+		for (struct comm_form *c = f->forms[i], *next; c; c = next) {
+			next = c->next;
+			free(c->json);
+			free(c->csv);
+			free(c);
+		}
+	}
 	free(f->file_json);
 	free(f->clock_json);
+	free(f->clock_csv);
 	free(f);
 }
 
@@ -683,27 +760,63 @@ static void switch_input(struct trace_format *f, struct trace_input *in)
 	f->tep = trace_input_tep(in);
 	free(f->file_json);
 	free(f->clock_json);
+	free(f->clock_csv);
 	f->file_json = json_string(trace_input_file(in));
 	f->clock_json = json_string(clock && *clock ? clock : "local");
+	f->clock_json_len = strlen(f->clock_json);
+	{
+		struct jbuf b = { 0 };
+		const char *name = clock && *clock ? clock : "local";
+
+		csv_cell(&b, name, strlen(name), 0);
+		f->clock_csv_len = b.len;
+		f->clock_csv = jbuf_string(&b);
+	}
 	f->ns_mode = ns_mode(in, &f->mult, &f->shift, &f->offset);
 	memset(f->comms, 0, sizeof(f->comms));
 	memset(f->events, 0, sizeof(f->events));
 }
 
-static const char *comm_of(struct trace_format *f, int pid)
+/* @name's JSON and csv forms, made the first time it is met. */
+static const struct comm_form *comm_form(struct trace_format *f, const char *name)
+{
+	unsigned int h = 5381;
+	struct comm_form *c;
+	size_t len = strlen(name);
+	struct jbuf b = { 0 };
+
+	for (size_t i = 0; i < len; i++)
+		h = h * 33 + (unsigned char)name[i];
+	h %= COMM_FORMS;
+	for (c = f->forms[h]; c; c = c->next)
+		if (!strcmp(c->name, name))
+			return c;
+	c = xcalloc(1, sizeof(*c) + len + 1);
+	memcpy(c->name, name, len + 1);
+	jbuf_jstr(&b, name, len);
+	c->json_len = b.len;
+	c->json = jbuf_string(&b);
+	csv_cell(&b, name, len, 0);
+	c->csv_len = b.len - 1;		/* its comma is not part of it */
+	c->csv = jbuf_string(&b);
+	c->next = f->forms[h];
+	f->forms[h] = c;
+	return c;
+}
+
+static const struct comm_form *comm_of(struct trace_format *f, int pid)
 {
 	unsigned int h = (unsigned int)pid % COMM_CACHE;
 
-	if (!f->comms[h].comm || f->comms[h].pid != pid) {
+	if (!f->comms[h].form || f->comms[h].pid != pid) {
 		f->comms[h].pid = pid;
-		f->comms[h].comm = tep_data_comm_from_pid(f->tep, pid);
+		f->comms[h].form = comm_form(f, tep_data_comm_from_pid(f->tep, pid));
 	}
-	return f->comms[h].comm;
+	return f->comms[h].form;
 }
 
-static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec)
+static struct ev_desc *event_desc(struct trace_format *f, int id)
 {
-	int id = tep_data_type(f->tep, rec);
 	struct tep_event *ev;
 
 	if (id >= 0 && id < EVENT_CACHE && f->events[id])
@@ -716,11 +829,29 @@ static struct ev_desc *event_desc(struct trace_format *f, struct tep_record *rec
 	return desc_of(ev);
 }
 
+/* @n bytes of @s at @p (a literal: the copy is inlined); returns the end. */
+static inline char *put_lit(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* @v in decimal at @p, its sign first; returns the end. */
+static inline char *put_signed(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_decimal(p, -(uint64_t)v, 0, 0);
+	}
+	return put_decimal(p, v, 0, 0);
+}
+
 /* "ts":..,"ts_ns":..,"clock":..,"cpu":.. with the file and buffer first when several. */
 static void json_common(const struct trace_format *f, struct jbuf *b, struct tep_record *rec,
 			int buffer)
 {
-	size_t ts_at, ts_len;
+	char *p, *ts_at;
+	size_t ts_len;
 
 	jbuf_putc(b, '{');
 	if (f->multi_file) {
@@ -735,24 +866,27 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 		jbuf_jstr(b, name, strlen(name));
 		jbuf_putc(b, ',');
 	}
-	jbuf_puts(b, "\"ts\":");
-	ts_at = b->len;
-	jbuf_u64(b, rec->ts);
-	ts_len = b->len - ts_at;
+	/* the rest three numbers, the clock and keys: one reserve, written in place */
+	jbuf_reserve(b, 64 + 3 * 20 + f->clock_json_len);
+	p = b->data + b->len;
+	p = put_lit(p, "\"ts\":", 5);
+	ts_at = p;
+	p = put_decimal(p, rec->ts, 0, 0);
+	ts_len = p - ts_at;
 	if (f->ns_mode == 1) {
 		/* the same number: its digits copied */
-		jbuf_puts(b, ",\"ts_ns\":");
-		jbuf_reserve(b, ts_len);
-		memcpy(b->data + b->len, b->data + ts_at, ts_len);
-		b->len += ts_len;
+		p = put_lit(p, ",\"ts_ns\":", 9);
+		memcpy(p, ts_at, ts_len);
+		p += ts_len;
 	} else if (f->ns_mode) {
-		jbuf_puts(b, ",\"ts_ns\":");
-		jbuf_u64(b, ts_ns(f, rec->ts));
+		p = put_lit(p, ",\"ts_ns\":", 9);
+		p = put_decimal(p, ts_ns(f, rec->ts), 0, 0);
 	}
-	jbuf_puts(b, ",\"clock\":");
-	jbuf_puts(b, f->clock_json);
-	jbuf_puts(b, ",\"cpu\":");
-	jbuf_u64(b, rec->cpu);
+	p = put_lit(p, ",\"clock\":", 9);
+	memcpy(p, f->clock_json, f->clock_json_len);
+	p = put_lit(p + f->clock_json_len, ",\"cpu\":", 7);
+	p = put_decimal(p, rec->cpu, 0, 0);
+	b->len = p - b->data;
 }
 
 static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
@@ -772,23 +906,24 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 			 struct jbuf *b)
 {
 	const struct ev_desc *d = p->desc;
-	int pid = p->pid;
-	const char *comm = p->comm;
+	static const char no_head[] = "\"system\":null,\"event\":null";
+	size_t head_len = d ? d->head_len : sizeof(no_head) - 1;
+	char *q;
 
 	json_common(f, b, rec, buffer);
-	jbuf_puts(b, ",\"pid\":");
-	jbuf_i64(b, pid);
-	jbuf_puts(b, ",\"comm\":");
-	jbuf_jstr(b, comm, strlen(comm));
-	jbuf_putc(b, ',');
-	if (d) {
-		jbuf_put(b, d->head, d->head_len);
-	} else {
-		jbuf_puts(b, "\"system\":null,\"event\":null");
-	}
-	jbuf_puts(b, ",\"flags\":");
-	jbuf_i64(b, p->flags);
-	jbuf_puts(b, ",\"fields\":");
+	/* pid, comm, system, event and flags: one reserve, written in place */
+	jbuf_reserve(b, 64 + 2 * 21 + p->comm->json_len + head_len);
+	q = b->data + b->len;
+	q = put_lit(q, ",\"pid\":", 7);
+	q = put_signed(q, p->pid);
+	q = put_lit(q, ",\"comm\":", 8);
+	q = put_lit(q, p->comm->json, p->comm->json_len);
+	*q++ = ',';
+	q = put_lit(q, d ? d->head : no_head, head_len);
+	q = put_lit(q, ",\"flags\":", 9);
+	q = put_signed(q, p->flags);
+	q = put_lit(q, ",\"fields\":", 10);
+	b->len = q - b->data;
 	if (d)
 		put_fields(b, f->tep, d, rec, NULL);
 	else
@@ -801,16 +936,22 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 /* One csv cell: quoted (RFC 4180) only when it holds a comma, quote or line break. */
 static void csv_cell(struct jbuf *b, const char *s, size_t len, int last)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = plain_run(u, 0, len, PLAIN_CSV_BARE);
 	int quote = 0;
 
-	if (plain_run((const unsigned char *)s, 0, len, PLAIN_CSV_BARE) == len) {
+	if (i == len) {
 		jbuf_reserve(b, len + 2);	/* an empty cell first: memcpy to no buffer */
 		jbuf_put(b, s, len);
 		jbuf_put(b, last ? "\r\n" : ",", last ? 2 : 1);
 		return;
 	}
-	for (size_t i = 0; i < len && s[i] && !quote; i++)
-		quote = s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	/* past the bytes that stop the scan but need no quotes (UTF-8), up to a NUL */
+	while (i < len && u[i] && !quote) {
+		quote = u[i] == ',' || u[i] == '"' || u[i] == '\n' || u[i] == '\r';
+		if (!quote)
+			i += 1 + plain_run(u, i + 1, len, PLAIN_CSV_BARE);
+	}
 	if (quote)
 		jbuf_putc(b, '"');
 	put_text(b, s, len, 0);
@@ -828,7 +969,8 @@ static void csv_num(struct jbuf *b, int64_t v)
 static void csv_common(const struct trace_format *f, struct tep_record *rec, int buffer,
 		       struct jbuf *b)
 {
-	const char *clock = trace_input_clock(f->in);
+	char *p, *ts_at;
+	size_t ts_len;
 
 	if (f->multi_file) {
 		const char *file = trace_input_file(f->in);
@@ -840,15 +982,25 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 
 		csv_cell(b, name, strlen(name), 0);
 	}
-	jbuf_u64(b, rec->ts);
-	jbuf_putc(b, ',');
-	if (f->ns_mode)
-		jbuf_u64(b, ts_ns(f, rec->ts));
-	jbuf_putc(b, ',');
-	if (!clock || !*clock)
-		clock = "local";
-	csv_cell(b, clock, strlen(clock), 0);
-	csv_num(b, rec->cpu);
+	/* ts, ts_ns, clock and cpu: one reserve, written in place */
+	jbuf_reserve(b, 3 * 21 + f->clock_csv_len);
+	p = b->data + b->len;
+	ts_at = p;
+	p = put_decimal(p, rec->ts, 0, 0);
+	ts_len = p - ts_at;
+	*p++ = ',';
+	if (f->ns_mode == 1) {
+		/* the same number: its digits copied */
+		memcpy(p, ts_at, ts_len);
+		p += ts_len;
+	} else if (f->ns_mode) {
+		p = put_decimal(p, ts_ns(f, rec->ts), 0, 0);
+	}
+	*p++ = ',';
+	p = put_lit(p, f->clock_csv, f->clock_csv_len);
+	p = put_signed(p, rec->cpu);
+	*p++ = ',';
+	b->len = p - b->data;
 }
 
 static void csv_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
@@ -877,13 +1029,16 @@ static void csv_record(const struct trace_format *f, const struct trace_format_p
 {
 	const struct ev_desc *d = p->desc;
 	int pid = p->pid;
-	const char *comm = p->comm;
 
 	csv_common(f, rec, buffer, b);
 	csv_num(b, pid);
-	csv_cell(b, comm, strlen(comm), 0);
-	csv_cell(b, d ? d->ev->system : "", d ? strlen(d->ev->system) : 0, 0);
-	csv_cell(b, d ? d->ev->name : "", d ? strlen(d->ev->name) : 0, 0);
+	jbuf_reserve(b, p->comm->csv_len + 1);
+	jbuf_put(b, p->comm->csv, p->comm->csv_len);
+	jbuf_putc(b, ',');
+	if (d)
+		jbuf_put(b, d->csv_head, d->csv_head_len);
+	else
+		jbuf_put(b, ",,", 2);
 	csv_num(b, p->flags);
 	if (d && d->nr) {
 		/* keys in quotes: the cell is quoted */
@@ -901,10 +1056,11 @@ void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 {
 	if (in != f->in)
 		switch_input(f, in);
-	p->desc = event_desc(f, rec);
-	p->pid = tep_data_pid(f->tep, rec);
+	/* the input's own readers of the type, pid, flags: libtraceevent's cost a call each */
+	p->desc = event_desc(f, trace_input_record_type(in, rec));
+	p->pid = trace_input_record_pid(in, rec);
 	p->comm = comm_of(f, p->pid);
-	p->flags = tep_data_flags(f->tep, rec);
+	p->flags = trace_input_record_flags(in, rec);
 }
 
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,

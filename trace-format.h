@@ -190,9 +190,10 @@ const char *trace_format_record(struct trace_format *f, struct trace_input *in,
  * record appended to @b (@cell: scratch), in any thread, @f only read.
  */
 struct ev_desc;
+struct comm_form;
 struct trace_format_prep {
 	const struct ev_desc	*desc;
-	const char		*comm;
+	const struct comm_form	*comm;	/* the task's name as jsonl and csv write it */
 	int			pid, flags;
 };
 void trace_format_prepare(struct trace_format *f, struct trace_input *in,

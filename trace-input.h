@@ -71,6 +71,8 @@ const struct kallsyms *trace_input_function_table(const struct trace_input *in);
 /* A record's common_type and common_pid, as tep_data_type() and tep_data_pid() read them. */
 int trace_input_record_type(struct trace_input *in, struct tep_record *rec);
 int trace_input_record_pid(struct trace_input *in, struct tep_record *rec);
+/* The record's common_flags, as tep_data_flags() reads them. */
+int trace_input_record_flags(struct trace_input *in, struct tep_record *rec);
 /*
  * report --kallsyms: the @len bytes of @text ("ADDR TYPE NAME" lines, kept by
  * the caller until close) are read with the file's own kallsyms, before it,

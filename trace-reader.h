@@ -95,6 +95,7 @@ struct trace_input {
 	int			common_known;	/* 1: the fields below are set, -1: unusable */
 	int			type_offset, type_size;
 	int			pid_offset, pid_size;
+	int			flags_offset, flags_size;	/* size 0: no usable common_flags */
 	struct cursor		type_cursor;	/* decodes common fields in the file's order */
 
 	struct buffer		buffers[MAX_BUFFERS];

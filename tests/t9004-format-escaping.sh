@@ -8,7 +8,8 @@
 . "$(dirname "$0")/test-lib.sh"
 
 # specials.dat: print events whose text holds one special character at
-# offsets 0 to 40 of a 41-byte string; a task with specials in its name.
+# offsets 0 to 40 of a 41-byte string, and a UTF-8 character some bytes
+# before a comma; a task with specials in its name.
 test_expect_success PYTHON 'a file of strings with special characters at every offset' '
 	python3 - "$HELPERS" >spec.json <<-\EOF &&
 	import json, sys
@@ -20,6 +21,9 @@ test_expect_success PYTHON 'a file of strings with special characters at every o
 	for c in specials:
 	    for at in range(41):
 	        texts.append("x" * at + c + "y" * (40 - at))
+	# a UTF-8 character before the comma that makes a csv cell quoted
+	for at in range(41):
+	    texts.append("x" * at + "\u00e9" + "y" * 9 + "," + "z" * (40 - at))
 	spec["cmdlines"] = m.CMDLINES + [[77, "a,b\"c\\d\u00e9e"]]
 	# bash (1234) shows the texts alone; the odd name gets two of them
 	spec["records"] = [m.marker(0, m.T0 + 1000 * i, 77 if i < 2 else 1234, t)
