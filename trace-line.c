@@ -521,9 +521,9 @@ static void fast_prefix(struct trace_line *l, struct line_source *src, struct tr
 			struct tep_record *rec)
 {
 	char line[PREFIX_MAX];
+	size_t len = prefix_text(l, src, rec, line);
 
-	prefix_text(l, src, rec, line);
-	trace_seq_puts(s, line);
+	seq_put_text(s, line, len);
 }
 
 /*

@@ -1414,6 +1414,17 @@ const char *trace_printer_run(struct trace_printer *r, const struct print_progra
 	return r->buf;
 }
 
+void seq_put_text(struct trace_seq *s, const char *text, size_t len)
+{
+	/* trace_seq_puts()'s own test: room for the text and a NUL after it */
+	if (s->state == TRACE_SEQ__GOOD && len < s->buffer_size - s->len) {
+		memcpy(s->buffer + s->len, text, len);
+		s->len += len;
+		return;
+	}
+	trace_seq_puts(s, text);
+}
+
 void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct tep_event *ev,
 			 struct tep_record *rec, int raw)
 {
@@ -1421,7 +1432,7 @@ void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct te
 	const char *text = trace_printer_text(p, ev, rec, raw, &len);
 
 	if (text)
-		trace_seq_puts(s, text);
+		seq_put_text(s, text, len);
 	else
 		tep_print_event(p->tep, s, rec, "%s", raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
 }

@@ -24,6 +24,12 @@ struct print_program;
  */
 int trace_print_needs_functions(struct tep_event *ev);
 
+/*
+ * trace_seq_puts() of @text (NUL-terminated), whose length @len is known:
+ * copied at once when it fits, as every line does once the buffer has grown.
+ */
+void seq_put_text(struct trace_seq *s, const char *text, size_t len);
+
 /* A printer for the events of @in (its kallsyms are loaded when an event needs them). */
 struct trace_printer *trace_printer_new(struct trace_input *in);
 void trace_printer_free(struct trace_printer *p);
