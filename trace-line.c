@@ -25,9 +25,15 @@
 #define COMM_CACHE	4096
 #define EVENT_CACHE	65536
 
+/* A task's name and its length, which every line's prefix needs. */
+struct task_name {
+	const char	*comm;
+	size_t		len;
+};
+
 struct comm_slot {
 	int		pid;
-	const char	*comm;
+	struct task_name name;
 };
 
 struct wake_stats {
@@ -80,12 +86,18 @@ struct line_source {
 	int		lat_learnt;
 	struct tep_format_field *lat_flags, *lat_pc, *lat_lock_depth, *lat_migrate;
 	struct tep_event **events;	/* by id: tep_find_event() searches each time */
-	char		**names;	/* by id: " name: " as printed */
+	struct event_name *names;	/* by id: " name: " as printed */
 	int		names_end;	/* 1 + the highest id in names */
 	struct comm_slot *comms;
 	const char	**buffer_names;	/* stream's buffers, which @in does not hold */
 	const struct line_next *next;	/* stream's records, which @in does not read */
 	struct trace_printer *printer;	/* each event's print fmt, compiled */
+};
+
+/* An event's name as a line shows it, and its length, which every line needs. */
+struct event_name {
+	char	*text;
+	size_t	len;
 };
 
 /* The event name as upstream spaces it: " name: " padded to 20 columns. */
@@ -103,19 +115,22 @@ static char *name_text(struct tep_event *ev)
 static void free_names(struct line_source *src)
 {
 	for (int id = 0; src->names && id < src->names_end; id++)
-		free(src->names[id]);
+		free(src->names[id].text);
 	free(src->names);
 }
 
 /* The cached name_text() of an event whose id is below EVENT_CACHE. */
-static const char *cached_name(struct line_source *src, struct tep_event *ev)
+static const struct event_name *cached_name(struct line_source *src, struct tep_event *ev)
 {
-	if (!src->names[ev->id]) {
-		src->names[ev->id] = name_text(ev);
+	struct event_name *name = &src->names[ev->id];
+
+	if (!name->text) {
+		name->text = name_text(ev);
+		name->len = strlen(name->text);
 		if (ev->id >= src->names_end)
 			src->names_end = ev->id + 1;
 	}
-	return src->names[ev->id];
+	return name;
 }
 
 static void print_name(struct line_source *src, struct trace_seq *s, struct tep_event *ev)
@@ -128,7 +143,7 @@ static void print_name(struct line_source *src, struct trace_seq *s, struct tep_
 		free(text);
 		return;
 	}
-	trace_seq_puts(s, cached_name(src, ev));
+	trace_seq_puts(s, cached_name(src, ev)->text);
 }
 
 /*
@@ -327,23 +342,24 @@ static void print_ts_diff(struct trace_line *l, struct line_source *src, struct 
  * for "%16s-%-5d [%03d]" and the time formats, without its format parsing
  * and printf per field.  Tests compare it with upstream byte for byte.
  */
-static const char *comm_of(struct line_source *src, int pid)
+static struct task_name comm_of(struct line_source *src, int pid)
 {
 	struct comm_slot *c = &src->comms[(unsigned int)pid % COMM_CACHE];
-	const char *comm;
+	struct task_name name;
 
-	if (c->comm && c->pid == pid)
-		return c->comm;
-	comm = tep_data_comm_from_pid(src->tep, pid);
+	if (c->name.comm && c->pid == pid)
+		return c->name;
+	name.comm = tep_data_comm_from_pid(src->tep, pid);
+	name.len = strlen(name.comm);
 	/*
 	 * An unknown task ("<...>") is not cached: the sched_switch plugin
 	 * registers the names it prints, and upstream shows them from then on.
 	 */
-	if (strcmp(comm, "<...>")) {
+	if (strcmp(name.comm, "<...>")) {
 		c->pid = pid;
-		c->comm = comm;
+		c->name = name;
 	}
-	return comm;
+	return name;
 }
 
 /*
@@ -448,17 +464,17 @@ static char *latency_text(const struct trace_line *l, const struct line_source *
 #define PREFIX_MAX	192
 
 static size_t prefix_of(const struct trace_line *l, const struct line_source *src,
-			const struct tep_record *rec, int pid, const char *comm, char *line)
+			const struct tep_record *rec, int pid, struct task_name comm, char *line)
 {
 	char *p = line;
-	size_t len = strlen(comm);
+	size_t len = comm.len;
 	char *start;
 
 	if (len > 60)
 		len = 60;
 	for (size_t i = len; i < 16; i++)
 		*p++ = ' ';
-	memcpy(p, comm, len);
+	memcpy(p, comm.comm, len);
 	p += len;
 	*p++ = '-';
 	start = p;
@@ -687,7 +703,8 @@ static int print_plain(struct trace_line *l, struct line_source *src, struct tep
 		       struct tep_event *ev)
 {
 	char line[1024];
-	const char *name, *text;
+	const struct event_name *name;
+	const char *text;
 	size_t len, name_len, text_len;
 
 	text = trace_printer_text(src->printer, ev, rec, 0, &text_len);
@@ -697,15 +714,15 @@ static int print_plain(struct trace_line *l, struct line_source *src, struct tep
 		text_len--;
 	len = prefix_text(l, src, rec, line);
 	name = cached_name(src, ev);
-	name_len = strlen(name);
+	name_len = name->len;
 	if (len + name_len + text_len + 1 > sizeof(line)) {
 		line_write(l, line, len);
-		line_write(l, name, name_len);
+		line_write(l, name->text, name_len);
 		line_write(l, text, text_len);
 		line_write(l, "\n", 1);
 		return 0;
 	}
-	memcpy(line + len, name, name_len);
+	memcpy(line + len, name->text, name_len);
 	len += name_len;
 	memcpy(line + len, text, text_len);
 	len += text_len;
@@ -723,8 +740,8 @@ struct plain_job {
 	const struct line_source *src;
 	const struct print_program *prog;
 	struct tep_event	*ev;
-	const char		*comm;
-	const char		*name;
+	struct task_name	comm;
+	const struct event_name	*name;
 	struct trace_format_prep prep;	/* --format's */
 	uint64_t		ts;
 	int			cpu, pid, size, buffer;
@@ -769,7 +786,7 @@ static void job_record(const struct plain_job *j, struct tep_record *rec)
 static void put_job_line(const struct plain_job *j, const struct tep_record *rec,
 			 const char *text, size_t text_len, struct jbuf *out)
 {
-	size_t name_len = strlen(j->name), len;
+	size_t name_len = j->name->len, len;
 	char *p;
 
 	if (text_len && text[text_len - 1] == '\n')
@@ -777,7 +794,7 @@ static void put_job_line(const struct plain_job *j, const struct tep_record *rec
 	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1);
 	p = out->data + out->len;
 	len = prefix_of(j->l, j->src, rec, j->pid, j->comm, p);
-	memcpy(p + len, j->name, name_len);
+	memcpy(p + len, j->name->text, name_len);
 	len += name_len;
 	memcpy(p + len, text, text_len);
 	len += text_len;
