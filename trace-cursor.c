@@ -68,25 +68,11 @@ int cur_need(const struct cursor *c, uint64_t n, const char *what)
 uint64_t cur_decode(const struct cursor *c, const void *p, int size)
 {
 	const unsigned char *b = p;
-	int swap = !!c->big_endian != HOST_BIG_ENDIAN;
 	uint64_t v = 0;
-	uint32_t v4;
-	uint16_t v2;
 
 	/* The usual sizes at once: report reads each record's type and pid here. */
-	switch (size) {
-	case 1:
-		return b[0];
-	case 2:
-		memcpy(&v2, b, 2);
-		return swap ? __builtin_bswap16(v2) : v2;
-	case 4:
-		memcpy(&v4, b, 4);
-		return swap ? __builtin_bswap32(v4) : v4;
-	case 8:
-		memcpy(&v, b, 8);
-		return swap ? __builtin_bswap64(v) : v;
-	}
+	if (size == 1 || size == 2 || size == 4 || size == 8)
+		return load_number(p, size, !!c->big_endian != HOST_BIG_ENDIAN);
 	if (c->big_endian)
 		for (int i = 0; i < size; i++)
 			v = (v << 8) | b[i];

@@ -73,4 +73,29 @@ int cur_bad(const struct cursor *c, uint64_t off, const char *fmt, ...)
 /* Converts a value of @size bytes in the cursor's byte order. */
 uint64_t cur_decode(const struct cursor *c, const void *p, int size);
 
+/*
+ * The unsigned number of @size bytes (1, 2, 4; any other: 8) at @p, with its
+ * bytes swapped when @swap: one load, for report's per-record reads.
+ */
+static inline uint64_t load_number(const void *p, int size, int swap)
+{
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (size) {
+	case 1:
+		return *(const unsigned char *)p;
+	case 2:
+		__builtin_memcpy(&v2, p, 2);
+		return swap ? __builtin_bswap16(v2) : v2;
+	case 4:
+		__builtin_memcpy(&v4, p, 4);
+		return swap ? __builtin_bswap32(v4) : v4;
+	default:
+		__builtin_memcpy(&v8, p, 8);
+		return swap ? __builtin_bswap64(v8) : v8;
+	}
+}
+
 #endif

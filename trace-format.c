@@ -12,6 +12,7 @@
 #include <event-parse.h>
 
 #include "trace-cmd.h"
+#include "trace-cursor.h"
 #include "trace-input.h"
 #include "trace-format.h"
 
@@ -537,37 +538,11 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
  */
 static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
 {
-	uint64_t n;
+	uint64_t n = load_number(p, op->size, swap);
+	int unused_bits = op->size == 1 || op->size == 2 || op->size == 4 ? 64 - 8 * op->size : 0;
 
-	switch (op->size) {
-	case 1: {
-		uint8_t v;
-
-		memcpy(&v, p, 1);
-		n = op->is_signed ? (uint64_t)(int64_t)(int8_t)v : v;
-		break;
-	}
-	case 2: {
-		uint16_t v;
-
-		memcpy(&v, p, 2);
-		v = swap ? __builtin_bswap16(v) : v;
-		n = op->is_signed ? (uint64_t)(int64_t)(int16_t)v : v;
-		break;
-	}
-	case 4: {
-		uint32_t v;
-
-		memcpy(&v, p, 4);
-		v = swap ? __builtin_bswap32(v) : v;
-		n = op->is_signed ? (uint64_t)(int64_t)(int32_t)v : v;
-		break;
-	}
-	default:
-		memcpy(&n, p, 8);
-		n = swap ? __builtin_bswap64(n) : n;
-		break;
-	}
+	if (op->is_signed)	/* sign-extended from the field's size */
+		n = (uint64_t)((int64_t)(n << unused_bits) >> unused_bits);
 	if (op->is_signed && (int64_t)n < 0) {
 		*out++ = '-';
 		n = -n;

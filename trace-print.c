@@ -19,6 +19,7 @@
 #include <trace-seq.h>
 
 #include "trace-cmd.h"
+#include "trace-cursor.h"
 #include "trace-debug.h"
 #include "trace-format.h"
 #include "trace-input.h"
@@ -862,28 +863,11 @@ static void pad(struct trace_printer *p, char c, int n)
 
 static uint64_t read_num(struct trace_printer *p, int offset, int size)
 {
-	const unsigned char *d = p->data + offset;
-	uint16_t v2;
-	uint32_t v4;
-	uint64_t v8;
-
 	if (offset < 0 || offset + size > p->size) {
 		p->bail = 1;
 		return 0;
 	}
-	switch (size) {
-	case 1:
-		return *d;
-	case 2:
-		memcpy(&v2, d, 2);
-		return p->swap ? __builtin_bswap16(v2) : v2;
-	case 4:
-		memcpy(&v4, d, 4);
-		return p->swap ? __builtin_bswap32(v4) : v4;
-	default:
-		memcpy(&v8, d, 8);
-		return p->swap ? __builtin_bswap64(v8) : v8;
-	}
+	return load_number(p->data + offset, size, p->swap);
 }
 
 static uint64_t eval(struct trace_printer *p, const struct expr *x)
