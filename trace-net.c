@@ -316,13 +316,15 @@ static void req_tsync_protos(struct cursor *c, struct net_trace_req *req)
 			req->tsync_ptp = 1;
 }
 
-int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req)
+int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req,
+			int proxy)
 {
+	uint32_t want = proxy ? NET_TRACE_PROXY : NET_TRACE_REQ;
 	struct cursor fixed, params;
-	uint32_t argc;
+	uint32_t argc, siblings;
 
-	if (m->cmd != NET_TRACE_REQ)
-		return error("'%s': expected TRACE_REQ, got %s (%u)", p->name,
+	if (m->cmd != want)
+		return error("'%s': expected %s, got %s (%u)", p->name, net_cmd_name(want),
 			     net_cmd_name(m->cmd), m->cmd);
 	memset(req, 0, sizeof(*req));
 	msg_cursors(p, m, &fixed, &params);
@@ -330,6 +332,14 @@ int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_
 	    cur_u32(&fixed, &argc, "TRACE_REQ argc") < 0 ||
 	    cur_u64(&fixed, &req->trace_id, "TRACE_REQ trace id") < 0)
 		return -1;
+	/* TRACE_PROXY: TRACE_REQ's fixed part, then be32 cpus and be32 siblings (unused). */
+	if (proxy && (cur_u32(&fixed, &req->proxy_cpus, "TRACE_PROXY cpu count") < 0 ||
+		      cur_u32(&fixed, &siblings, "TRACE_PROXY siblings") < 0))
+		return -1;
+	if (proxy && (req->proxy_cpus < 1 || req->proxy_cpus > NET_MAX_CPUS))
+		return error("'%s': TRACE_PROXY has %u cpus (1 to %d)", p->name, req->proxy_cpus,
+			     NET_MAX_CPUS);
+	req->proxy = proxy;
 	/* Parameters: be32 id, be32 length, that many bytes; unknown ids are skipped. */
 	while (cur_left(&params) > 0) {
 		struct cursor one;
