@@ -421,12 +421,12 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus,
  * ("ptp", then the empty name that ends the list).
  */
 int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
-		       int offer_ptp)
+		       int offer_ptp, uint32_t proxy_cpus)
 {
 	static const char protos[] = "ptp\0";
 	unsigned char payload[NET_MSG_MAX];
-	/* be32 flags, be32 argc, be64 trace id */
-	unsigned char fixed[16] = { 0 };
+	/* be32 flags, be32 argc, be64 trace id; TRACE_PROXY: be32 cpus, be32 siblings */
+	unsigned char fixed[24] = { 0 };
 	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed) - 8 - sizeof(protos);
 
 	put_be32(payload, REQ_PARAM_ARGS);
@@ -447,9 +447,12 @@ int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const ch
 		memcpy(payload + len + 8, protos, sizeof(protos));
 		len += 8 + sizeof(protos);
 	}
-	put_be32(fixed + 8, trace_id >> 32);
-	put_be32(fixed + 12, (uint32_t)trace_id);
-	return net_send_msg(p, NET_TRACE_REQ, fixed, sizeof(fixed), payload, len);
+	put_be64(fixed + 8, trace_id);
+	if (proxy_cpus) {
+		put_be32(fixed + 16, proxy_cpus);
+		return net_send_msg(p, NET_TRACE_PROXY, fixed, 24, payload, len);
+	}
+	return net_send_msg(p, NET_TRACE_REQ, fixed, 16, payload, len);
 }
 
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,

@@ -141,10 +141,11 @@ int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_
 int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp);
 /*
  * record -A's side: the request (the host's @trace_id, the agent's record
- * arguments, "ptp" offered for time sync or not)...
+ * arguments, "ptp" offered for time sync or not; record --proxy: TRACE_PROXY
+ * with its @proxy_cpus, 0 for TRACE_REQ)...
  */
 int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
-		       int offer_ptp);
+		       int offer_ptp, uint32_t proxy_cpus);
 /* ...and the answer, its ports stored in @ports (NET_MAX_CPUS of them) and pointed to by @resp. */
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
 			 unsigned int *ports);

@@ -68,6 +68,7 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
 	guest_case 34-ours-proxy 'ppair "$TRACE_CMD" "$UPSTREAM34" 4006'
+	guest_case ours-34-proxy 'ppair "$UPSTREAM34" "$TRACE_CMD" 4008'
 	# agent -P 5: the record on CID 1 is refused (3.4 then gives up at once).
 	guest_case proxy-refused '"$TRACE_CMD" agent -p 4007 -P 5 >agent.out 2>&1 & agent=$!
 	sleep 2
@@ -80,6 +81,7 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	kill $agent; wait $agent
 	cat record.out agent.out; ls'
 }
+guest_case ours-ours-proxy 'ppair "$TRACE_CMD" "$TRACE_CMD" 4009'
 # Nothing listens on the port: one line, at once, nothing left behind.
 guest_case nobody 'start=$(date +%s)
 "$TRACE_CMD" record -o host.dat -e sched_switch -A 1:4999 -e initcall sleep 1 >record.out 2>record.err
@@ -183,6 +185,7 @@ check_proxy() {
 	test -n "$agent_id" &&
 	grep -q "^$agent_id \[peer.s trace id\]$" "$out/host.options" &&
 	grep -q "^0x2 \[peer.s CPU count\]$" "$out/host.options" &&
+	grep -A2 "Option GUEST" "$out/host.options" | grep -q "^$agent_id \[trace id\]$" &&
 	grep -A1 "Option GUEST" "$out/agent.options" | grep -q "^::GUEST:: \[Guest name\]$" &&
 	grep -q "^local \[global\]" "$out/agent.options" ||
 	{ cat "$out/.output"; false; }
@@ -194,6 +197,22 @@ test_expect_success GUEST,UPSTREAM34 '3.4s record --proxy, our agent -P: both fi
 
 test_expect_success GUEST,UPSTREAM34 '3.4s record --proxy with our agent: report of both files by ours equals 3.4s' '
 	both_reports 34-ours-proxy host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 'our record --proxy, 3.4s agent -P: both files, the time shift from the agent' '
+	check_proxy ours-34-proxy
+'
+
+test_expect_success GUEST,UPSTREAM34 'our record --proxy with 3.4s agent: report of both files by ours equals 3.4s' '
+	both_reports ours-34-proxy host-1.dat
+'
+
+test_expect_success GUEST 'our record --proxy, our agent -P: both files, the time shift from the agent' '
+	check_proxy ours-ours-proxy
+'
+
+test_expect_success GUEST,UPSTREAM34 'our proxy pair: report of both files by ours equals 3.4s' '
+	both_reports ours-ours-proxy host-1.dat
 '
 
 test_expect_success GUEST,UPSTREAM34 'agent -P 5 refuses a record --proxy from CID 1' '
