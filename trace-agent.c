@@ -182,35 +182,6 @@ static pid_t start_guest_sync(int fd, const struct net_trace_req *req, const cha
 	return tsync;
 }
 
-static void *proxy_time_shift(void *arg, uint64_t trace_id, size_t *len)
-{
-	return proxy_tsync_finish(arg, trace_id, len);
-}
-
-/*
- * record --proxy: ptp with the roles reversed, this agent sampling the
- * record's clock (trace-proxy.h), on the clock the agent records with.
- */
-static struct proxy_tsync *start_proxy_sync(int fd, const struct net_trace_req *req,
-					    const char *name, const char *clock,
-					    struct net_trace_resp *resp)
-{
-	struct proxy_tsync *pt;
-	unsigned int port = 0;
-
-	if (!req->tsync_ptp) {
-		error("'%s': its record --proxy offers no ptp time sync, which a proxy needs", name);
-		return NULL;
-	}
-	pt = proxy_tsync_start(fd, name, clock, req->proxy_cpus, &port);
-	if (!pt)
-		return NULL;
-	snprintf(resp->tsync_proto, sizeof(resp->tsync_proto), "%s", TSYNC_PTP);
-	resp->tsync_port = port;
-	agent_log("%s: proxy for its record, time sync with ptp on port %u", name, port);
-	return pt;
-}
-
 /*
  * The record arguments: the host's, after "record".  A proxy records on
  * the global clock unless told otherwise, as 3.4's agent -P does: the
@@ -258,9 +229,11 @@ static int serve_host(int fd, const char *name, int proxy)
 		agent_log("%s: offers FIFOs: the data goes over sockets", name);
 	argv = record_args(req, &argc);
 	if (proxy) {
-		pt = start_proxy_sync(fd, req, name, tsync_clock_of_args(argc - 1, argv + 1), &resp);
+		pt = proxy_agent_start(fd, req, name, tsync_clock_of_args(argc - 1, argv + 1), &resp);
 		if (!pt)
 			goto out;
+		agent_log("%s: proxy for its record, time sync with ptp on port %u", name,
+			  resp.tsync_port);
 	} else {
 		tsync = start_guest_sync(fd, req, name, &resp);
 	}
@@ -279,8 +252,7 @@ static int serve_host(int fd, const char *name, int proxy)
 	}
 	host = record_net_agent(fd, name, fds, cpus, resp.page_size, resp.trace_id);
 	if (pt)
-		record_net_set_proxy(host, &(struct record_net_proxy){
-			.trace_id = req->trace_id, .time_shift = proxy_time_shift, .arg = pt });
+		proxy_agent_attach(pt, host, req->trace_id);
 	fd = -1;	/* the recording takes it */
 	ret = record_agent_main(argc, (char **)argv, host);
 out:

@@ -16,6 +16,7 @@
 #include "trace-cmd.h"
 #include "trace-dat.h"
 #include "trace-proxy.h"
+#include "trace-record-net.h"
 #include "trace-tsync.h"
 
 #define PROXY_ACCEPT_MS		5000	/* the record connects right after TRACE_RESP */
@@ -53,8 +54,13 @@ static void *sync_main(void *arg)
 	return NULL;
 }
 
-struct proxy_tsync *proxy_tsync_start(int control_fd, const char *name, const char *clock,
-				       int record_cpus, unsigned int *port)
+/*
+ * A time-sync port on the address of the control connection @control_fd
+ * (its number in *@port), where a thread accepts the record and samples its
+ * @record_cpus CPUs.
+ */
+static struct proxy_tsync *proxy_tsync_start(int control_fd, const char *name, const char *clock,
+					     int record_cpus, unsigned int *port)
 {
 	struct proxy_tsync *pt = xcalloc(1, sizeof(*pt));
 	struct sockaddr_storage local;
@@ -104,8 +110,10 @@ static int stop_thread(struct proxy_tsync *pt)
 	return pt->status;
 }
 
-void *proxy_tsync_finish(struct proxy_tsync *pt, uint64_t trace_id, size_t *len)
+/* The raw option for the record: u16 TIME_SHIFT, u32 length, then the option naming @trace_id. */
+static void *proxy_tsync_finish(void *arg, uint64_t trace_id, size_t *len)
 {
+	struct proxy_tsync *pt = arg;
 	unsigned char *raw;
 	void *opt;
 	size_t opt_len;
@@ -125,6 +133,38 @@ void *proxy_tsync_finish(struct proxy_tsync *pt, uint64_t trace_id, size_t *len)
 	free(opt);
 	*len = opt_len + 6;
 	return raw;
+}
+
+/*
+ * record --proxy: ptp with the roles reversed, this agent sampling the
+ * record's clock (trace-proxy.h), on the clock the agent records with.
+ */
+struct proxy_tsync *proxy_agent_start(int fd, const struct net_trace_req *req, const char *name,
+				      const char *clock, struct net_trace_resp *resp)
+{
+	struct proxy_tsync *pt;
+	unsigned int port = 0;
+
+	if (!req->tsync_ptp) {
+		error("'%s': its record --proxy offers no ptp time sync, which a proxy needs", name);
+		return NULL;
+	}
+	pt = proxy_tsync_start(fd, name, clock, req->proxy_cpus, &port);
+	if (!pt)
+		return NULL;
+	snprintf(resp->tsync_proto, sizeof(resp->tsync_proto), "%s", TSYNC_PTP);
+	resp->tsync_port = port;
+	return pt;
+}
+
+
+void proxy_agent_attach(struct proxy_tsync *pt, struct record_net *host, uint64_t record_trace_id)
+{
+	struct record_net_proxy proxy = {
+		.trace_id = record_trace_id, .time_shift = proxy_tsync_finish, .arg = pt,
+	};
+
+	record_net_set_proxy(host, &proxy);
 }
 
 void proxy_tsync_free(struct proxy_tsync *pt)

@@ -12,21 +12,25 @@
 #include <stdint.h>
 
 struct proxy_tsync;
+struct net_trace_req;
+struct net_trace_resp;
+struct record_net;
 
 /*
- * A time-sync port on the address of the control connection @control_fd
- * (its number in *@port), where a thread accepts the record and samples its
- * @record_cpus CPUs, marking times on this machine's @clock.  NULL after a
- * message.
+ * The agent's answer to TRACE_PROXY @req on @control_fd: ptp (which the
+ * record must offer) on a time-sync port, named in @resp, where a thread
+ * of this process samples the record's CPUs on this machine's @clock
+ * (marks in an instance of its own, trace-tsync.h).  NULL after a message.
  */
-struct proxy_tsync *proxy_tsync_start(int control_fd, const char *name, const char *clock,
-				       int record_cpus, unsigned int *port);
+struct proxy_tsync *proxy_agent_start(int control_fd, const struct net_trace_req *req,
+				      const char *name, const char *clock,
+				      struct net_trace_resp *resp);
 /*
- * Ends the sampling (a last sample, then STOP) and returns the raw option
- * for the record: u16 TIME_SHIFT, u32 length, then the option naming this
- * machine's @trace_id, @len set; NULL after a message.  Free it.
+ * Makes @host, the recording for the record, a proxy's (record_net_set_proxy):
+ * at its end the sampling stops (a last sample, then STOP) and the record
+ * gets the TIME_SHIFT option naming this agent's trace id.
  */
-void *proxy_tsync_finish(struct proxy_tsync *pt, uint64_t trace_id, size_t *len);
+void proxy_agent_attach(struct proxy_tsync *pt, struct record_net *host, uint64_t record_trace_id);
 void proxy_tsync_free(struct proxy_tsync *pt);
 
 #endif

@@ -248,10 +248,9 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 /* 3.4 tells the guest the host's clock first; a -C of the guest's own wins. */
 static int guest_args(struct guest *gs, const char *clock, const char ***argv)
 {
-	int n = 0, has_clock = 0;
-
 	/* 3.4's record --proxy adds none: the agent -P picks its own. */
-	has_clock = gs->proxy;
+	int n = 0, has_clock = gs->proxy;
+
 	for (int i = 0; i < gs->argc; i++)
 		has_clock |= !strcmp(gs->argv[i], "-C");
 	*argv = xcalloc(gs->argc + 3, sizeof(**argv));
