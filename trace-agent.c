@@ -25,6 +25,7 @@
 
 #include "trace-cmd.h"
 #include "trace-net.h"
+#include "trace-proxy.h"
 #include "trace-record.h"
 #include "trace-record-net.h"
 #include "trace-ringbuf.h"
@@ -34,14 +35,15 @@
 extern const struct command cmd_agent;
 
 static const char agent_usage[] =
-	"usage: trace-cmd agent [-N CLIENT | -V] [-p PORT] [-D]\n"
+	"usage: trace-cmd agent [-N CLIENT | -V] [-p PORT] [-D] [-P CID]\n"
 	"  Traces this machine for its host when the host's record asks (see trace-cmd-agent(1)).\n"
 	"  -N CLIENT  over TCP instead of vsock: accept connections from the host CLIENT\n"
 	"             (a name or an address) only\n"
 	"  -V         over vsock (the default): accept the host (CID 2) and this machine (CID 1) only\n"
 	"  -p PORT    listen on port PORT (default " NET_AGENT_PORT ")\n"
 	"  -D         run in the background as a daemon\n"
-	"  -P CID     also a proxy for the guest CID: not supported, refused\n"
+	"  -P CID     proxy mode (vsock): trace this machine for the record of the guest CID,\n"
+	"             the one peer allowed\n"
 	"  --verbose[=LEVEL]  the log level (none crit err warn info debug all, or 0-6;\n"
 	"             alone: info): at debug each tracefs write\n"
 	"  -h         show this help\n";
@@ -66,6 +68,7 @@ struct agent_cfg {
 	int		vsock;		/* -V */
 	unsigned long	vsock_port;	/* -p without -N */
 	int		daemon;		/* -D */
+	unsigned long	proxy_cid;	/* -P; 0: not a proxy */
 	struct addrinfo	*client_addrs;	/* what -N resolves to */
 };
 
@@ -104,6 +107,8 @@ static int client_allowed(const struct agent_cfg *cfg, int fd)
 
 	if (!cfg->client) {
 		cid = net_vsock_peer_cid(fd);
+		if (cfg->proxy_cid)
+			return cid == (long long)cfg->proxy_cid;
 		return cid == NET_VSOCK_CID_LOCAL || cid == NET_VSOCK_CID_HOST;
 	}
 	if (getpeername(fd, (struct sockaddr *)&peer, &len) < 0)
@@ -159,20 +164,61 @@ static uint64_t new_trace_id(void)
 	return id ? id : (uint64_t)getpid() << 32 | (uint64_t)time(NULL);
 }
 
-/* The child's work for one host: TRACE_REQ, TRACE_RESP, then the recording. */
-static int serve_host(int fd, const char *name)
+/* record -A: the time sync it offers, served by a child (trace-tsync.h). */
+static pid_t start_guest_sync(int fd, const struct net_trace_req *req, const char *name,
+			      struct net_trace_resp *resp)
+{
+	unsigned int port = 0;
+	pid_t tsync = tsync_guest_start(fd, req, name, &port);
+
+	if (tsync) {
+		snprintf(resp->tsync_proto, sizeof(resp->tsync_proto), "%s", TSYNC_PTP);
+		resp->tsync_port = port;
+		agent_log("%s: time sync with ptp on port %u", name, port);
+	} else if (req->tsync_offered) {
+		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
+			  name);
+	}
+	return tsync;
+}
+
+/*
+ * The record arguments: the host's, after "record".  A proxy records on
+ * the global clock unless told otherwise, as 3.4's agent -P does: the
+ * guest's record compares its own clock with it.
+ */
+#define PROXY_CLOCK	"global"
+
+static const char **record_args(const struct net_trace_req *req, int *argc)
+{
+	const char **argv = xcalloc(req->argc + 4, sizeof(*argv));
+	int n = 0;
+
+	argv[n++] = "record";
+	if (req->proxy && !tsync_clock_arg(req->argc, req->argv)) {
+		argv[n++] = "-C";
+		argv[n++] = PROXY_CLOCK;
+	}
+	memcpy(argv + n, req->argv, req->argc * sizeof(*argv));
+	*argc = n + req->argc;
+	return argv;
+}
+
+/* The child's work for one host: TRACE_REQ (TRACE_PROXY), TRACE_RESP, then the recording. */
+static int serve_host(int fd, const char *name, int proxy)
 {
 	struct net_peer peer = { .fd = fd, .timeout_ms = NET_TIMEOUT_MS, .name = name };
 	struct net_msg *m = xmalloc(sizeof(*m));
 	struct net_trace_req *req = xmalloc(sizeof(*req));
 	struct net_trace_resp resp = { .trace_id = new_trace_id() };
+	struct proxy_tsync *pt = NULL;
+	struct record_net *host;
 	const char **argv = NULL;
-	int *fds = NULL, cpus, ret = EXIT_FAILED;
+	int *fds = NULL, cpus, argc, ret = EXIT_FAILED;
 	unsigned int *ports = NULL;
 	pid_t tsync = 0;
-	unsigned int tsync_port = 0;
 
-	if (net_recv_msg(&peer, m) < 0 || net_parse_trace_req(&peer, m, req) < 0)
+	if (net_recv_msg(&peer, m) < 0 || net_parse_trace_req(&peer, m, req, proxy) < 0)
 		goto out;
 	if (!tfs_dir() || (cpus = tfs_cpu_count()) < 1 || cpus > NET_MAX_CPUS) {
 		error("'%s': cannot count this machine's cpus in tracefs", name);
@@ -181,14 +227,15 @@ static int serve_host(int fd, const char *name)
 	/* 3.4's host offers setup-guest's FIFOs when it has them; sockets answer it as well. */
 	if (req->flags & 1)
 		agent_log("%s: offers FIFOs: the data goes over sockets", name);
-	tsync = tsync_guest_start(fd, req, name, &tsync_port);
-	if (tsync) {
-		snprintf(resp.tsync_proto, sizeof(resp.tsync_proto), "%s", TSYNC_PTP);
-		resp.tsync_port = tsync_port;
-		agent_log("%s: time sync with ptp on port %u", name, tsync_port);
-	} else if (req->tsync_offered) {
-		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
-			  name);
+	argv = record_args(req, &argc);
+	if (proxy) {
+		pt = proxy_agent_start(fd, req, name, tsync_clock_of_args(argc - 1, argv + 1), &resp);
+		if (!pt)
+			goto out;
+		agent_log("%s: proxy for its record, time sync with ptp on port %u", name,
+			  resp.tsync_port);
+	} else {
+		tsync = start_guest_sync(fd, req, name, &resp);
 	}
 	ports = xcalloc(cpus, sizeof(*ports));
 	fds = open_data_ports(fd, cpus, ports);
@@ -203,15 +250,14 @@ static int serve_host(int fd, const char *name)
 		free(fds);
 		goto out;
 	}
-	argv = xcalloc(req->argc + 2, sizeof(*argv));
-	argv[0] = "record";
-	memcpy(argv + 1, req->argv, req->argc * sizeof(*argv));
-	ret = record_agent_main(req->argc + 1, (char **)argv,
-				record_net_agent(fd, name, fds, cpus, resp.page_size,
-						 resp.trace_id));
-	fd = -1;	/* the recording took it */
+	host = record_net_agent(fd, name, fds, cpus, resp.page_size, resp.trace_id);
+	if (pt)
+		proxy_agent_attach(pt, host, req->trace_id);
+	fd = -1;	/* the recording takes it */
+	ret = record_agent_main(argc, (char **)argv, host);
 out:
 	tsync_guest_finish(tsync, ret != EXIT_OK);
+	proxy_tsync_free(pt);
 	if (fd >= 0)
 		close(fd);
 	free(argv);
@@ -242,7 +288,7 @@ static void drop_peer(int fd)
 	}
 }
 
-static pid_t start_child(int lfd, int fd, const char *name)
+static pid_t start_child(int lfd, int fd, const char *name, int proxy)
 {
 	pid_t pid;
 
@@ -256,7 +302,7 @@ static pid_t start_child(int lfd, int fd, const char *name)
 		close(lfd);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		exit(serve_host(fd, name));
+		exit(serve_host(fd, name, proxy));
 	}
 	return pid;
 }
@@ -271,9 +317,13 @@ static void accept_one(int lfd, const struct agent_cfg *cfg, struct served *host
 		return;
 	net_peer_name(fd, name, sizeof(name));
 	if (!client_allowed(cfg, fd)) {
-		agent_log("refused %s: only %s may connect%s", name,
-			  cfg->client ? cfg->client : "the host (CID 2) and this machine (CID 1)",
-			  cfg->client ? " (-N)" : "");
+		if (cfg->proxy_cid)
+			agent_log("refused %s: only the guest CID %lu may connect (-P)", name,
+				  cfg->proxy_cid);
+		else
+			agent_log("refused %s: only %s may connect%s", name,
+				  cfg->client ? cfg->client : "the host (CID 2) and this machine (CID 1)",
+				  cfg->client ? " (-N)" : "");
 		drop_peer(fd);
 	} else if (host->pid) {
 		agent_log("refused %s: already tracing for %s", name, host->name);
@@ -281,7 +331,7 @@ static void accept_one(int lfd, const struct agent_cfg *cfg, struct served *host
 	} else {
 		agent_log("connected with %s", name);
 		snprintf(host->name, sizeof(host->name), "%s", name);
-		host->pid = start_child(lfd, fd, name);
+		host->pid = start_child(lfd, fd, name, cfg->proxy_cid != 0);
 	}
 	close(fd);
 }
@@ -344,8 +394,9 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 			cfg->vsock = 1;
 			break;
 		case 'P':
-			return usage_error(&cmd_agent,
-					   "-P: proxy mode is not supported by this trace-cmd: run an agent in each guest");
+			if (parse_ulong("-P", optarg, 1, NET_VSOCK_MAX, &cfg->proxy_cid) < 0)
+				return usage_follows(&cmd_agent);
+			break;
 		case OPT_VERBOSE:
 			if (set_log_level("--verbose", optarg) < 0)
 				return usage_follows(&cmd_agent);
@@ -358,6 +409,8 @@ static int parse_args(int argc, char **argv, struct agent_cfg *cfg)
 		return usage_error(&cmd_agent, "unexpected argument '%s'", argv[optind]);
 	if (cfg->client && cfg->vsock)
 		return usage_error(&cmd_agent, "-N and -V: one transport, TCP (-N) or vsock (-V)");
+	if (cfg->client && cfg->proxy_cid)
+		return usage_error(&cmd_agent, "-P and -N: a proxy serves its guest over vsock only");
 	if (!cfg->client && parse_ulong("-p", cfg->port, 0, NET_VSOCK_MAX, &cfg->vsock_port) < 0)
 		return usage_follows(&cmd_agent);
 	return PARSE_RUN;

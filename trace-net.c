@@ -316,13 +316,15 @@ static void req_tsync_protos(struct cursor *c, struct net_trace_req *req)
 			req->tsync_ptp = 1;
 }
 
-int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req)
+int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req,
+			int proxy)
 {
+	uint32_t want = proxy ? NET_TRACE_PROXY : NET_TRACE_REQ;
 	struct cursor fixed, params;
-	uint32_t argc;
+	uint32_t argc, siblings;
 
-	if (m->cmd != NET_TRACE_REQ)
-		return error("'%s': expected TRACE_REQ, got %s (%u)", p->name,
+	if (m->cmd != want)
+		return error("'%s': expected %s, got %s (%u)", p->name, net_cmd_name(want),
 			     net_cmd_name(m->cmd), m->cmd);
 	memset(req, 0, sizeof(*req));
 	msg_cursors(p, m, &fixed, &params);
@@ -330,6 +332,14 @@ int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_
 	    cur_u32(&fixed, &argc, "TRACE_REQ argc") < 0 ||
 	    cur_u64(&fixed, &req->trace_id, "TRACE_REQ trace id") < 0)
 		return -1;
+	/* TRACE_PROXY: TRACE_REQ's fixed part, then be32 cpus and be32 siblings (unused). */
+	if (proxy && (cur_u32(&fixed, &req->proxy_cpus, "TRACE_PROXY cpu count") < 0 ||
+		      cur_u32(&fixed, &siblings, "TRACE_PROXY siblings") < 0))
+		return -1;
+	if (proxy && (req->proxy_cpus < 1 || req->proxy_cpus > NET_MAX_CPUS))
+		return error("'%s': TRACE_PROXY has %u cpus (1 to %d)", p->name, req->proxy_cpus,
+			     NET_MAX_CPUS);
+	req->proxy = proxy;
 	/* Parameters: be32 id, be32 length, that many bytes; unknown ids are skipped. */
 	while (cur_left(&params) > 0) {
 		struct cursor one;
@@ -411,12 +421,12 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus,
  * ("ptp", then the empty name that ends the list).
  */
 int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
-		       int offer_ptp)
+		       int offer_ptp, uint32_t proxy_cpus)
 {
 	static const char protos[] = "ptp\0";
 	unsigned char payload[NET_MSG_MAX];
-	/* be32 flags, be32 argc, be64 trace id */
-	unsigned char fixed[16] = { 0 };
+	/* be32 flags, be32 argc, be64 trace id; TRACE_PROXY: be32 cpus, be32 siblings */
+	unsigned char fixed[24] = { 0 };
 	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed) - 8 - sizeof(protos);
 
 	put_be32(payload, REQ_PARAM_ARGS);
@@ -437,9 +447,12 @@ int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const ch
 		memcpy(payload + len + 8, protos, sizeof(protos));
 		len += 8 + sizeof(protos);
 	}
-	put_be32(fixed + 8, trace_id >> 32);
-	put_be32(fixed + 12, (uint32_t)trace_id);
-	return net_send_msg(p, NET_TRACE_REQ, fixed, sizeof(fixed), payload, len);
+	put_be64(fixed + 8, trace_id);
+	if (proxy_cpus) {
+		put_be32(fixed + 16, proxy_cpus);
+		return net_send_msg(p, NET_TRACE_PROXY, fixed, 24, payload, len);
+	}
+	return net_send_msg(p, NET_TRACE_REQ, fixed, 16, payload, len);
 }
 
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,

@@ -35,6 +35,8 @@ enum net_cmd {
 	NET_TRACE_RESP	= 7,		/* the agent's CPUs, page size, ports */
 	NET_CLOSE_RESP	= 8,
 	NET_TIME_SYNC	= 9,		/* time sync between record -A and its agent (trace-tsync.c) */
+	NET_TRACE_PROXY	= 10,		/* record --proxy asks an agent -P to trace its host */
+	NET_CONT	= 11,		/* record --proxy: send the time shift now */
 	NET_NR_CMDS	= 12,
 };
 
@@ -118,6 +120,8 @@ struct net_trace_req {
 	const char	*argv[NET_AGENT_MAX_ARGS + 1];
 	int		tsync_offered;	/* the host named time-sync protocols */
 	int		tsync_ptp;	/* ... and "ptp" among them */
+	int		proxy;		/* TRACE_PROXY (record --proxy) instead of TRACE_REQ */
+	uint32_t	proxy_cpus;	/* TRACE_PROXY: the record's CPU count (for time sync) */
 };
 
 /* What the agent answers (TRACE_RESP): ours no FIFOs; a time-sync protocol or none. */
@@ -131,14 +135,17 @@ struct net_trace_resp {
 	uint32_t	tsync_port;		/* where the host connects for it */
 };
 
-int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req);
+/* TRACE_REQ, or TRACE_PROXY (@req->proxy set) when @proxy: another command is refused. */
+int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req,
+			int proxy);
 int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp);
 /*
  * record -A's side: the request (the host's @trace_id, the agent's record
- * arguments, "ptp" offered for time sync or not)...
+ * arguments, "ptp" offered for time sync or not; record --proxy: TRACE_PROXY
+ * with its @proxy_cpus, 0 for TRACE_REQ)...
  */
 int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
-		       int offer_ptp);
+		       int offer_ptp, uint32_t proxy_cpus);
 /* ...and the answer, its ports stored in @ports (NET_MAX_CPUS of them) and pointed to by @resp. */
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
 			 unsigned int *ports);

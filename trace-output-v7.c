@@ -398,6 +398,16 @@ int v7_end_metadata(struct v7_writer *w, struct dat_out *d, int nr_cpus)
 	return ret;
 }
 
+int v7_link_options_here(struct v7_writer *w, struct dat_out *d)
+{
+	uint64_t at;
+
+	if (end_capture(w, d) < 0)
+		return -1;
+	at = d->pos;
+	return dat_patch(d, w->done_at ? w->done_at : w->prefix_opts_at, &at, 8);
+}
+
 int v7_write_data(struct v7_writer *w, struct dat_out *d, int nr_cpus, const int *cpu_fds,
 		  const char *clock)
 {

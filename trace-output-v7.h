@@ -39,6 +39,8 @@ int v7_write_prefix_tail(struct v7_writer *w, struct dat_out *d);
 int v7_begin(struct v7_writer *w, struct dat_out *d, uint16_t id);
 /* Options #1: pointers to the metadata sections, the queued options, the CPU count. */
 int v7_end_metadata(struct v7_writer *w, struct dat_out *d, int nr_cpus);
+/* Ends the capture and points the last link (prefix or DONE) at the current offset. */
+int v7_link_options_here(struct v7_writer *w, struct dat_out *d);
 /* Options #1, the top buffer's section and its BUFFER option. */
 int v7_write_data(struct v7_writer *w, struct dat_out *d, int nr_cpus, const int *cpu_fds,
 		  const char *clock);

@@ -451,6 +451,13 @@ int trace_output_end_metadata(struct trace_output *out, int nr_cpus)
 	return v6_end_metadata(out->v6, out->d, nr_cpus);
 }
 
+int trace_output_link_options_here(struct trace_output *out)
+{
+	if (!out->v7)
+		return error("'%s': a proxy's file is version 7", out->d->name);
+	return v7_link_options_here(out->v7, out->d);
+}
+
 int trace_output_close(struct trace_output *out)
 {
 	int ret = 0;

@@ -135,6 +135,12 @@ int trace_output_write_latency(struct trace_output *out, int nr_cpus, const char
  * The listener appends the CPU data; nothing else is written after this.
  */
 int trace_output_end_metadata(struct trace_output *out, int nr_cpus);
+/*
+ * Version 7, agent -P: the metadata written so far ends here; the first
+ * options section (trace_output_end_metadata, later) will start at this
+ * offset, which the prefix already states, so what precedes can be sent now.
+ */
+int trace_output_link_options_here(struct trace_output *out);
 
 /*
  * Version 7 only: "none", "zlib", "zstd" or "any" (the default, zstd).  Call

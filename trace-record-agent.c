@@ -30,6 +30,7 @@
 #include "trace-outfile.h"
 #include "trace-output.h"
 #include "trace-record-agent.h"
+#include "trace-tracefs.h"
 #include "trace-tsync.h"
 
 #define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
@@ -38,6 +39,7 @@
 
 struct guest {
 	const char	*target;	/* as given to -A */
+	const char	*opt;		/* "-A" or "--proxy", for messages */
 	char		*name;		/* --name, or HOST */
 	char		*host;		/* or the CID, for vsock */
 	char		*port;
@@ -63,6 +65,10 @@ struct guest {
 	long		tsync_interval;	/* ms between samples */
 	int		tsync_status;	/* tsync_host_run()'s */
 	volatile sig_atomic_t tsync_stop;
+	const char	*sync_clock;	/* --proxy: our clock, which the agent samples */
+	int		proxy;		/* --proxy: the agent -P traces its host for us */
+	void		*time_shift;	/* --proxy: the TIME_SHIFT the agent made, for our file */
+	size_t		time_shift_len;
 };
 
 struct record_guests {
@@ -115,12 +121,12 @@ static int vsock_number(const char *s)
 static int parse_vsock(struct guest *gs, const char *arg)
 {
 	if (!vsock_number(gs->host))
-		return error("-A '%s': invalid CID '%s' (0 to %u)", arg, gs->host, NET_VSOCK_MAX);
+		return error("%s '%s': invalid CID '%s' (0 to %u)", gs->opt, arg, gs->host, NET_VSOCK_MAX);
 	gs->cid = strtoull(gs->host, NULL, 10);
 	if (!gs->port)
 		gs->port = xstrdup(NET_AGENT_PORT);
 	if (!vsock_number(gs->port))
-		return error("-A '%s': invalid vsock port '%s' (0 to %u)", arg, gs->port,
+		return error("%s '%s': invalid vsock port '%s' (0 to %u)", gs->opt, arg, gs->port,
 			     NET_VSOCK_MAX);
 	return 0;
 }
@@ -135,16 +141,16 @@ static int parse_target(struct guest *gs, const char *arg)
 	const char *colon = strrchr(rest, ':');
 
 	if (at && at == arg)
-		return error("-A '%s': an empty guest name before '@'", arg);
+		return error("%s '%s': an empty guest name before '@'", gs->opt, arg);
 	gs->host = colon ? dup_prefix(rest, colon - rest) : xstrdup(rest);
 	gs->port = colon ? xstrdup(colon + 1) : NULL;
 	gs->name = at ? dup_prefix(arg, at - arg) : xstrdup(gs->host);
 	if (all_digits(gs->host))
 		return parse_vsock(gs, arg);
 	if (!colon || !*gs->host)
-		return error("-A '%s': give the agent's HOST:PORT (TCP) or CID[:PORT] (vsock)", arg);
+		return error("%s '%s': give the agent's HOST:PORT (TCP) or CID[:PORT] (vsock)", gs->opt, arg);
 	if (!all_digits(gs->port) || atoi(gs->port) < 1 || atoi(gs->port) > 65535)
-		return error("-A '%s': invalid port '%s' (1 to 65535)", arg, gs->port);
+		return error("%s '%s': invalid port '%s' (1 to 65535)", gs->opt, arg, gs->port);
 	return 0;
 }
 
@@ -163,7 +169,7 @@ static int check_name(const char *name)
 	return 0;
 }
 
-static int add_guest(struct record_guests *g, const char *arg)
+static int add_guest(struct record_guests *g, const char *opt, const char *arg)
 {
 	struct guest *gs;
 
@@ -171,6 +177,7 @@ static int add_guest(struct record_guests *g, const char *arg)
 	gs = &g->g[g->nr++];
 	memset(gs, 0, sizeof(*gs));
 	gs->target = arg;
+	gs->opt = opt;
 	gs->peer.fd = -1;
 	gs->sync.fd = -1;
 	gs->cid = -1;
@@ -180,15 +187,28 @@ static int add_guest(struct record_guests *g, const char *arg)
 		return -1;
 	for (int i = 0; i < g->nr - 1; i++)
 		if (!strcmp(g->g[i].name, gs->name))
-			return error("-A '%s': a guest named '%s' is already traced (--name tells them apart)",
-				     arg, gs->name);
+			return error("%s '%s': a guest named '%s' is already traced (--name tells them apart)",
+				     gs->opt, arg, gs->name);
+	return 0;
+}
+
+int record_guests_proxy(struct record_guests *g, const char *arg)
+{
+	struct guest *gs;
+
+	if (add_guest(g, "--proxy", arg) < 0)
+		return -1;
+	gs = &g->g[g->nr - 1];
+	gs->proxy = 1;
+	if (gs->cid < 0)
+		return error("--proxy '%s': a vsock CID:PORT (the host's agent -P)", arg);
 	return 0;
 }
 
 static int add_arg(struct guest *gs, const char *arg)
 {
 	if (gs->argc >= NET_AGENT_MAX_ARGS)
-		return error("-A '%s': more than %d arguments for the agent", gs->target,
+		return error("%s '%s': more than %d arguments for the agent", gs->opt, gs->target,
 			     NET_AGENT_MAX_ARGS);
 	gs->argv[gs->argc++] = arg;
 	return 0;
@@ -206,7 +226,7 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 	struct guest *gs = g->current >= 0 ? &g->g[g->current] : NULL;
 
 	if (opt == 'A')
-		return add_guest(g, arg) < 0 ? -1 : 1;
+		return add_guest(g, "-A", arg) < 0 ? -1 : 1;
 	if (is_name) {
 		if (!gs)
 			return error("--name must follow an -A: it names that guest");
@@ -228,7 +248,8 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 /* 3.4 tells the guest the host's clock first; a -C of the guest's own wins. */
 static int guest_args(struct guest *gs, const char *clock, const char ***argv)
 {
-	int n = 0, has_clock = 0;
+	/* 3.4's record --proxy adds none: the agent -P picks its own. */
+	int n = 0, has_clock = gs->proxy;
 
 	for (int i = 0; i < gs->argc; i++)
 		has_clock |= !strcmp(gs->argv[i], "-C");
@@ -283,9 +304,14 @@ static int request(struct guest *gs, uint64_t host_id, const char *clock, int of
 {
 	struct net_msg *m = xmalloc(sizeof(*m));
 	const char **argv;
-	int argc = guest_args(gs, clock, &argv), ret;
+	int argc = guest_args(gs, clock, &argv), ret, cpus = 0;
 
-	ret = net_send_trace_req(&gs->peer, host_id, argc, argv, offer_ptp);
+	/* --proxy: the agent samples our clock, one set per CPU of ours. */
+	if (gs->proxy && (cpus = tfs_cpu_count()) < 1)
+		ret = error("cannot count this machine's cpus in tracefs");
+	else
+		ret = net_send_trace_req(&gs->peer, host_id, argc, argv, offer_ptp || gs->proxy,
+					 cpus);
 	if (ret == 0)
 		ret = wait_answer(gs, "TRACE_REQ");
 	if (ret == 0)
@@ -294,9 +320,11 @@ static int request(struct guest *gs, uint64_t host_id, const char *clock, int of
 		ret = net_parse_trace_resp(&gs->peer, m, &gs->resp, gs->ports);
 	if (ret == 0 && (gs->resp.flags & 1))
 		ret = error("'%s': the agent wants FIFOs, which were not offered", gs->target);
+	if (ret == 0 && gs->proxy && strcmp(gs->resp.tsync_proto, TSYNC_PTP))
+		ret = error("'%s': the agent -P chose no ptp time sync, which a proxy needs", gs->target);
 	free(argv);
 	free(m);
-	return ret < 0 ? -1 : guest_time_sync(gs, offer_ptp);
+	return ret < 0 ? -1 : guest_time_sync(gs, offer_ptp || gs->proxy);
 }
 
 /* --- the guest's file ---------------------------------------------------- */
@@ -481,6 +509,8 @@ static int connect_tsync(struct guest *gs)
 	return gs->sync.fd < 0 ? -1 : 0;
 }
 
+static int start_proxy_sync(struct guest *gs, const char *clock);
+
 static int start_guest(struct guest *gs, const char *output, uint64_t host_id, const char *clock,
 		       int offer_ptp)
 {
@@ -488,6 +518,9 @@ static int start_guest(struct guest *gs, const char *output, uint64_t host_id, c
 	gs->peer.timeout_ms = NET_TIMEOUT_MS;
 	gs->peer.fd = connect_agent(gs, gs->port, "the agent");
 	if (gs->peer.fd < 0 || request(gs, host_id, clock, offer_ptp) < 0 || connect_tsync(gs) < 0)
+		return -1;
+	/* --proxy: 3.4's agent -P samples our clock before it sends its header. */
+	if (gs->proxy && start_proxy_sync(gs, clock) < 0)
 		return -1;
 	gs->path = guest_path(output, gs->name);
 	if (open_guest_file(gs) < 0)
@@ -517,6 +550,38 @@ static void *tsync_main(void *arg)
 	return NULL;
 }
 
+/* --proxy: the roles reversed, we answer the agent's samples until its STOP. */
+static void *proxy_sync_main(void *arg)
+{
+	struct guest *gs = arg;
+
+	gs->tsync_status = tsync_guest_serve(&gs->sync, gs->sync_clock, &gs->tsync_stop);
+	return NULL;
+}
+
+static int start_thread(struct guest *gs, void *(*fn)(void *))
+{
+	sigset_t all, old;
+	int err;
+
+	/* record's main thread takes the signals: its sigsuspend() waits on them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&gs->tsync_thread, NULL, fn, gs);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return error("'%s': cannot start the time-sync thread: %s", gs->target, strerror(err));
+	gs->tsync_running = 1;
+	return 0;
+}
+
+/* --proxy: the agent -P samples us, from now until its STOP at the end. */
+static int start_proxy_sync(struct guest *gs, const char *clock)
+{
+	gs->sync_clock = clock;
+	return start_thread(gs, proxy_sync_main);
+}
+
 /*
  * When the agent took ptp: a thread sampling until the recording ends.  A
  * version 6 file cannot take the option afterwards: the session is ended at
@@ -524,10 +589,7 @@ static void *tsync_main(void *arg)
  */
 static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
 {
-	sigset_t all, old;
-	int err;
-
-	if (gs->sync.fd < 0)
+	if (gs->sync.fd < 0 || gs->proxy)
 		return 0;
 	gs->tsync = tsync_host_new(&gs->sync, clock, gs->resp.cpus);
 	if (!gs->tsync)
@@ -542,15 +604,7 @@ static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
 	}
 	log_info("'%s': time synchronization with ptp, every %ld ms", gs->target, interval_ms);
 	gs->tsync_interval = interval_ms;
-	/* record's main thread takes the signals: its sigsuspend() waits on them. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	err = pthread_create(&gs->tsync_thread, NULL, tsync_main, gs);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err)
-		return error("'%s': cannot start the time-sync thread: %s", gs->target, strerror(err));
-	gs->tsync_running = 1;
-	return 0;
+	return start_thread(gs, tsync_main);
 }
 
 /* Ends the sampling (a last sample, then STOP): 0 when it succeeded. */
@@ -559,6 +613,16 @@ static int stop_tsync(struct guest *gs)
 	if (!gs->tsync_running)
 		return 0;
 	gs->tsync_stop = 1;
+	pthread_join(gs->tsync_thread, NULL);
+	gs->tsync_running = 0;
+	return gs->tsync_status;
+}
+
+/* --proxy: the agent's STOP ends the thread, within its reads' timeouts. */
+static int stop_tsync_wait(struct guest *gs)
+{
+	if (!gs->tsync_running)
+		return -1;
 	pthread_join(gs->tsync_thread, NULL);
 	gs->tsync_running = 0;
 	return gs->tsync_status;
@@ -671,12 +735,90 @@ static int finish_file(struct guest *gs)
 	return ret;
 }
 
+#define PROXY_SHIFT_MAX		(1 << 20)	/* the TIME_SHIFT of 256 CPUs' samples fits */
+
+/* The raw TIME_SHIFT option the agent -P sends after CONT: SEND_DATA up to FIN_DATA. */
+static int receive_time_shift(struct guest *gs)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	uint32_t size = 0;
+	uint16_t id = 0;
+	int ret = 0;
+
+	while (ret == 0 && (ret = net_recv_msg(&gs->peer, m)) == 0 && m->cmd != NET_FIN_DATA) {
+		uint32_t n = m->len - m->fixed_len;
+
+		if (m->cmd != NET_SEND_DATA || len + n > PROXY_SHIFT_MAX) {
+			ret = error("'%s': unexpected %s message (%u) for the time shift", gs->target,
+				    net_cmd_name(m->cmd), m->cmd);
+			break;
+		}
+		buf = xrealloc(buf, len + n);
+		memcpy(buf + len, m->body + m->fixed_len, n);
+		len += n;
+	}
+	if (ret == 0 && len >= 6) {
+		memcpy(&id, buf, 2);
+		memcpy(&size, buf + 2, 4);
+	}
+	if (ret == 0 && (len < 6 || id != TRACE_OPT_TIME_SHIFT || size != len - 6))
+		ret = error("'%s': the agent's time shift is not one TIME_SHIFT option (%zu bytes)",
+			    gs->target, len);
+	if (ret == 0) {
+		gs->time_shift = xmalloc(size);
+		memcpy(gs->time_shift, buf + 6, size);
+		gs->time_shift_len = size;
+	}
+	free(buf);
+	free(m);
+	return ret;
+}
+
+/*
+ * --proxy's end: CLOSE; the agent ends the time sync (its STOP ends our
+ * thread) and sends the rest of its file's metadata, which goes after its
+ * header; CONT asks for the time shift; CLOSE_RESP ends it.
+ */
+static int close_proxy(struct guest *gs)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	int ret = net_send_msg(&gs->peer, NET_CLOSE, NULL, 0, NULL, 0);
+
+	if (ret == 0)
+		ret = receive_header(gs);
+	if (stop_tsync_wait(gs) < 0 && ret == 0)
+		ret = error("'%s': time sync with the agent -P failed", gs->target);
+	if (ret == 0)
+		ret = net_send_msg(&gs->peer, NET_CONT, NULL, 0, NULL, 0);
+	if (ret == 0)
+		ret = receive_time_shift(gs);
+	if (ret == 0)
+		ret = net_recv_msg(&gs->peer, m);
+	if (ret == 0 && m->cmd != NET_CLOSE_RESP)
+		ret = error("'%s': expected CLOSE_RESP, got %s (%u)", gs->target,
+			    net_cmd_name(m->cmd), m->cmd);
+	free(m);
+	return ret;
+}
+
 static int finish_guest(struct guest *gs, uint64_t host_id)
 {
 	int ret, synced;
 
 	if (!gs->reader)
 		return -1;	/* never started */
+	if (gs->proxy) {
+		ret = close_proxy(gs);
+		if (ret == 0)
+			ret = wait_reader(gs, DRAIN_MS);
+		if (ret == 0) {
+			wait_hang_up(gs);
+			ret = finish_file(gs);
+		}
+		return ret;
+	}
 	synced = stop_tsync(gs) == 0;
 	ret = close_agent(gs);
 	if (ret == 0)
@@ -717,13 +859,18 @@ int record_guests_add_options(const struct record_guests *g, struct trace_output
 {
 	for (int i = 0; g && i < g->nr; i++) {
 		const struct guest *gs = &g->g[i];
-		size_t name_len = strlen(gs->name) + 1, len = name_len + 12 + gs->resp.cpus * 8;
+		/* --proxy: the agent's file is of its host, whose CPUs are none of ours. */
+		uint32_t cpus = gs->proxy ? 0 : gs->resp.cpus;
+		size_t name_len = strlen(gs->name) + 1, len = name_len + 12 + cpus * 8;
 		unsigned char *buf, *p;
-		uint32_t cpus = gs->resp.cpus;
 		int ret;
 
 		if (!gs->written)
 			continue;
+		if (gs->time_shift &&
+		    trace_output_add_option(out, TRACE_OPT_TIME_SHIFT, gs->time_shift,
+					    gs->time_shift_len) < 0)
+			return -1;
 		buf = p = xmalloc(len);
 		memcpy(p, gs->name, name_len);
 		p += name_len;
@@ -769,6 +916,7 @@ void record_guests_free(struct record_guests *g)
 			outfile_abort(&gs->out);
 		if (gs->peer.fd >= 0)
 			close(gs->peer.fd);
+		free(gs->time_shift);
 		free(gs->tmp);
 		free(gs->tmp_fds);
 		free(gs->data_fds);

@@ -27,6 +27,12 @@ void record_guests_free(struct record_guests *g);
  */
 int record_guests_option(struct record_guests *g, int opt, const char *arg, int is_name);
 
+/*
+ * --proxy CID:PORT: like -A, but the agent (-P) is this guest's host, which
+ * it traces for us (upstream 3.4's proxy mode): its file is
+ * OUTPUT-CID.dat, and ours gets the TIME_SHIFT it made of our clock.
+ */
+int record_guests_proxy(struct record_guests *g, const char *arg);
 int record_guests_count(const struct record_guests *g);
 
 /*

@@ -17,8 +17,10 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "trace-cmd.h"
+#include "trace-dat.h"
 #include "trace-net.h"
 #include "trace-output.h"
 #include "trace-record-net.h"
@@ -38,6 +40,8 @@ struct record_net {
 	int			reported;	/* the listener's loss was said */
 	int			*listen_fds;	/* agent: per CPU, the host connects to them */
 	uint64_t		trace_id;	/* agent: as told in TRACE_RESP */
+	struct record_net_proxy	proxy;		/* agent -P; .time_shift NULL: not a proxy */
+	struct record_net_header header;	/* agent -P: its options come at the end */
 };
 
 /* HOST:PORT, or [ADDR]:PORT for an IPv6 address. */
@@ -215,6 +219,11 @@ struct record_net *record_net_agent(int fd, const char *name, int *listen_fds, i
 	return n;
 }
 
+void record_net_set_proxy(struct record_net *n, const struct record_net_proxy *proxy)
+{
+	n->proxy = *proxy;
+}
+
 uint64_t record_net_trace_id(const struct record_net *n)
 {
 	return n->trace_id;
@@ -231,10 +240,9 @@ const char *record_net_name(const struct record_net *n)
 }
 
 /* What the header output holds beyond what was sent: v3 messages, or raw in v1. */
-static int send_new(struct record_net *n)
+static int send_upto(struct record_net *n, uint64_t end)
 {
 	char buf[NET_MSG_MAX - NET_MSG_HDR];
-	uint64_t end = trace_output_offset(n->out);
 
 	while (n->sent < end) {
 		size_t want = end - n->sent < sizeof(buf) ? end - n->sent : sizeof(buf);
@@ -249,6 +257,11 @@ static int send_new(struct record_net *n)
 		n->sent += got;
 	}
 	return 0;
+}
+
+static int send_new(struct record_net *n)
+{
+	return send_upto(n, trace_output_offset(n->out));
 }
 
 static int open_header(struct record_net *n, const struct record_net_header *h)
@@ -310,8 +323,13 @@ int record_net_send_header(struct record_net *n, const struct record_net_header 
 	    trace_output_write_event_formats(out, h->events, NULL) < 0 ||
 	    trace_output_write_kallsyms(out, NULL, NULL) < 0 || trace_output_write_printk(out, NULL) < 0)
 		return -1;
+	/* agent -P: up to the options, which follow the record's CLOSE. */
+	if (n->proxy.time_shift) {
+		n->header = *h;
+		if (trace_output_write_cmdlines(out) < 0 || trace_output_link_options_here(out) < 0)
+			return -1;
 	/* v1: the listener adds CPU count and options; cmdlines come at the end. */
-	if (n->version == 3 &&
+	} else if (n->version == 3 &&
 	    (trace_output_write_cmdlines(out) < 0 ||
 	     (h->add_options && h->add_options(out, h->arg) < 0) ||
 	     trace_output_end_metadata(out, n->init.cpus) < 0))
@@ -390,6 +408,67 @@ static void wait_control_sent(struct record_net *n)
 	}
 }
 
+/* agent -P: the GUEST option naming the record --proxy ("::GUEST::", no CPUs). */
+static int add_proxy_guest(struct record_net *n)
+{
+	static const char name[] = "::GUEST::";
+	unsigned char buf[sizeof(name) + 12];
+	uint32_t cpus = 0;
+
+	memcpy(buf, name, sizeof(name));
+	memcpy(buf + sizeof(name), &n->proxy.trace_id, 8);
+	memcpy(buf + sizeof(name) + 8, &cpus, 4);
+	return trace_output_add_option(n->out, TRACE_OPT_GUEST, buf, sizeof(buf));
+}
+
+/* agent -P: the options and STRINGS sections, the rest of the file's metadata. */
+static int send_proxy_options(struct record_net *n)
+{
+	const struct record_net_header *h = &n->header;
+	struct stat st;
+	int ret;
+
+	if ((h->add_options && h->add_options(n->out, h->arg) < 0) || add_proxy_guest(n) < 0 ||
+	    trace_output_end_metadata(n->out, n->init.cpus) < 0)
+		return -1;
+	/* Closing writes the STRINGS section; the memfd holds it all. */
+	ret = trace_output_close(n->out);
+	n->out = NULL;
+	if (ret < 0)
+		return -1;
+	if (fstat(n->meta_fd, &st) < 0)
+		return error("cannot read back the file header: %s", strerror(errno));
+	if (send_upto(n, st.st_size) < 0)
+		return -1;
+	return net_send_msg(&n->peer, NET_FIN_DATA, NULL, 0, NULL, 0);
+}
+
+/*
+ * agent -P: the time sync ends with the recording (the record waits for
+ * its STOP before it asks for the rest); after CONT, its TIME_SHIFT goes as
+ * one raw option.
+ */
+static int send_proxy_rest(struct record_net *n)
+{
+	struct net_msg *m = xmalloc(sizeof(*m));
+	size_t len = 0;
+	void *opt = n->proxy.time_shift(n->proxy.arg, n->trace_id, &len);
+	int ret = opt ? send_proxy_options(n) : -1;
+
+	if (ret == 0)
+		ret = net_recv_msg(&n->peer, m);
+	if (ret == 0 && m->cmd != NET_CONT)
+		ret = error("'%s': expected CONT, got %s (%u)", n->name, net_cmd_name(m->cmd),
+			    m->cmd);
+	free(m);
+	if (ret == 0)
+		ret = net_send_data(&n->peer, opt, len);
+	free(opt);
+	if (ret == 0)
+		ret = net_send_msg(&n->peer, NET_FIN_DATA, NULL, 0, NULL, 0);
+	return ret;
+}
+
 /*
  * Agent: the host's CLOSE stopped the recording; once the data channels have
  * ended, CLOSE_RESP tells it that all is sent.
@@ -404,6 +483,8 @@ static int agent_finish(struct record_net *n)
 			    m->cmd);
 	free(m);
 	close_data_channels(n);
+	if (ret == 0 && n->proxy.time_shift)
+		ret = send_proxy_rest(n);
 	if (ret == 0)
 		ret = net_send_msg(&n->peer, NET_CLOSE_RESP, NULL, 0, NULL, 0);
 	return ret;

@@ -8,6 +8,7 @@
 #ifndef TRACE_RECORD_NET_H
 #define TRACE_RECORD_NET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct record_net;
@@ -45,6 +46,19 @@ struct record_net *record_net_connect(const struct record_net_opts *o, int nr_cp
  */
 struct record_net *record_net_agent(int fd, const char *name, int *listen_fds, int nr_cpus,
 				    uint32_t page_size, uint64_t trace_id);
+
+/*
+ * agent -P: the host asked by a record --proxy (its @trace_id, for the
+ * GUEST option).  The header stops before the options, which go after the
+ * record's CLOSE; then the record's CONT is answered with @time_shift's raw
+ * option (trace-proxy.h), asked of @arg with this agent's trace id.
+ */
+struct record_net_proxy {
+	uint64_t	trace_id;
+	void		*(*time_shift)(void *arg, uint64_t trace_id, size_t *len);
+	void		*arg;
+};
+void record_net_set_proxy(struct record_net *n, const struct record_net_proxy *proxy);
 
 /* The agent's trace id, for its file's TRACEID option; 0 for -N. */
 uint64_t record_net_trace_id(const struct record_net *n);

@@ -100,7 +100,8 @@ static const char record_usage[] =
 	"  --tsync-interval MS sync the guests' clocks with ptp every MS ms (0: at the start\n"
 	"                      and end only, the default; negative: no time sync)\n"
 	"  --tsc2nsec          refused: no TSC to nanoseconds conversion\n"
-	"  --proxy CID:PORT    refused: no recording through a host's agent -P\n"
+	"  --proxy CID:PORT    in a guest: the host's agent -P traces the host for it into\n"
+	"                      OUTPUT-CID.dat; the options after it are that agent's\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
 	"                      for the top buffer and every -B instance\n"
 	"  --subbuf-size KB    the ring buffers' sub-buffer (page) size in KB while recording\n"
@@ -399,7 +400,9 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 	case OPT_TSC2NSEC:
 		return usage_error(plan->cmd, "--tsc2nsec: this trace-cmd does not convert TSC timestamps to nanoseconds: guests are synchronized on the host's clock (-C)");
 	case OPT_PROXY:
-		return usage_error(plan->cmd, "--proxy: recording through a host's agent -P is not supported by this trace-cmd: run record -A CID on the host");
+		if (record_guests_proxy(plan->guests, optarg) < 0)
+			return usage_follows(plan->cmd);
+		break;
 	case OPT_PROFILE:
 		plan->profile = 1;
 		break;

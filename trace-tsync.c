@@ -230,7 +230,14 @@ int tsync_ptp_offset(const uint64_t *guest_sent, const uint64_t *guest_recv,
 
 const char *tsync_clock_of_args(int argc, const char *const *argv)
 {
-	const char *clock = "local";
+	const char *clock = tsync_clock_arg(argc, argv);
+
+	return clock ? clock : "local";
+}
+
+const char *tsync_clock_arg(int argc, const char *const *argv)
+{
+	const char *clock = NULL;
 
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "-C") && i + 1 < argc)

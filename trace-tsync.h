@@ -47,6 +47,8 @@ int tsync_ptp_offset(const uint64_t *guest_sent, const uint64_t *guest_recv,
 
 /* The trace clock a TRACE_REQ's record arguments ask for (-C), "local" by default. */
 const char *tsync_clock_of_args(int argc, const char *const *argv);
+/* The same, NULL when the arguments name none. */
+const char *tsync_clock_arg(int argc, const char *const *argv);
 
 /*
  * The guest's side, over the connected time-sync socket of @peer: answers

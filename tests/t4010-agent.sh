@@ -186,7 +186,13 @@ test_expect_success "agent usage: -N with -V, a vsock port not a number, bad opt
 	test_expect_code 2 "$TRACE_CMD" agent -V -p 4294967295 2>err &&
 	grep -q "^trace-cmd agent: invalid -p value .4294967295.: out of range" err &&
 	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 -P 3 2>err &&
-	grep -q "^trace-cmd agent: -P: proxy mode is not supported" err &&
+	grep -q "^trace-cmd agent: -P and -N: a proxy serves its guest over vsock only$" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -P 3 -N 127.0.0.1 2>err &&
+	grep -q "^trace-cmd agent: -P and -N: a proxy serves its guest over vsock only$" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -P x 2>err &&
+	grep -q "^trace-cmd agent: invalid -P value .x.: not a number$" err &&
+	test_expect_code 2 "$TRACE_CMD" agent -P 0 -p 4000 2>err &&
+	grep -q "^trace-cmd agent: invalid -P value .0.: out of range" err &&
 	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 --verbose=loud 2>err &&
 	grep -q "^trace-cmd agent: invalid --verbose value .loud." err &&
 	test_expect_code 2 "$TRACE_CMD" agent -N 127.0.0.1 extra 2>err &&

@@ -284,7 +284,9 @@ test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, 
 	usage_is "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
 	usage_is "^trace-cmd record: --tsc2nsec: this trace-cmd does not convert TSC timestamps" record --tsc2nsec -A g:2 -e sched &&
-	usage_is "^trace-cmd record: --proxy: recording through a host.s agent -P is not supported by this trace-cmd: run record -A CID on the host$" record --proxy 2:823 -e sched &&
+	usage_is "^trace-cmd record: --proxy .host:80.: a vsock CID:PORT (the host.s agent -P)$" record --proxy host:80 -e sched &&
+	usage_is "^trace-cmd record: --proxy .2:abc.: invalid vsock port .abc. (0 to 4294967294)$" record --proxy 2:abc -e sched &&
+	usage_is "^trace-cmd record: --proxy .2:823.: a guest named .2. is already traced" record -A 2:1 --proxy 2:823 -e sched &&
 	usage_is "^trace-cmd record: invalid --tsync-interval value .1s.: not a number" record --tsync-interval 1s -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: unknown option .--tsync-interval." stream --tsync-interval 10 -e sched
 '

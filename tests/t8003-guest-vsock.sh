@@ -32,6 +32,28 @@ guest_env 'pair() {
 	ls
 	return $status
 }'
+# ppair AGENT RECORD PORT [AGENT OPTIONS]: proxy mode, AGENT's agent -P 1
+# on vsock PORT, RECORD's record --proxy 1:PORT against it: the record
+# traces its instance, the agent the top buffer (the markers) for it.
+guest_env 'ppair() {
+	agent_bin=$1 record_bin=$2 port=$3; shift 3
+	"$agent_bin" agent -p $port -P 1 "$@" >agent.out 2>agent.err &
+	agent=$!
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 1
+		"$record_bin" record -o host.dat -B vguest -e sched_switch --proxy 1:$port -e initcall \
+			sh -c "sleep 0.5; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done; sleep 0.3" \
+			>record.out 2>record.err
+		status=$?
+		grep -qi "connection refused\|connection reset\|failed to connect" record.err || break
+	done
+	echo $status >record.status
+	sleep 1
+	kill $agent; wait $agent
+	cat record.out record.err agent.out agent.err
+	ls
+	return $status
+}'
 guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 [ -n "$UPSTREAM34" ] && {
 	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
@@ -45,7 +67,21 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib/trace-cmd; exit $status'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
+	guest_case 34-ours-proxy 'ppair "$TRACE_CMD" "$UPSTREAM34" 4006'
+	guest_case ours-34-proxy 'ppair "$UPSTREAM34" "$TRACE_CMD" 4008'
+	# agent -P 5: the record on CID 1 is refused (3.4 then gives up at once).
+	guest_case proxy-refused '"$TRACE_CMD" agent -p 4007 -P 5 >agent.out 2>&1 & agent=$!
+	sleep 2
+	start=$(date +%s)
+	timeout 60 "$UPSTREAM34" record -o host.dat -e sched_switch --proxy 1:4007 -e initcall sleep 1 \
+		>record.out 2>&1
+	echo $? >record.status
+	echo $(($(date +%s) - start)) >seconds
+	sleep 1
+	kill $agent; wait $agent
+	cat record.out agent.out; ls'
 }
+guest_case ours-ours-proxy 'ppair "$TRACE_CMD" "$TRACE_CMD" 4009'
 # Nothing listens on the port: one line, at once, nothing left behind.
 guest_case nobody 'start=$(date +%s)
 "$TRACE_CMD" record -o host.dat -e sched_switch -A 1:4999 -e initcall sleep 1 >record.out 2>record.err
@@ -130,6 +166,63 @@ test_expect_success GUEST,UPSTREAM34 '3.4s record -A offering FIFOs: our agent a
 test_expect_success GUEST,UPSTREAM34 '3.4s pair over vsock: report of both files by ours equals 3.4s' '
 	check 34-34 host-1.dat &&
 	both_reports 34-34 host-1.dat
+'
+
+# check_proxy NAME: the record's host.dat (its instance, the TIME_SHIFT the
+# agent made of its clock, GUEST naming the agent's file) and host-1.dat
+# (the agent's: the markers, GUEST "::GUEST::" naming the record's file).
+check_proxy() {
+	out=$(guest_out $1) &&
+	guest_ok $1 &&
+	test "$(cat "$out/record.status")" = 0 &&
+	"$TRACE_CMD" report -i "$out/host-1.dat" >"$out/agent.report" &&
+	test $(grep -c "tracing_mark_write: marker-" "$out/agent.report") = 5 &&
+	"$TRACE_CMD" report -i "$out/host.dat" >"$out/host.report" &&
+	grep -q "sched_switch:" "$out/host.report" &&
+	"$TRACE_CMD" dump --options -i "$out/host.dat" >"$out/host.options" &&
+	"$TRACE_CMD" dump --options -i "$out/host-1.dat" >"$out/agent.options" &&
+	agent_id=$(sed -n "/Option TRACEID/{n;p;}" "$out/agent.options") &&
+	test -n "$agent_id" &&
+	grep -q "^$agent_id \[peer.s trace id\]$" "$out/host.options" &&
+	grep -q "^0x2 \[peer.s CPU count\]$" "$out/host.options" &&
+	grep -A2 "Option GUEST" "$out/host.options" | grep -q "^$agent_id \[trace id\]$" &&
+	grep -A1 "Option GUEST" "$out/agent.options" | grep -q "^::GUEST:: \[Guest name\]$" &&
+	grep -q "^local \[global\]" "$out/agent.options" ||
+	{ cat "$out/.output"; false; }
+}
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record --proxy, our agent -P: both files, the time shift from the agent' '
+	check_proxy 34-ours-proxy
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record --proxy with our agent: report of both files by ours equals 3.4s' '
+	both_reports 34-ours-proxy host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 'our record --proxy, 3.4s agent -P: both files, the time shift from the agent' '
+	check_proxy ours-34-proxy
+'
+
+test_expect_success GUEST,UPSTREAM34 'our record --proxy with 3.4s agent: report of both files by ours equals 3.4s' '
+	both_reports ours-34-proxy host-1.dat
+'
+
+test_expect_success GUEST 'our record --proxy, our agent -P: both files, the time shift from the agent' '
+	check_proxy ours-ours-proxy
+'
+
+test_expect_success GUEST,UPSTREAM34 'our proxy pair: report of both files by ours equals 3.4s' '
+	both_reports ours-ours-proxy host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 'agent -P 5 refuses a record --proxy from CID 1' '
+	out=$(guest_out proxy-refused) &&
+	guest_ok proxy-refused &&
+	test "$(cat "$out/record.status")" != 0 &&
+	test "$(cat "$out/seconds")" -le 10 &&
+	grep -q "^refused 1:[0-9]*: only the guest CID 5 may connect (-P)$" "$out/agent.out" &&
+	! test -e "$out/host-1.dat" ||
+	{ cat "$out/.output"; false; }
 '
 
 test_expect_success GUEST 'record -A CID:PORT with nothing listening fails at once in one line' '
