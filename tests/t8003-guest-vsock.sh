@@ -59,12 +59,13 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
 	guest_case 34-ours-agent 'pair "$TRACE_CMD" "$UPSTREAM34" 4003 1:4003'
 	# With setup-guest's FIFOs for the guest "1" on the host (here: the
-	# same machine, a tmpfs over the host's /var/lib/trace-cmd), 3.4 offers
-	# them; our agent answers with sockets, which 3.4 takes.
-	guest_case 34-ours-fifos 'mount -t tmpfs fifos /var/lib/trace-cmd &&
+	# same machine, a tmpfs over the host's /var/lib, where setup-guest
+	# makes trace-cmd/virt/1: /var/lib/trace-cmd need not exist on the
+	# host), 3.4 offers them; our agent answers with sockets, which 3.4 takes.
+	guest_case 34-ours-fifos 'mount -t tmpfs fifos /var/lib &&
 	"$TRACE_CMD" setup-guest -c 2 1 >setup.out 2>&1 &&
 	pair "$TRACE_CMD" "$UPSTREAM34" 4005 1:4005
-	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib/trace-cmd; exit $status'
+	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib; exit $status'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
 	guest_case 34-ours-proxy 'ppair "$TRACE_CMD" "$UPSTREAM34" 4006'
