@@ -694,6 +694,17 @@ static void wait_hang_up(struct guest *gs)
 	}
 }
 
+/* The agent's last message after a CLOSE: CLOSE_RESP, read into @m. */
+static int recv_close_resp(struct guest *gs, struct net_msg *m)
+{
+	int ret = net_recv_msg(&gs->peer, m);
+
+	if (ret == 0 && m->cmd != NET_CLOSE_RESP)
+		ret = error("'%s': expected CLOSE_RESP, got %s (%u)", gs->target,
+			    net_cmd_name(m->cmd), m->cmd);
+	return ret;
+}
+
 static int close_agent(struct guest *gs)
 {
 	struct net_msg *m = xmalloc(sizeof(*m));
@@ -703,10 +714,7 @@ static int close_agent(struct guest *gs)
 	if (ret == 0)
 		ret = wait_answer(gs, "CLOSE");
 	if (ret == 0)
-		ret = net_recv_msg(&gs->peer, m);
-	if (ret == 0 && m->cmd != NET_CLOSE_RESP)
-		ret = error("'%s': expected CLOSE_RESP, got %s (%u)", gs->target,
-			    net_cmd_name(m->cmd), m->cmd);
+		ret = recv_close_resp(gs, m);
 	free(m);
 	return ret;
 }
@@ -795,10 +803,7 @@ static int close_proxy(struct guest *gs)
 	if (ret == 0)
 		ret = receive_time_shift(gs);
 	if (ret == 0)
-		ret = net_recv_msg(&gs->peer, m);
-	if (ret == 0 && m->cmd != NET_CLOSE_RESP)
-		ret = error("'%s': expected CLOSE_RESP, got %s (%u)", gs->target,
-			    net_cmd_name(m->cmd), m->cmd);
+		ret = recv_close_resp(gs, m);
 	free(m);
 	return ret;
 }
