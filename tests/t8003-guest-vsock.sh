@@ -16,21 +16,7 @@ test_description='agent and record -A over vsock, guest-local (CID 1, vsock_loop
 guest_env 'pair() {
 	agent_bin=$1 record_bin=$2 port=$3 target=$4; shift 4
 	"$agent_bin" agent "$@" -p $port >agent.out 2>agent.err &
-	agent=$!
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		sleep 1
-		"$record_bin" record -o host.dat -B vhost -e sched_switch -A $target -e initcall \
-			sh -c "sleep 0.5; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done; sleep 0.3" \
-			>record.out 2>record.err
-		status=$?
-		grep -qi "connection refused\|connection reset" record.err || break
-	done
-	echo $status >record.status
-	sleep 1
-	kill $agent; wait $agent
-	cat record.out record.err agent.out agent.err
-	ls
-	return $status
+	record_against "-B vhost -e sched_switch -A $target"
 }'
 # ppair AGENT RECORD PORT [AGENT OPTIONS]: proxy mode, AGENT's agent -P 1
 # on vsock PORT, RECORD's record --proxy 1:PORT against it: the record
@@ -38,10 +24,16 @@ guest_env 'pair() {
 guest_env 'ppair() {
 	agent_bin=$1 record_bin=$2 port=$3; shift 3
 	"$agent_bin" agent -p $port -P 1 "$@" >agent.out 2>agent.err &
+	record_against "-B vguest -e sched_switch --proxy 1:$port"
+}'
+# record_against "OPTIONS": the agent just started in the background ($!)
+# served $record_bin's record with OPTIONS -e initcall and the markers,
+# retried while the agent is not yet listening; then the agent is stopped.
+guest_env 'record_against() {
 	agent=$!
 	for try in 1 2 3 4 5 6 7 8 9 10; do
 		sleep 1
-		"$record_bin" record -o host.dat -B vguest -e sched_switch --proxy 1:$port -e initcall \
+		"$record_bin" record -o host.dat $1 -e initcall \
 			sh -c "sleep 0.5; for i in 1 2 3 4 5; do echo marker-\$i >$T/trace_marker; done; sleep 0.3" \
 			>record.out 2>record.err
 		status=$?
