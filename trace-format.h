@@ -26,6 +26,20 @@ enum trace_format_kind {
 int trace_format_kind(const char *name);
 
 /*
+ * Short copies of varying length were memcpy()'s size tests, mispredicted
+ * line after line.  copy_slack() copies @n bytes in COPY_SLACK-byte steps
+ * instead: both @src and @dst must have COPY_SLACK bytes to spare past @n
+ * (buffers that are made so say it).
+ */
+#define COPY_SLACK	32
+
+static inline void copy_slack(char *dst, const char *src, size_t n)
+{
+	for (size_t i = 0; i < n; i += COPY_SLACK)
+		memcpy(dst + i, src + i, COPY_SLACK);
+}
+
+/*
  * Writes @v in decimal at @p, at least @width digits wide, padded with @pad
  * on the left (at most 20 digits + the padding); returns the end.  Inline:
  * the text line's prefix (trace-line.c) writes several per event.

@@ -36,6 +36,26 @@ struct comm_slot {
 	struct task_name name;
 };
 
+/*
+ * A thread's prefix pieces kept from line to line: the "comm-pid" columns
+ * of the tasks seen last, and the time stamp's seconds.
+ */
+#define TASK_COL_CACHE	64
+
+struct task_col {
+	int		pid;
+	size_t		comm_len;
+	size_t		len;		/* 0: empty */
+	char		text[96 + COPY_SLACK];
+};
+
+struct prefix_cache {
+	struct task_col	tasks[TASK_COL_CACHE];
+	unsigned long long sec;
+	size_t		sec_len;	/* 0: none yet */
+	char		sec_text[32];
+};
+
 struct wake_stats {
 	uint64_t	total, count, max, max_ts, min, min_ts;
 };
@@ -68,6 +88,7 @@ struct trace_line {
 	struct line_source *par_src;
 	struct trace_seq fallback_s;	/* a queued line libtraceevent must print */
 	struct line_worker *here;	/* this thread's scratch for those */
+	struct prefix_cache prefix;	/* this thread's */
 };
 
 /* One input's records and what depends on its own tep handle. */
@@ -105,7 +126,7 @@ static char *name_text(struct tep_event *ev)
 {
 	const char *name = ev ? ev->name : "(NULL)";
 	size_t len = strlen(name);
-	char *text = xmalloc(len + 24);
+	char *text = xmalloc(len + 24 + COPY_SLACK);
 
 	sprintf(text, " %s: %*s", name, len < 20 ? (int)(20 - len) : 0, "");
 	return text;
@@ -463,15 +484,13 @@ static char *latency_text(const struct trace_line *l, const struct line_source *
  */
 #define PREFIX_MAX	192
 
-static size_t prefix_of(const struct trace_line *l, const struct line_source *src,
-			const struct tep_record *rec, int pid, struct task_name comm, char *line)
+/* "      comm-pid  ": the column before '[', @comm cut at 60 bytes. */
+static size_t task_col_text(char *line, int pid, struct task_name comm)
 {
 	char *p = line;
-	size_t len = comm.len;
+	size_t len = comm.len > 60 ? 60 : comm.len;
 	char *start;
 
-	if (len > 60)
-		len = 60;
 	for (size_t i = len; i < 16; i++)
 		*p++ = ' ';
 	memcpy(p, comm.comm, len);
@@ -487,6 +506,49 @@ static size_t prefix_of(const struct trace_line *l, const struct line_source *sr
 	while (p - start < 5)
 		*p++ = ' ';
 	*p++ = ' ';
+	return p - line;
+}
+
+/* The cached column of @pid if it was made from the same name. */
+static const struct task_col *task_col_of(struct prefix_cache *pc, int pid, struct task_name comm)
+{
+	struct task_col *c = &pc->tasks[(unsigned int)pid % TASK_COL_CACHE];
+	size_t len = comm.len > 60 ? 60 : comm.len;
+
+	if (!c->len || c->pid != pid || c->comm_len != comm.len ||
+	    memcmp(c->text + (len < 16 ? 16 - len : 0), comm.comm, len)) {
+		c->pid = pid;
+		c->comm_len = comm.len;
+		c->len = task_col_text(c->text, pid, comm);
+	}
+	return c;
+}
+
+/* " SSSSS.": the time stamp's seconds, the same for many lines. */
+static char *put_seconds(struct prefix_cache *pc, char *p, unsigned long long sec)
+{
+	if (!pc->sec_len || pc->sec != sec) {
+		char *q = pc->sec_text;
+
+		*q++ = ' ';
+		q = put_decimal(q, sec, 5, ' ');
+		*q++ = '.';
+		pc->sec = sec;
+		pc->sec_len = q - pc->sec_text;
+	}
+	copy_slack(p, pc->sec_text, pc->sec_len);
+	return p + pc->sec_len;
+}
+
+static size_t prefix_of(const struct trace_line *l, const struct line_source *src,
+			struct prefix_cache *pc, const struct tep_record *rec, int pid,
+			struct task_name comm, char *line)
+{
+	const struct task_col *col = task_col_of(pc, pid, comm);
+	char *p = line;
+
+	copy_slack(p, col->text, col->len);
+	p += col->len;
 	*p++ = '[';
 	p = put_decimal(p, rec->cpu, 3, '0');
 	*p++ = ']';
@@ -505,16 +567,12 @@ static size_t prefix_of(const struct trace_line *l, const struct line_source *sr
 	if (!src->usecs) {
 		p = put_decimal(p, rec->ts, 12, ' ');
 	} else if (l->opts.nsec) {
-		*p++ = ' ';
-		p = put_decimal(p, rec->ts / 1000000000ULL, 5, ' ');
-		*p++ = '.';
+		p = put_seconds(pc, p, rec->ts / 1000000000ULL);
 		p = put_decimal(p, rec->ts % 1000000000ULL, 9, '0');
 	} else {
 		unsigned long long us = (rec->ts + 500) / 1000;
 
-		*p++ = ' ';
-		p = put_decimal(p, us / 1000000, 5, ' ');
-		*p++ = '.';
+		p = put_seconds(pc, p, us / 1000000);
 		p = put_decimal(p, us % 1000000, 6, '0');
 	}
 	*p++ = ':';
@@ -530,7 +588,7 @@ static size_t prefix_text(struct trace_line *l, struct line_source *src, struct 
 	if (!src->lat_learnt)
 		learn_latency_fields(src);
 	decide_extra_cols(l, src);
-	return prefix_of(l, src, rec, pid, comm_of(src, pid), line);
+	return prefix_of(l, src, &l->prefix, rec, pid, comm_of(src, pid), line);
 }
 
 static void fast_prefix(struct trace_line *l, struct line_source *src, struct trace_seq *s,
@@ -715,16 +773,17 @@ static int print_plain(struct trace_line *l, struct line_source *src, struct tep
 	len = prefix_text(l, src, rec, line);
 	name = cached_name(src, ev);
 	name_len = name->len;
-	if (len + name_len + text_len + 1 > sizeof(line)) {
+	if (len + name_len + text_len + 1 + 2 * COPY_SLACK > sizeof(line)) {
 		line_write(l, line, len);
 		line_write(l, name->text, name_len);
 		line_write(l, text, text_len);
 		line_write(l, "\n", 1);
 		return 0;
 	}
-	memcpy(line + len, name->text, name_len);
+	/* the name and the printer's line both have COPY_SLACK bytes to spare */
+	copy_slack(line + len, name->text, name_len);
 	len += name_len;
-	memcpy(line + len, text, text_len);
+	copy_slack(line + len, text, text_len);
 	len += text_len;
 	line[len++] = '\n';
 	line_write(l, line, len);
@@ -750,6 +809,7 @@ struct plain_job {
 /* A worker's own printing state. */
 struct line_worker {
 	struct trace_printer	*runner;
+	struct prefix_cache	prefix;
 	struct jbuf		text;		/* --format: the line the record carries */
 	struct jbuf		cell;
 };
@@ -782,21 +842,28 @@ static void job_record(const struct plain_job *j, struct tep_record *rec)
 	rec->data = (void *)(j + 1);
 }
 
-/* print_plain()'s line of a queued job, its event's text given. */
-static void put_job_line(const struct plain_job *j, const struct tep_record *rec,
-			 const char *text, size_t text_len, struct jbuf *out)
+/*
+ * print_plain()'s line of a queued job, its event's text given (with
+ * COPY_SLACK bytes after it when @text_slack).
+ */
+static void put_job_line(struct prefix_cache *pc, const struct plain_job *j,
+			 const struct tep_record *rec, const char *text, size_t text_len,
+			 int text_slack, struct jbuf *out)
 {
 	size_t name_len = j->name->len, len;
 	char *p;
 
 	if (text_len && text[text_len - 1] == '\n')
 		text_len--;
-	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1);
+	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1 + 2 * COPY_SLACK);
 	p = out->data + out->len;
-	len = prefix_of(j->l, j->src, rec, j->pid, j->comm, p);
-	memcpy(p + len, j->name->text, name_len);
+	len = prefix_of(j->l, j->src, pc, rec, j->pid, j->comm, p);
+	copy_slack(p + len, j->name->text, name_len);
 	len += name_len;
-	memcpy(p + len, text, text_len);
+	if (text_slack)
+		copy_slack(p + len, text, text_len);
+	else
+		memcpy(p + len, text, text_len);
 	len += text_len;
 	p[len++] = '\n';
 	out->len += len;
@@ -804,14 +871,14 @@ static void put_job_line(const struct plain_job *j, const struct tep_record *rec
 
 /* The job's line, or with --format its record, the event's text given. */
 static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
-		     const char *text, size_t text_len, struct jbuf *out)
+		     const char *text, size_t text_len, int text_slack, struct jbuf *out)
 {
 	if (!j->l->fmt) {
-		put_job_line(j, rec, text, text_len, out);
+		put_job_line(&w->prefix, j, rec, text, text_len, text_slack, out);
 		return;
 	}
 	w->text.len = 0;
-	put_job_line(j, rec, text, text_len, &w->text);
+	put_job_line(&w->prefix, j, rec, text, text_len, text_slack, &w->text);
 	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
 			  out, &w->cell);
 }
@@ -828,7 +895,8 @@ static int format_job(void *ctx, const void *job, struct jbuf *out)
 	text = trace_printer_run(w->runner, j->prog, &rec, &text_len);
 	if (!text)
 		return -1;
-	emit_job(w, j, &rec, text, text_len, out);
+	/* the printer's line has COPY_SLACK bytes to spare */
+	emit_job(w, j, &rec, text, text_len, 1, out);
 	return 0;
 }
 
@@ -843,7 +911,7 @@ static void format_job_here(void *arg, const void *job, struct jbuf *out)
 	job_record(j, &rec);
 	trace_seq_reset(s);
 	trace_printer_print(j->src->printer, s, j->ev, &rec, 0);
-	emit_job(l->here, j, &rec, s->buffer, s->len, out);
+	emit_job(l->here, j, &rec, s->buffer, s->len, 0, out);
 }
 
 static const struct par_ops line_par_ops = {

@@ -178,6 +178,9 @@ struct spec {
 
 struct item {
 	enum item_kind	kind;
+	/* Text put before the item: the I_TEXT before a conversion, folded in. */
+	const char	*pre;
+	size_t		pre_len;
 	struct spec	sp;
 	const char	*text;		/* I_TEXT */
 	size_t		len;
@@ -575,7 +578,7 @@ static struct item *add_item(struct trace_printer *p, struct program *prog, enum
 /* Text up to the next conversion, with parse_arg_string()'s escapes.  Returns its length in @fmt. */
 static int compile_text(struct trace_printer *p, struct program *prog, const char *fmt)
 {
-	char *text = own(p, xmalloc(strlen(fmt) + 1));
+	char *text = own(p, xmalloc(strlen(fmt) + 1 + COPY_SLACK));
 	const char *f = fmt;
 	size_t n = 0;
 	struct item *it;
@@ -738,8 +741,8 @@ static void add_text(struct trace_printer *p, struct program *prog, const char *
 {
 	struct item *it = add_item(p, prog, I_TEXT);
 
-	it->text = own(p, xstrdup(text));
 	it->len = strlen(text);
+	it->text = own(p, memcpy(xmalloc(it->len + 1 + COPY_SLACK), text, it->len + 1));
 }
 
 /*
@@ -808,14 +811,41 @@ static struct program *compile_failed(struct trace_printer *p, struct tep_event 
 	return prog;
 }
 
+/*
+ * Each text item goes into the conversion after it as that item's prefix:
+ * run() dispatches on half the items, and the dispatch is what its time was.
+ */
+static void fold_text(struct program *prog)
+{
+	int n = 0;
+
+	for (int i = 0; i < prog->nr_items; i++) {
+		struct item *it = &prog->items[i];
+		struct item *next = it + 1;
+
+		if (it->kind == I_TEXT && i + 1 < prog->nr_items && next->kind != I_TEXT &&
+		    !next->pre_len) {
+			next->pre = it->text;
+			next->pre_len = it->len;
+			continue;
+		}
+		prog->items[n++] = *it;
+	}
+	prog->nr_items = n;
+}
+
 static struct program *compile(struct trace_printer *p, struct tep_event *ev)
 {
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	const char *fmt = ev->print_fmt.format;
 	struct program *prog;
 
-	if (ev->flags & TEP_EVENT_FL_FAILED)
-		return compile_failed(p, ev);
+	if (ev->flags & TEP_EVENT_FL_FAILED) {
+		prog = compile_failed(p, ev);
+		if (prog)
+			fold_text(prog);
+		return prog;
+	}
 	if (!fmt)
 		return NULL;
 	prog = xcalloc(1, sizeof(*prog));
@@ -829,6 +859,7 @@ static struct program *compile(struct trace_printer *p, struct tep_event *ev)
 			goto fail;
 		fmt += n;
 	}
+	fold_text(prog);
 	return prog;
 fail:
 	free_program(prog);
@@ -837,11 +868,12 @@ fail:
 
 /* ---- running a program ---------------------------------------------------- */
 
+/* Room for @n bytes, a NUL and COPY_SLACK to spare: the line is copied with copy_slack(). */
 static void reserve(struct trace_printer *p, size_t n)
 {
-	if (p->len + n + 1 <= p->cap)
+	if (p->len + n + 1 + COPY_SLACK <= p->cap)
 		return;
-	p->cap = (p->len + n + 1) * 2;
+	p->cap = (p->len + n + 1 + COPY_SLACK) * 2;
 	p->buf = xrealloc(p->buf, p->cap);
 }
 
@@ -849,6 +881,14 @@ static void put(struct trace_printer *p, const char *s, size_t n)
 {
 	reserve(p, n);
 	memcpy(p->buf + p->len, s, n);
+	p->len += n;
+}
+
+/* put() of text with COPY_SLACK bytes to spare after it. */
+static void put_slack(struct trace_printer *p, const char *s, size_t n)
+{
+	reserve(p, n);
+	copy_slack(p->buf + p->len, s, n);
 	p->len += n;
 }
 
@@ -870,6 +910,16 @@ static uint64_t read_num(struct trace_printer *p, int offset, int size)
 	return load_number(p->data + offset, size, p->swap);
 }
 
+static uint64_t eval(struct trace_printer *p, const struct expr *x);
+
+/* eval() with its commonest case, a plain field, not called. */
+static inline uint64_t eval_fast(struct trace_printer *p, const struct expr *x)
+{
+	if (x->kind == X_FIELD && x->offset >= 0 && x->offset + x->size <= p->size)
+		return load_number(p->data + x->offset, x->size, p->swap);
+	return eval(p, x);
+}
+
 static uint64_t eval(struct trace_printer *p, const struct expr *x)
 {
 	uint64_t l, r;
@@ -880,19 +930,19 @@ static uint64_t eval(struct trace_printer *p, const struct expr *x)
 	case X_FIELD:
 		return read_num(p, x->offset, x->size);
 	case X_INDEX:
-		r = eval(p, x->a);
+		r = eval_fast(p, x->a);
 		l = read_num(p, x->offset + (int)(r * x->size), x->size);
 		return x->val ? l & x->val : l;
 	case X_MASK:
-		l = eval(p, x->a);
+		l = eval_fast(p, x->a);
 		return x->val ? l & x->val : l;
 	case X_COND:
-		return eval(p, x->a) ? eval(p, x->b) : eval(p, x->c);
+		return eval_fast(p, x->a) ? eval_fast(p, x->b) : eval_fast(p, x->c);
 	case X_OP:
 		break;
 	}
-	l = eval(p, x->a);
-	r = eval(p, x->b);
+	l = eval_fast(p, x->a);
+	r = eval_fast(p, x->b);
 	switch (x->op) {
 	case OP_NOT: return !r;
 	case OP_NE: return l != r;
@@ -937,8 +987,8 @@ static void put_str(struct trace_printer *p, const struct spec *sp, const char *
 /* "0x%llx", without printf. */
 static void put_hex_value(struct trace_printer *p, unsigned long long v)
 {
-	char tmp[20];
-	int n = sizeof(tmp);
+	char tmp[20 + COPY_SLACK];
+	int n = 20;
 
 	do {
 		tmp[--n] = "0123456789abcdef"[v & 15];
@@ -946,7 +996,7 @@ static void put_hex_value(struct trace_printer *p, unsigned long long v)
 	} while (v);
 	tmp[--n] = 'x';
 	tmp[--n] = '0';
-	put(p, tmp + n, sizeof(tmp) - n);
+	put_slack(p, tmp + n, 20 - n);
 }
 
 /*
@@ -1019,10 +1069,10 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 		run_printk(p, s);
 		return;
 	case S_COND:
-		run_str(p, sp, eval(p, s->e) ? s->yes : s->no);
+		run_str(p, sp, eval_fast(p, s->e) ? s->yes : s->no);
 		return;
 	case S_SYMBOL: {
-		long long val = eval(p, s->e);
+		long long val = eval_fast(p, s->e);
 
 		for (int i = 0; i < s->nr_syms; i++) {
 			if (val == s->syms[i].val) {
@@ -1034,7 +1084,7 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 		return;
 	}
 	case S_FLAGS: {
-		long long val = eval(p, s->e);
+		long long val = eval_fast(p, s->e);
 		int printed = 0;
 
 		for (int i = 0; i < s->nr_syms; i++) {
@@ -1066,7 +1116,7 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val)
 {
 	int is_signed = sp->conv == 'd' || sp->conv == 'i';
-	char tmp[72], digits[24];
+	char tmp[72], digits[24 + COPY_SLACK];
 	unsigned long long u;
 	int n = 0, neg = 0;
 
@@ -1122,7 +1172,7 @@ static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val
 		if (neg)
 			p->buf[p->len++] = '-';
 	}
-	memcpy(p->buf + p->len, digits, n);
+	copy_slack(p->buf + p->len, digits, n);
 	p->len += n;
 }
 
@@ -1169,7 +1219,7 @@ static const char *find_function(struct trace_printer *p, unsigned long long add
 
 static void run_func(struct trace_printer *p, const struct item *it)
 {
-	uint64_t val = eval(p, it->e);
+	uint64_t val = eval_fast(p, it->e);
 	unsigned long long start;
 	size_t len;
 	const char *name = find_function(p, val, &len, &start);
@@ -1187,7 +1237,7 @@ static void run_func(struct trace_printer *p, const struct item *it)
 
 static void run_call_site(struct trace_printer *p, const struct item *it)
 {
-	uint64_t val = eval(p, it->e);
+	uint64_t val = eval_fast(p, it->e);
 	unsigned long long start;
 	size_t len;
 	const char *name = find_function(p, val, &len, &start);
@@ -1219,18 +1269,20 @@ static int run(struct trace_printer *p, const struct program *prog, struct tep_r
 	for (int i = 0; i < prog->nr_items && !p->bail; i++) {
 		const struct item *it = &prog->items[i];
 
+		if (it->pre_len)
+			put_slack(p, it->pre, it->pre_len);
 		switch (it->kind) {
 		case I_TEXT:
-			put(p, it->text, it->len);
+			put_slack(p, it->text, it->len);
 			break;
 		case I_NUM:
-			run_num(p, &it->sp, eval(p, it->e));
+			run_num(p, &it->sp, eval_fast(p, it->e));
 			break;
 		case I_STR:
 			run_str(p, &it->sp, it->s);
 			break;
 		case I_PTR:
-			run_ptr(p, eval(p, it->e));
+			run_ptr(p, eval_fast(p, it->e));
 			break;
 		case I_FUNC:
 			run_func(p, it);

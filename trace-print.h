@@ -42,7 +42,8 @@ void trace_printer_print(struct trace_printer *p, struct trace_seq *s, struct te
 			 struct tep_record *rec, int raw);
 /*
  * The same text when a compiled program makes it (valid until the next
- * call, NUL-terminated, *len bytes), NULL when libtraceevent must print it.
+ * call, NUL-terminated, *len bytes, COPY_SLACK more readable after them for
+ * copy_slack()), NULL when libtraceevent must print it.
  */
 const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
 			       struct tep_record *rec, int raw, size_t *len);
@@ -53,7 +54,8 @@ const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
  * functions and libtraceevent's function map loaded now); a runner made
  * from @p runs it in another thread, touching no shared state but the
  * programs and tables, which only ever grow in the owner's thread.  The
- * text is valid until the runner's next call; NULL: this record needs
+ * text is valid until the runner's next call (with COPY_SLACK bytes to
+ * spare, as trace_printer_text()'s); NULL: this record needs
  * libtraceevent (in the owner's thread).
  */
 const struct print_program *trace_printer_program(struct trace_printer *p, struct tep_event *ev);
