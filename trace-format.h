@@ -92,6 +92,28 @@ static inline char *put_decimal(char *p, unsigned long long v, int width, char p
 	return p + n;
 }
 
+/*
+ * @v (below 10^@n) in exactly @n digits, zeros first: the time stamp's
+ * fraction and the CPU column, with no digits to count.
+ */
+static inline char *put_fixed_digits(char *p, unsigned int v, int n)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char *end = p + n, *q = end;
+
+	for (; n >= 2; n -= 2, v /= 100) {
+		*--q = pairs[2 * (v % 100) + 1];
+		*--q = pairs[2 * (v % 100)];
+	}
+	if (n)
+		*--q = '0' + v % 10;
+	return end;
+}
+
 /* A growing byte buffer that JSON is built in. */
 struct jbuf {
 	char	*data;

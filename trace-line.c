@@ -550,7 +550,10 @@ static size_t prefix_of(const struct trace_line *l, const struct line_source *sr
 	copy_slack(p, col->text, col->len);
 	p += col->len;
 	*p++ = '[';
-	p = put_decimal(p, rec->cpu, 3, '0');
+	if ((unsigned int)rec->cpu < 1000)
+		p = put_fixed_digits(p, rec->cpu, 3);
+	else
+		p = put_decimal(p, rec->cpu, 3, '0');
 	*p++ = ']';
 	if (l->opts.line_31) {
 		/* trace-cmd 3.1: no latency column */
@@ -568,12 +571,12 @@ static size_t prefix_of(const struct trace_line *l, const struct line_source *sr
 		p = put_decimal(p, rec->ts, 12, ' ');
 	} else if (l->opts.nsec) {
 		p = put_seconds(pc, p, rec->ts / 1000000000ULL);
-		p = put_decimal(p, rec->ts % 1000000000ULL, 9, '0');
+		p = put_fixed_digits(p, rec->ts % 1000000000ULL, 9);
 	} else {
 		unsigned long long us = (rec->ts + 500) / 1000;
 
 		p = put_seconds(pc, p, us / 1000000);
-		p = put_decimal(p, us % 1000000, 6, '0');
+		p = put_fixed_digits(p, us % 1000000, 6);
 	}
 	*p++ = ':';
 	*p = 0;
@@ -883,6 +886,35 @@ static void emit_job(struct line_worker *w, const struct plain_job *j, struct te
 			  out, &w->cell);
 }
 
+/*
+ * A text line's prefix and name in @out, then the event's text run straight
+ * after them: 0, or -1 with nothing kept when the program cannot print it.
+ */
+static int run_job_line(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+			struct jbuf *out)
+{
+	size_t start = out->len, name_len = j->name->len, len, end;
+	long text_len;
+	char *p;
+
+	jbuf_reserve(out, PREFIX_MAX + name_len + COPY_SLACK);
+	p = out->data + start;
+	len = prefix_of(j->l, j->src, &w->prefix, rec, j->pid, j->comm, p);
+	copy_slack(p + len, j->name->text, name_len);
+	len += name_len;
+	text_len = trace_printer_run_into(w->runner, j->prog, rec, &out->data, start + len,
+					  &out->size);
+	if (text_len < 0)
+		return -1;
+	end = start + len + text_len;
+	if (text_len && out->data[end - 1] == '\n')
+		end--;
+	/* the runner left room for its NUL: the newline takes it */
+	out->data[end++] = '\n';
+	out->len = end;
+	return 0;
+}
+
 static int format_job(void *ctx, const void *job, struct jbuf *out)
 {
 	struct line_worker *w = ctx;
@@ -892,6 +924,8 @@ static int format_job(void *ctx, const void *job, struct jbuf *out)
 	size_t text_len;
 
 	job_record(j, &rec);
+	if (!j->l->fmt)
+		return run_job_line(w, j, &rec, out);
 	text = trace_printer_run(w->runner, j->prog, &rec, &text_len);
 	if (!text)
 		return -1;

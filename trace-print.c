@@ -142,7 +142,8 @@ enum op {
 struct expr {
 	enum expr_kind	kind;
 	enum op		op;
-	uint64_t	val;		/* X_CONST; X_MASK and X_INDEX: the cast's mask */
+	uint64_t	val;		/* X_CONST; X_MASK and X_INDEX: the cast's mask;
+					   X_FIELD: its size's mask and its cast's */
 	int		offset, size;	/* X_FIELD; X_INDEX: array start, element size */
 	struct expr	*a, *b, *c;	/* operands; X_INDEX: a is the index */
 };
@@ -151,7 +152,8 @@ enum str_kind { S_CONST, S_ARRAY, S_DYN, S_COND, S_SYMBOL, S_FLAGS, S_PRINTK };
 
 struct sym {
 	long long	val;
-	const char	*str;
+	const char	*str;		/* the program's copy, COPY_SLACK to spare */
+	size_t		len;
 };
 
 /* A string as print_str_arg() finds it, printed with the item's %s spec. */
@@ -166,7 +168,8 @@ struct str {
 	int		nr_syms;
 };
 
-enum item_kind { I_TEXT, I_NUM, I_STR, I_PTR, I_FUNC, I_CALL_SITE };
+/* I_END: the item after a program's last, where run() stops. */
+enum item_kind { I_TEXT, I_NUM, I_STR, I_PTR, I_FUNC, I_CALL_SITE, I_END };
 
 struct spec {
 	char		fmt[32];	/* as libtraceevent passes it to printf */
@@ -213,14 +216,15 @@ struct slot {
 
 struct func_entry {
 	unsigned long long	addr, start;
-	const char		*name;		/* NULL: empty */
-	size_t			len;
+	char			*name;		/* our copy, COPY_SLACK to spare; NULL: empty */
+	size_t			len, cap;
 };
 
 struct trace_printer {
 	struct trace_input	*in;
 	struct tep_handle	*tep;
 	int			swap;		/* file and host byte orders differ */
+	int			load_masked;	/* both little-endian: a field is its low bytes */
 	int			disabled;	/* TRACE_CMD_SLOW_PRINT */
 	struct slot		*slots;
 	int			slots_used;	/* past the highest id seen: free reads no more */
@@ -256,6 +260,18 @@ static void *alloc(struct trace_printer *p, size_t size)
 }
 
 /* ---- compiling numbers ---------------------------------------------------- */
+
+/* A number field of 1, 2, 4 or 8 bytes: its mask, all its bits. */
+static struct expr *field_expr(struct trace_printer *p, const struct tep_format_field *f)
+{
+	struct expr *x = alloc(p, sizeof(*x));
+
+	x->kind = X_FIELD;
+	x->offset = f->offset;
+	x->size = f->size;
+	x->val = f->size >= 8 ? ~0ULL : (1ULL << (8 * f->size)) - 1;
+	return x;
+}
 
 static struct expr *compile_num(struct trace_printer *p, struct tep_event *ev,
 				struct tep_print_arg *arg);
@@ -410,17 +426,18 @@ static struct expr *compile_num(struct trace_printer *p, struct tep_event *ev,
 		f = arg_field(ev, arg);
 		if (!f || !number_size(f->size))
 			return NULL;
-		x = alloc(p, sizeof(*x));
-		x->kind = X_FIELD;
-		x->offset = f->offset;
-		x->size = f->size;
-		return x;
+		return field_expr(p, f);
 	case TEP_PRINT_TYPE:
 		x = alloc(p, sizeof(*x));
 		x->kind = X_MASK;
 		if (cast_mask(arg->typecast.type, 0, &x->val) < 0)
 			return NULL;
 		x->a = compile_num(p, ev, arg->typecast.item);
+		if (x->a && x->a->kind == X_FIELD && x->val) {
+			/* a cast field is a field with a narrower mask */
+			x->a->val &= x->val;
+			return x->a;
+		}
 		return x->a ? x : NULL;
 	case TEP_PRINT_OP:
 		return compile_op(p, ev, arg);
@@ -459,8 +476,11 @@ static int compile_syms(struct trace_printer *p, struct str *s, struct tep_print
 	s->syms = alloc(p, sizeof(*s->syms) * (s->nr_syms + 1));
 	s->nr_syms = 0;
 	for (struct tep_print_flag_sym *f = fs; f; f = f->next) {
-		s->syms[s->nr_syms].val = flag_value(f->value);
-		s->syms[s->nr_syms++].str = f->str;
+		struct sym *sym = &s->syms[s->nr_syms++];
+
+		sym->val = flag_value(f->value);
+		sym->len = strlen(f->str);
+		sym->str = own(p, memcpy(xmalloc(sym->len + 1 + COPY_SLACK), f->str, sym->len + 1));
 	}
 	return 0;
 }
@@ -722,10 +742,7 @@ static void compile_call_site(struct trace_printer *p, struct program *prog, str
 	if (!f || !number_size(f->size))
 		return;
 	it = add_item(p, prog, I_CALL_SITE);
-	it->e = alloc(p, sizeof(*it->e));
-	it->e->kind = X_FIELD;
-	it->e->offset = f->offset;
-	it->e->size = f->size;
+	it->e = field_expr(p, f);
 	prog->needs_functions = 1;
 }
 
@@ -781,10 +798,7 @@ static int compile_field_number(struct trace_printer *p, struct program *prog,
 	snprintf(it->sp.fmt, sizeof(it->sp.fmt), "%s", fmt);
 	it->sp.ls = strstr(fmt, "ll") ? 2 : strstr(fmt, "hh") ? -2 : strchr(fmt, 'h') ? -1 : 0;
 	parse_spec(&it->sp);
-	it->e = alloc(p, sizeof(*it->e));
-	it->e->kind = X_FIELD;
-	it->e->offset = f->offset;
-	it->e->size = f->size;
+	it->e = field_expr(p, f);
 	return 0;
 }
 
@@ -813,9 +827,10 @@ static struct program *compile_failed(struct trace_printer *p, struct tep_event 
 
 /*
  * Each text item goes into the conversion after it as that item's prefix:
- * run() dispatches on half the items, and the dispatch is what its time was.
+ * run() dispatches on half the items, and the dispatch is what its time
+ * was.  Then the I_END item run() stops at.
  */
-static void fold_text(struct program *prog)
+static void finish_program(struct program *prog)
 {
 	int n = 0;
 
@@ -832,6 +847,9 @@ static void fold_text(struct program *prog)
 		prog->items[n++] = *it;
 	}
 	prog->nr_items = n;
+	prog->items = xrealloc(prog->items, sizeof(*prog->items) * (n + 1));
+	memset(&prog->items[n], 0, sizeof(prog->items[n]));
+	prog->items[n].kind = I_END;
 }
 
 static struct program *compile(struct trace_printer *p, struct tep_event *ev)
@@ -843,7 +861,7 @@ static struct program *compile(struct trace_printer *p, struct tep_event *ev)
 	if (ev->flags & TEP_EVENT_FL_FAILED) {
 		prog = compile_failed(p, ev);
 		if (prog)
-			fold_text(prog);
+			finish_program(prog);
 		return prog;
 	}
 	if (!fmt)
@@ -859,7 +877,7 @@ static struct program *compile(struct trace_printer *p, struct tep_event *ev)
 			goto fail;
 		fmt += n;
 	}
-	fold_text(prog);
+	finish_program(prog);
 	return prog;
 fail:
 	free_program(prog);
@@ -885,7 +903,8 @@ static void put(struct trace_printer *p, const char *s, size_t n)
 }
 
 /* put() of text with COPY_SLACK bytes to spare after it. */
-static void put_slack(struct trace_printer *p, const char *s, size_t n)
+static inline __attribute__((always_inline)) void put_slack(struct trace_printer *p, const char *s,
+							   size_t n)
 {
 	reserve(p, n);
 	copy_slack(p->buf + p->len, s, n);
@@ -915,8 +934,17 @@ static uint64_t eval(struct trace_printer *p, const struct expr *x);
 /* eval() with its commonest case, a plain field, not called. */
 static inline uint64_t eval_fast(struct trace_printer *p, const struct expr *x)
 {
-	if (x->kind == X_FIELD && x->offset >= 0 && x->offset + x->size <= p->size)
-		return load_number(p->data + x->offset, x->size, p->swap);
+	uint64_t v;
+
+	if (x->kind != X_FIELD || x->offset < 0)
+		return eval(p, x);
+	/* Eight bytes and the mask: no branch on the size. */
+	if (p->load_masked && x->offset + 8 <= p->size) {
+		memcpy(&v, p->data + x->offset, 8);
+		return v & x->val;
+	}
+	if (x->offset + x->size <= p->size)
+		return load_number(p->data + x->offset, x->size, p->swap) & x->val;
 	return eval(p, x);
 }
 
@@ -928,7 +956,7 @@ static uint64_t eval(struct trace_printer *p, const struct expr *x)
 	case X_CONST:
 		return x->val;
 	case X_FIELD:
-		return read_num(p, x->offset, x->size);
+		return read_num(p, x->offset, x->size) & x->val;
 	case X_INDEX:
 		r = eval_fast(p, x->a);
 		l = read_num(p, x->offset + (int)(r * x->size), x->size);
@@ -1032,6 +1060,15 @@ static void run_printk(struct trace_printer *p, const struct str *s)
 	}
 }
 
+/* A symbol's name; with no width or precision, a plain copy. */
+static void put_sym(struct trace_printer *p, const struct spec *sp, const struct sym *sym)
+{
+	if (!sp->width && sp->prec < 0)
+		put_slack(p, sym->str, sym->len);
+	else
+		put_str(p, sp, sym->str, SIZE_MAX);
+}
+
 static void run_str(struct trace_printer *p, const struct spec *sp, const struct str *s)
 {
 	unsigned int o, l;
@@ -1076,7 +1113,7 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 
 		for (int i = 0; i < s->nr_syms; i++) {
 			if (val == s->syms[i].val) {
-				put_str(p, sp, s->syms[i].str, SIZE_MAX);
+				put_sym(p, sp, &s->syms[i]);
 				return;
 			}
 		}
@@ -1091,13 +1128,13 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 			long long fv = s->syms[i].val;
 
 			if (!val && fv < 0) {
-				put_str(p, sp, s->syms[i].str, SIZE_MAX);
+				put_sym(p, sp, &s->syms[i]);
 				break;
 			}
 			if (fv > 0 && (val & fv) == fv) {
 				if (printed && s->text)
 					put(p, s->text, strlen(s->text));
-				put_str(p, sp, s->syms[i].str, SIZE_MAX);
+				put_sym(p, sp, &s->syms[i]);
 				printed = 1;
 				val &= ~fv;
 			}
@@ -1186,6 +1223,7 @@ static const char *find_function(struct trace_printer *p, unsigned long long add
 	const struct kallsyms *ks = p->owner ? trace_input_function_table(p->in) : NULL;
 	struct func_entry *e;
 	const char *name;
+	size_t name_len = 0;
 
 	if (!p->funcs)
 		p->funcs = xcalloc(FUNC_CACHE, sizeof(*p->funcs));
@@ -1200,21 +1238,27 @@ static const char *find_function(struct trace_printer *p, unsigned long long add
 	 * lookup through it writes to the handle (its resolver's answer).
 	 */
 	if (ks) {
-		name = kallsyms_lookup(ks, addr, &e->len, &e->start);
+		name = kallsyms_lookup(ks, addr, &name_len, start);
 	} else {
 		name = tep_find_function(p->tep, addr);
 		if (name) {
-			e->len = strlen(name);
-			e->start = tep_find_function_address(p->tep, addr);
+			name_len = strlen(name);
+			*start = tep_find_function_address(p->tep, addr);
 		}
 	}
 	if (!name)
 		return NULL;
+	if (e->cap < name_len + 1 + COPY_SLACK) {
+		e->cap = name_len + 1 + COPY_SLACK;
+		e->name = xrealloc(e->name, e->cap);
+	}
+	memcpy(e->name, name, name_len);
+	e->name[name_len] = 0;
+	e->len = name_len;
+	e->start = *start;
 	e->addr = addr;
-	e->name = name;
-	*start = e->start;
 	*len = e->len;
-	return name;
+	return e->name;
 }
 
 static void run_func(struct trace_printer *p, const struct item *it)
@@ -1228,7 +1272,7 @@ static void run_func(struct trace_printer *p, const struct item *it)
 		put_hex_value(p, val);
 		return;
 	}
-	put(p, name, len);
+	put_slack(p, name, len);
 	if (it->offset_too) {
 		put(p, "+", 1);
 		put_hex_value(p, val - start);
@@ -1245,7 +1289,7 @@ static void run_call_site(struct trace_printer *p, const struct item *it)
 	if (!name)
 		return;
 	put(p, "(", 1);
-	put(p, name, len);
+	put_slack(p, name, len);
 	put(p, "+", 1);
 	put_hex_value(p, (unsigned int)(int)(val - start));
 	put(p, ") ", 2);
@@ -1259,41 +1303,58 @@ static void run_ptr(struct trace_printer *p, uint64_t val)
 		put_hex_value(p, val);
 }
 
-/* Returns 0 with the text in p->buf, -1 when this record must go to libtraceevent. */
-static int run(struct trace_printer *p, const struct program *prog, struct tep_record *rec)
+/*
+ * Returns 0 with the text in p->buf from @start, -1 when this record must go
+ * to libtraceevent.  Each item jumps to the next item's code from its own end
+ * (GCC's labels as values): one jump site per kind of item predicts what
+ * follows it far better than one switch for all did.
+ */
+static int run(struct trace_printer *p, const struct program *prog, struct tep_record *rec,
+	       size_t start)
 {
-	p->len = 0;
+	static const void *const code[] = {
+		[I_TEXT] = &&text, [I_NUM] = &&num, [I_STR] = &&str, [I_PTR] = &&ptr,
+		[I_FUNC] = &&func, [I_CALL_SITE] = &&call_site, [I_END] = &&end,
+	};
+	const struct item *it = prog->items;
+
+	p->len = start;
 	p->bail = 0;
 	p->data = rec->data;
 	p->size = rec->size;
-	for (int i = 0; i < prog->nr_items && !p->bail; i++) {
-		const struct item *it = &prog->items[i];
-
-		if (it->pre_len)
-			put_slack(p, it->pre, it->pre_len);
-		switch (it->kind) {
-		case I_TEXT:
-			put_slack(p, it->text, it->len);
-			break;
-		case I_NUM:
-			run_num(p, &it->sp, eval_fast(p, it->e));
-			break;
-		case I_STR:
-			run_str(p, &it->sp, it->s);
-			break;
-		case I_PTR:
-			run_ptr(p, eval_fast(p, it->e));
-			break;
-		case I_FUNC:
-			run_func(p, it);
-			break;
-		case I_CALL_SITE:
-			run_call_site(p, it);
-			break;
-		}
-	}
-	if (p->bail)
-		return -1;
+	reserve(p, 0);
+#define NEXT_ITEM()						\
+	do {							\
+		if (p->bail)					\
+			return -1;				\
+		it++;						\
+		if (it->pre_len)				\
+			put_slack(p, it->pre, it->pre_len);	\
+		goto *code[it->kind];				\
+	} while (0)
+	if (it->pre_len)
+		put_slack(p, it->pre, it->pre_len);
+	goto *code[it->kind];
+text:
+	put_slack(p, it->text, it->len);
+	NEXT_ITEM();
+num:
+	run_num(p, &it->sp, eval_fast(p, it->e));
+	NEXT_ITEM();
+str:
+	run_str(p, &it->sp, it->s);
+	NEXT_ITEM();
+ptr:
+	run_ptr(p, eval_fast(p, it->e));
+	NEXT_ITEM();
+func:
+	run_func(p, it);
+	NEXT_ITEM();
+call_site:
+	run_call_site(p, it);
+	NEXT_ITEM();
+#undef NEXT_ITEM
+end:
 	p->buf[p->len] = 0;
 	return 0;
 }
@@ -1309,6 +1370,7 @@ struct trace_printer *trace_printer_new(struct trace_input *in)
 	p->in = in;
 	p->tep = trace_input_tep(in);
 	p->swap = !!trace_input_big_endian(in) != host_big;
+	p->load_masked = !host_big && !p->swap;
 	p->disabled = trace_debug()->slow_print;
 	p->slots = xcalloc(PRINTER_IDS, sizeof(*p->slots));
 	return p;
@@ -1325,6 +1387,8 @@ void trace_printer_free(struct trace_printer *p)
 	free(p->owned);
 	free(p->slots);
 	free(p->buf);
+	for (int i = 0; p->funcs && i < FUNC_CACHE; i++)
+		free(p->funcs[i].name);
 	free(p->funcs);
 	printk_table_free(p->printk);
 	free(p);
@@ -1396,7 +1460,7 @@ const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
 	if (sl->ev != ev || sl->state == PROG_NONE || sl->state == PROG_RETRY)
 		prepare(p, sl, ev);
 	if (!raw && !(ev->flags & TEP_EVENT_FL_PRINTRAW) && sl->prog &&
-	    run(p, sl->prog, rec) == 0) {
+	    run(p, sl->prog, rec, 0) == 0) {
 		text = p->buf;
 		*len = p->len;
 	}
@@ -1436,6 +1500,7 @@ struct trace_printer *trace_printer_runner(const struct trace_printer *p)
 	r->in = p->in;
 	r->tep = p->tep;
 	r->swap = p->swap;
+	r->load_masked = p->load_masked;
 	r->disabled = p->disabled;
 	r->owner = p;
 	return r;
@@ -1444,10 +1509,27 @@ struct trace_printer *trace_printer_runner(const struct trace_printer *p)
 const char *trace_printer_run(struct trace_printer *r, const struct print_program *prog,
 			      struct tep_record *rec, size_t *len)
 {
-	if (run(r, (const struct program *)prog, rec) < 0)
+	if (run(r, (const struct program *)prog, rec, 0) < 0)
 		return NULL;
 	*len = r->len;
 	return r->buf;
+}
+
+long trace_printer_run_into(struct trace_printer *r, const struct print_program *prog,
+			    struct tep_record *rec, char **buf, size_t len, size_t *size)
+{
+	char *own_buf = r->buf;
+	size_t own_cap = r->cap;
+	int ret;
+
+	r->buf = *buf;
+	r->cap = *size;
+	ret = run(r, (const struct program *)prog, rec, len);
+	*buf = r->buf;
+	*size = r->cap;
+	r->buf = own_buf;
+	r->cap = own_cap;
+	return ret < 0 ? -1 : (long)(r->len - len);
 }
 
 void seq_put_text(struct trace_seq *s, const char *text, size_t len)

@@ -62,5 +62,13 @@ const struct print_program *trace_printer_program(struct trace_printer *p, struc
 struct trace_printer *trace_printer_runner(const struct trace_printer *p);
 const char *trace_printer_run(struct trace_printer *runner, const struct print_program *prog,
 			      struct tep_record *rec, size_t *len);
+/*
+ * The same text written straight after the @len bytes of the caller's
+ * malloc()ed buffer *@buf (*@size allocated; grown as needed, keeping a NUL
+ * and COPY_SLACK bytes to spare after the text): its length, or -1 (the
+ * bytes after @len undefined) when libtraceevent must print it.
+ */
+long trace_printer_run_into(struct trace_printer *runner, const struct print_program *prog,
+			    struct tep_record *rec, char **buf, size_t len, size_t *size);
 
 #endif
