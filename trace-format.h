@@ -44,6 +44,21 @@ static inline void copy_slack(char *dst, const char *src, size_t n)
  * on the left (at most 20 digits + the padding); returns the end.  Inline:
  * the text line's prefix (trace-line.c) writes several per event.
  */
+/* How many digits @v has in decimal (from its bits: log10(2) ~ 1233 / 4096). */
+static inline int decimal_digits(unsigned long long v)
+{
+	static const unsigned long long pow10[20] = {
+		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+		1000000000000000000ULL, 10000000000000000000ULL,
+	};
+	int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+
+	return v < 10 ? 1 : t + 1 - (v < pow10[t]);
+}
+
 static inline char *put_decimal(char *p, unsigned long long v, int width, char pad)
 {
 	/* Two digits a division: jsonl writes a dozen numbers an event. */
@@ -52,16 +67,8 @@ static inline char *put_decimal(char *p, unsigned long long v, int width, char p
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	static const unsigned long long pow10[20] = {
-		1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-		100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-		1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-		1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-		1000000000000000000ULL, 10000000000000000000ULL,
-	};
-	/* The digits are counted first (from the bits: log10(2) ~ 1233 / 4096)... */
-	int t = (64 - __builtin_clzll(v | 1)) * 1233 >> 12;
-	int n = v < 10 ? 1 : t + 1 - (v < pow10[t]);
+	/* The digits are counted first... */
+	int n = decimal_digits(v);
 	unsigned int w;
 	char *q;
 

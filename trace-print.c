@@ -348,7 +348,18 @@ static struct expr *compile_index(struct trace_printer *p, struct tep_event *ev,
 	if (typearg && cast_mask(typearg->typecast.type, 1, &x->val) < 0)
 		return NULL;
 	x->a = compile_num(p, ev, arg->op.right);
-	return x->a ? x : NULL;
+	if (x->a && x->a->kind == X_CONST && x->a->val < 65536) {
+		/* REC->args[2]: a field of its own, as the printer reads it */
+		uint64_t mask = x->val;
+
+		x->kind = X_FIELD;
+		x->offset += (int)x->a->val * x->size;
+		x->val = x->size >= 8 ? ~0ULL : (1ULL << (8 * x->size)) - 1;
+		if (mask)
+			x->val &= mask;
+		x->a = NULL;
+	}
+	return x->a || x->kind == X_FIELD ? x : NULL;
 }
 
 static int op_code(const char *op, enum op *code)
@@ -433,9 +444,10 @@ static struct expr *compile_num(struct trace_printer *p, struct tep_event *ev,
 		if (cast_mask(arg->typecast.type, 0, &x->val) < 0)
 			return NULL;
 		x->a = compile_num(p, ev, arg->typecast.item);
-		if (x->a && x->a->kind == X_FIELD && x->val) {
-			/* a cast field is a field with a narrower mask */
-			x->a->val &= x->val;
+		if (x->a && x->a->kind == X_FIELD) {
+			/* a cast field is a field with a narrower mask, or its own (no mask) */
+			if (x->val)
+				x->a->val &= x->val;
 			return x->a;
 		}
 		return x->a ? x : NULL;
@@ -1012,19 +1024,19 @@ static void put_str(struct trace_printer *p, const struct spec *sp, const char *
 		pad(p, ' ', sp->width - (int)n);
 }
 
-/* "0x%llx", without printf. */
+/* "0x%llx", without printf, straight into the line (see run_num()). */
 static void put_hex_value(struct trace_printer *p, unsigned long long v)
 {
-	char tmp[20 + COPY_SLACK];
-	int n = 20;
+	int n = (64 - __builtin_clzll(v | 1) + 3) / 4;
+	char *d;
 
-	do {
-		tmp[--n] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	tmp[--n] = 'x';
-	tmp[--n] = '0';
-	put_slack(p, tmp + n, 20 - n);
+	reserve(p, n + 2);
+	d = p->buf + p->len;
+	d[0] = '0';
+	d[1] = 'x';
+	for (int i = n + 1; i >= 2; i--, v >>= 4)
+		d[i] = "0123456789abcdef"[v & 15];
+	p->len += n + 2;
 }
 
 /*
@@ -1153,9 +1165,9 @@ static void run_str(struct trace_printer *p, const struct spec *sp, const struct
 static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val)
 {
 	int is_signed = sp->conv == 'd' || sp->conv == 'i';
-	char tmp[72], digits[24 + COPY_SLACK];
+	char tmp[72];
 	unsigned long long u;
-	int n = 0, neg = 0;
+	int n = 0, neg = 0, hex;
 
 	if (!sp->simple) {
 		switch (sp->ls) {
@@ -1182,35 +1194,31 @@ static void run_num(struct trace_printer *p, const struct spec *sp, uint64_t val
 		neg = 1;
 		u = -u;
 	}
-	/* The digits in order, @n of them; decimals two a division (put_decimal). */
-	if (sp->conv == 'x' || sp->conv == 'X') {
-		const char *hex = sp->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
-
-		n = (64 - __builtin_clzll(u | 1) + 3) / 4;
-		for (int i = n - 1; i >= 0; i--, u >>= 4)
-			digits[i] = hex[u & 15];
-	} else {
-		n = put_decimal(digits, u, 0, 0) - digits;
-	}
-	if (sp->left) {
-		if (neg)
-			put(p, "-", 1);
-		put(p, digits, n);
-		pad(p, ' ', sp->width - (int)(n + neg));
-		return;
-	}
+	/*
+	 * The digits are written where they go: made in a scratch array and
+	 * copied, the copy's wide load waited on their narrow stores.
+	 */
+	hex = sp->conv == 'x' || sp->conv == 'X';
+	n = hex ? (64 - __builtin_clzll(u | 1) + 3) / 4 : decimal_digits(u);
 	reserve(p, sp->width + 24);
-	if (sp->zero) {
-		if (neg)
-			p->buf[p->len++] = '-';
-		pad(p, '0', sp->width - n - neg);
-	} else {
+	if (!sp->left && !sp->zero)
 		pad(p, ' ', sp->width - n - neg);
-		if (neg)
-			p->buf[p->len++] = '-';
+	if (neg)
+		p->buf[p->len++] = '-';
+	if (!sp->left && sp->zero)
+		pad(p, '0', sp->width - n - neg);
+	if (hex) {
+		const char *digits = sp->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
+		char *d = p->buf + p->len;
+
+		for (int i = n - 1; i >= 0; i--, u >>= 4)
+			d[i] = digits[u & 15];
+	} else {
+		put_decimal(p->buf + p->len, u, 0, 0);
 	}
-	copy_slack(p->buf + p->len, digits, n);
 	p->len += n;
+	if (sp->left)
+		pad(p, ' ', sp->width - n - neg);
 }
 
 /*
