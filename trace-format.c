@@ -91,9 +91,13 @@ static mask16 stops16(bytes16 x, int mode)
 	mask16 sx = (mask16)x;
 	mask16 hit;
 
-	/* signed, bytes 0x80 and up are below zero: one compare finds them and the controls */
+	/*
+	 * signed, bytes 0x80 and up are below zero: one compare finds them and
+	 * the controls; with bit 1 flipped, the quote (0x22) is 0x20 and falls
+	 * in the same compare
+	 */
 	if (mode == PLAIN_JSON)
-		return (sx < 0x20) | (sx == '"') | (sx == '\\') | (sx == 0x7f);
+		return ((sx ^ 2) < 0x21) | (sx == '\\') | (sx == 0x7f);
 	hit = (sx <= 0) | (sx == '"');
 	if (mode == PLAIN_CSV_BARE)
 		hit |= (sx == ',') | (sx == '\n') | (sx == '\r');
@@ -226,6 +230,7 @@ void jbuf_jstr(struct jbuf *b, const char *s, size_t len)
  */
 struct plain_op {
 	int			offset, size, is_signed;
+	int			shift;		/* 64 - its bits: sign extension */
 };
 
 /* An event's own fields, their JSON keys written once. */
@@ -243,6 +248,9 @@ struct ev_desc {
 	char			*csv_head;	/* the system's and event's csv cells, commas after */
 	size_t			csv_head_len;
 	int			swap;		/* the file's byte order is not ours */
+	/* Every field a plain number: the object in one reserve of this room. */
+	int			all_plain, plain_end;
+	size_t			plain_room, csv_plain_room;
 };
 
 #define DESC_SLOTS 4096
@@ -257,7 +265,8 @@ static char *jbuf_string(struct jbuf *b)
 	char *s;
 
 	jbuf_putc(b, 0);
-	s = xstrdup(b->data);
+	/* room to spare: the record's pieces are copied with copy_slack() */
+	s = memcpy(xmalloc(b->len + COPY_SLACK), b->data, b->len);
 	jbuf_free(b);
 	return s;
 }
@@ -330,9 +339,17 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 			d->ops[d->nr].offset = f->offset;
 			d->ops[d->nr].size = f->size;
 			d->ops[d->nr].is_signed = !!(f->flags & TEP_FIELD_IS_SIGNED);
+			d->ops[d->nr].shift = f->size < 8 ? 64 - 8 * f->size : 0;
+			if (f->offset + f->size > d->plain_end)
+				d->plain_end = f->offset + f->size;
 		}
+		d->plain_room += d->key_lens[d->nr] + 22;
+		d->csv_plain_room += d->csv_key_lens[d->nr] + 22;
 		d->nr++;
 	}
+	d->all_plain = 1;
+	for (int i = 0; i < d->nr; i++)
+		d->all_plain &= d->ops[i].size != 0;
 	jbuf_puts(&b, "\"system\":");
 	jbuf_jstr(&b, ev->system, strlen(ev->system));
 	jbuf_puts(&b, ",\"event\":");
@@ -539,15 +556,32 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
 {
 	uint64_t n = load_number(p, op->size, swap);
-	int unused_bits = op->size == 1 || op->size == 2 || op->size == 4 ? 64 - 8 * op->size : 0;
+	/* sign-extended from the field's size: chosen, not branched on */
+	uint64_t extended = (uint64_t)((int64_t)(n << op->shift) >> op->shift);
 
-	if (op->is_signed)	/* sign-extended from the field's size */
-		n = (uint64_t)((int64_t)(n << unused_bits) >> unused_bits);
+	n = op->is_signed ? extended : n;
 	if (op->is_signed && (int64_t)n < 0) {
 		*out++ = '-';
 		n = -n;
 	}
 	return put_decimal(out, n, 0, 0);
+}
+
+/* The object of an event whose fields are all plain numbers, all in the record. */
+static char *put_plain_fields(char *p, const struct ev_desc *d, const void *data,
+			      char *const *keys, const size_t *key_lens)
+{
+	*p++ = '{';
+	for (int i = 0; i < d->nr; i++) {
+		const struct plain_op *op = &d->ops[i];
+
+		*p = ',';
+		p += i != 0;
+		copy_slack(p, keys[i], key_lens[i]);
+		p = put_plain(p + key_lens[i], (const char *)data + op->offset, op, d->swap);
+	}
+	*p++ = '}';
+	return p;
 }
 
 /*
@@ -562,6 +596,11 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_d
 	char *const *keys = csv ? d->csv_keys : d->keys;
 	const size_t *key_lens = csv ? d->csv_key_lens : d->key_lens;
 
+	if (d->all_plain && (int)rec->size >= d->plain_end) {
+		jbuf_reserve(b, (csv ? d->csv_plain_room : d->plain_room) + 2 + COPY_SLACK);
+		b->len = put_plain_fields(b->data + b->len, d, rec->data, keys, key_lens) - b->data;
+		return;
+	}
 	jbuf_putc(b, '{');
 	for (int i = 0; i < d->nr; i++) {
 		const struct plain_op *op = &d->ops[i];
@@ -569,11 +608,11 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_d
 		if (op->size && op->offset + op->size <= rec->size) {
 			char *p;
 
-			jbuf_reserve(b, 1 + key_lens[i] + 21);
+			jbuf_reserve(b, 1 + key_lens[i] + 21 + COPY_SLACK);
 			p = b->data + b->len;
 			if (i)
 				*p++ = ',';
-			memcpy(p, keys[i], key_lens[i]);
+			copy_slack(p, keys[i], key_lens[i]);
 			p = put_plain(p + key_lens[i], (const char *)rec->data + op->offset, op,
 				      d->swap);
 			b->len = p - b->data;
@@ -842,23 +881,23 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 		jbuf_putc(b, ',');
 	}
 	/* the rest three numbers, the clock and keys: one reserve, written in place */
-	jbuf_reserve(b, 64 + 3 * 20 + f->clock_json_len);
+	jbuf_reserve(b, 64 + 3 * 20 + f->clock_json_len + COPY_SLACK);
 	p = b->data + b->len;
 	p = put_lit(p, "\"ts\":", 5);
 	ts_at = p;
 	p = put_decimal(p, rec->ts, 0, 0);
 	ts_len = p - ts_at;
 	if (f->ns_mode == 1) {
-		/* the same number: its digits copied */
+		/* the same digits: a fixed-size move (they are at most 20) */
 		p = put_lit(p, ",\"ts_ns\":", 9);
-		memcpy(p, ts_at, ts_len);
+		memmove(p, ts_at, 24);
 		p += ts_len;
 	} else if (f->ns_mode) {
 		p = put_lit(p, ",\"ts_ns\":", 9);
 		p = put_decimal(p, ts_ns(f, rec->ts), 0, 0);
 	}
 	p = put_lit(p, ",\"clock\":", 9);
-	memcpy(p, f->clock_json, f->clock_json_len);
+	copy_slack(p, f->clock_json, f->clock_json_len);	/* a jbuf's: room to spare */
 	p = put_lit(p + f->clock_json_len, ",\"cpu\":", 7);
 	p = put_decimal(p, rec->cpu, 0, 0);
 	b->len = p - b->data;
@@ -876,9 +915,9 @@ static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int
 	jbuf_puts(b, "}\n");
 }
 
-static void jsonl_record(const struct trace_format *f, const struct trace_format_prep *p,
-			 struct tep_record *rec, int buffer, const char *text, size_t len,
-			 struct jbuf *b)
+/* A jsonl record up to its text's first byte, after the text's opening quote. */
+static void jsonl_start(const struct trace_format *f, const struct trace_format_prep *p,
+			struct tep_record *rec, int buffer, struct jbuf *b)
 {
 	const struct ev_desc *d = p->desc;
 	static const char no_head[] = "\"system\":null,\"event\":null";
@@ -887,14 +926,19 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 
 	json_common(f, b, rec, buffer);
 	/* pid, comm, system, event and flags: one reserve, written in place */
-	jbuf_reserve(b, 64 + 2 * 21 + p->comm->json_len + head_len);
+	jbuf_reserve(b, 64 + 2 * 21 + p->comm->json_len + head_len + 2 * COPY_SLACK);
 	q = b->data + b->len;
 	q = put_lit(q, ",\"pid\":", 7);
 	q = put_signed(q, p->pid);
 	q = put_lit(q, ",\"comm\":", 8);
-	q = put_lit(q, p->comm->json, p->comm->json_len);
+	copy_slack(q, p->comm->json, p->comm->json_len);
+	q += p->comm->json_len;
 	*q++ = ',';
-	q = put_lit(q, d ? d->head : no_head, head_len);
+	if (d)
+		copy_slack(q, d->head, head_len);
+	else
+		memcpy(q, no_head, head_len);
+	q += head_len;
 	q = put_lit(q, ",\"flags\":", 9);
 	q = put_signed(q, p->flags);
 	q = put_lit(q, ",\"fields\":", 10);
@@ -903,9 +947,24 @@ static void jsonl_record(const struct trace_format *f, const struct trace_format
 		put_fields(b, f->tep, d, rec, NULL);
 	else
 		jbuf_puts(b, "{}");
-	jbuf_puts(b, ",\"text\":");
-	jbuf_jstr(b, text, len);
-	jbuf_puts(b, "}\n");
+	jbuf_puts(b, ",\"text\":\"");
+}
+
+/*
+ * The text written raw at @text_at, escaped where it stands: most lines
+ * need nothing, the rest are copied out (to @cell) and escaped back.
+ */
+static void jsonl_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
+{
+	size_t n = b->len - text_at;
+
+	if (plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n) {
+		cell->len = 0;
+		jbuf_put(cell, b->data + text_at, n);
+		b->len = text_at;
+		put_text(b, cell->data, n, 1);
+	}
+	jbuf_puts(b, "\"}\n");
 }
 
 /* One csv cell: quoted (RFC 4180) only when it holds a comma, quote or line break. */
@@ -958,21 +1017,22 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 		csv_cell(b, name, strlen(name), 0);
 	}
 	/* ts, ts_ns, clock and cpu: one reserve, written in place */
-	jbuf_reserve(b, 3 * 21 + f->clock_csv_len);
+	jbuf_reserve(b, 3 * 21 + f->clock_csv_len + COPY_SLACK);
 	p = b->data + b->len;
 	ts_at = p;
 	p = put_decimal(p, rec->ts, 0, 0);
 	ts_len = p - ts_at;
 	*p++ = ',';
 	if (f->ns_mode == 1) {
-		/* the same number: its digits copied */
-		memcpy(p, ts_at, ts_len);
+		/* the same digits: a fixed-size move (they are at most 20) */
+		memmove(p, ts_at, 24);
 		p += ts_len;
 	} else if (f->ns_mode) {
 		p = put_decimal(p, ts_ns(f, rec->ts), 0, 0);
 	}
 	*p++ = ',';
-	p = put_lit(p, f->clock_csv, f->clock_csv_len);
+	copy_slack(p, f->clock_csv, f->clock_csv_len);
+	p += f->clock_csv_len;
 	p = put_signed(p, rec->cpu);
 	*p++ = ',';
 	b->len = p - b->data;
@@ -998,17 +1058,18 @@ static void csv_lost(const struct trace_format *f, struct tep_record *rec, int b
 	csv_cell(b, text, strlen(text), 1);
 }
 
-static void csv_record(const struct trace_format *f, const struct trace_format_prep *p,
-		       struct tep_record *rec, int buffer, const char *text, size_t len,
-		       struct jbuf *b, struct jbuf *cell)
+/* A csv record up to its text cell. */
+static void csv_start(const struct trace_format *f, const struct trace_format_prep *p,
+		      struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
 {
 	const struct ev_desc *d = p->desc;
 	int pid = p->pid;
 
 	csv_common(f, rec, buffer, b);
 	csv_num(b, pid);
-	jbuf_reserve(b, p->comm->csv_len + 1);
-	jbuf_put(b, p->comm->csv, p->comm->csv_len);
+	jbuf_reserve(b, p->comm->csv_len + 1 + COPY_SLACK);
+	copy_slack(b->data + b->len, p->comm->csv, p->comm->csv_len);
+	b->len += p->comm->csv_len;
 	jbuf_putc(b, ',');
 	if (d)
 		jbuf_put(b, d->csv_head, d->csv_head_len);
@@ -1023,7 +1084,32 @@ static void csv_record(const struct trace_format *f, const struct trace_format_p
 	} else {
 		jbuf_puts(b, "{},");
 	}
-	csv_cell(b, text, len, 1);
+}
+
+/*
+ * The text written raw at @text_at made the record's last cell where it
+ * stands, as csv_cell() makes it: as it is, or quoted as it is (a comma,
+ * nothing to double), or else copied out (to @cell) and made again.
+ */
+static void csv_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
+{
+	size_t n = b->len - text_at;
+	const unsigned char *u = (const unsigned char *)b->data + text_at;
+
+	if (plain_run(u, 0, n, PLAIN_CSV_BARE) == n) {
+		jbuf_put(b, "\r\n", 2);
+	} else if (plain_run(u, 0, n, PLAIN_CSV) == n) {
+		jbuf_reserve(b, 4);
+		memmove(b->data + text_at + 1, b->data + text_at, n);
+		b->data[text_at] = '"';
+		b->len++;
+		jbuf_put(b, "\"\r\n", 3);
+	} else {
+		cell->len = 0;
+		jbuf_put(cell, b->data + text_at, n);
+		b->len = text_at;
+		csv_cell(b, cell->data, n, 1);
+	}
 }
 
 void trace_format_prepare(struct trace_format *f, struct trace_input *in,
@@ -1038,19 +1124,39 @@ void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 	p->flags = trace_input_record_flags(in, rec);
 }
 
-void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
-		       struct tep_record *rec, int buffer, const char *text, size_t len,
-		       struct jbuf *b, struct jbuf *cell)
+void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
+			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
 {
 	if (f->kind == TRACE_FORMAT_CSV) {
 		if (rec->missed_events)
 			csv_lost(f, rec, buffer, b);
-		csv_record(f, p, rec, buffer, text, len, b, cell);
+		csv_start(f, p, rec, buffer, b, cell);
 	} else {
 		if (rec->missed_events)
 			jsonl_lost(f, rec, buffer, b);
-		jsonl_record(f, p, rec, buffer, text, len, b);
+		jsonl_start(f, p, rec, buffer, b);
 	}
+}
+
+void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
+			   struct jbuf *cell)
+{
+	if (f->kind == TRACE_FORMAT_CSV)
+		csv_end(b, text_at, cell);
+	else
+		jsonl_end(b, text_at, cell);
+}
+
+void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
+		       struct tep_record *rec, int buffer, const char *text, size_t len,
+		       struct jbuf *b, struct jbuf *cell)
+{
+	size_t text_at;
+
+	trace_format_line_start(f, p, rec, buffer, b, cell);
+	text_at = b->len;
+	jbuf_put(b, text, len);
+	trace_format_line_end(f, b, text_at, cell);
 }
 
 const char *trace_format_record(struct trace_format *f, struct trace_input *in,

@@ -244,6 +244,16 @@ void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
 		       struct tep_record *rec, int buffer, const char *text, size_t len,
 		       struct jbuf *b, struct jbuf *cell);
+/*
+ * trace_format_line() in two halves, for a text written straight into @b
+ * between them (from @text_at on, raw): the start appends the record up to
+ * its text, the end escapes or quotes the text where it stands and ends
+ * the record.
+ */
+void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
+			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell);
+void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
+			   struct jbuf *cell);
 void trace_format_free(struct trace_format *f);
 
 #endif

@@ -845,28 +845,22 @@ static void job_record(const struct plain_job *j, struct tep_record *rec)
 	rec->data = (void *)(j + 1);
 }
 
-/*
- * print_plain()'s line of a queued job, its event's text given (with
- * COPY_SLACK bytes after it when @text_slack).
- */
+/* print_plain()'s line of a queued job, its event's text given. */
 static void put_job_line(struct prefix_cache *pc, const struct plain_job *j,
 			 const struct tep_record *rec, const char *text, size_t text_len,
-			 int text_slack, struct jbuf *out)
+			 struct jbuf *out)
 {
 	size_t name_len = j->name->len, len;
 	char *p;
 
 	if (text_len && text[text_len - 1] == '\n')
 		text_len--;
-	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1 + 2 * COPY_SLACK);
+	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1 + COPY_SLACK);
 	p = out->data + out->len;
 	len = prefix_of(j->l, j->src, pc, rec, j->pid, j->comm, p);
 	copy_slack(p + len, j->name->text, name_len);
 	len += name_len;
-	if (text_slack)
-		copy_slack(p + len, text, text_len);
-	else
-		memcpy(p + len, text, text_len);
+	memcpy(p + len, text, text_len);
 	len += text_len;
 	p[len++] = '\n';
 	out->len += len;
@@ -874,23 +868,24 @@ static void put_job_line(struct prefix_cache *pc, const struct plain_job *j,
 
 /* The job's line, or with --format its record, the event's text given. */
 static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
-		     const char *text, size_t text_len, int text_slack, struct jbuf *out)
+		     const char *text, size_t text_len, struct jbuf *out)
 {
 	if (!j->l->fmt) {
-		put_job_line(&w->prefix, j, rec, text, text_len, text_slack, out);
+		put_job_line(&w->prefix, j, rec, text, text_len, out);
 		return;
 	}
 	w->text.len = 0;
-	put_job_line(&w->prefix, j, rec, text, text_len, text_slack, &w->text);
+	put_job_line(&w->prefix, j, rec, text, text_len, &w->text);
 	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
 			  out, &w->cell);
 }
 
 /*
- * A text line's prefix and name in @out, then the event's text run straight
- * after them: 0, or -1 with nothing kept when the program cannot print it.
+ * A line's prefix and name in @out, then the event's text run straight
+ * after them, its newline cut: 0, or -1 with nothing kept when the program
+ * cannot print it.
  */
-static int run_job_line(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+static int run_job_text(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
 			struct jbuf *out)
 {
 	size_t start = out->len, name_len = j->name->len, len, end;
@@ -909,9 +904,30 @@ static int run_job_line(struct line_worker *w, const struct plain_job *j, struct
 	end = start + len + text_len;
 	if (text_len && out->data[end - 1] == '\n')
 		end--;
-	/* the runner left room for its NUL: the newline takes it */
-	out->data[end++] = '\n';
 	out->len = end;
+	return 0;
+}
+
+/* The job's text line, or with --format its record, in @out: 0, or -1 with nothing kept. */
+static int run_job_line(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+			struct jbuf *out)
+{
+	size_t start = out->len, text_at;
+
+	if (!j->l->fmt) {
+		if (run_job_text(w, j, rec, out) < 0)
+			return -1;
+		/* the runner left room for its NUL: the newline takes it */
+		out->data[out->len++] = '\n';
+		return 0;
+	}
+	trace_format_line_start(j->l->fmt, &j->prep, rec, j->buffer, out, &w->cell);
+	text_at = out->len;
+	if (run_job_text(w, j, rec, out) < 0) {
+		out->len = start;
+		return -1;
+	}
+	trace_format_line_end(j->l->fmt, out, text_at, &w->cell);
 	return 0;
 }
 
@@ -920,18 +936,9 @@ static int format_job(void *ctx, const void *job, struct jbuf *out)
 	struct line_worker *w = ctx;
 	const struct plain_job *j = job;
 	struct tep_record rec;
-	const char *text;
-	size_t text_len;
 
 	job_record(j, &rec);
-	if (!j->l->fmt)
-		return run_job_line(w, j, &rec, out);
-	text = trace_printer_run(w->runner, j->prog, &rec, &text_len);
-	if (!text)
-		return -1;
-	/* the printer's line has COPY_SLACK bytes to spare */
-	emit_job(w, j, &rec, text, text_len, 1, out);
-	return 0;
+	return run_job_line(w, j, &rec, out);
 }
 
 /* A record its program was not sure of: libtraceevent prints it, in this thread. */
@@ -945,7 +952,7 @@ static void format_job_here(void *arg, const void *job, struct jbuf *out)
 	job_record(j, &rec);
 	trace_seq_reset(s);
 	trace_printer_print(j->src->printer, s, j->ev, &rec, 0);
-	emit_job(l->here, j, &rec, s->buffer, s->len, 0, out);
+	emit_job(l->here, j, &rec, s->buffer, s->len, out);
 }
 
 static const struct par_ops line_par_ops = {
