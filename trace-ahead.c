@@ -23,12 +23,19 @@ struct ahead_thread {
 
 struct ahead {
 	struct ahead_thread	threads[MAX_AHEAD_THREADS];
+	struct inflater		reader_z;	/* for the jobs the reader takes back */
 	int			nr_threads;
 	pthread_mutex_t		lock;
 	pthread_cond_t		work, done;
 	struct ahead_job	*head, *tail;
 	int			stop;
 };
+
+static void finish_job(struct ahead_job *job, int failed)
+{
+	/* release: a reader spinning in ahead_wait() sees the data with it */
+	__atomic_store_n(&job->state, failed ? AHEAD_FAILED : AHEAD_DONE, __ATOMIC_RELEASE);
+}
 
 static void *worker(void *arg)
 {
@@ -47,12 +54,11 @@ static void *worker(void *arg)
 		a->head = job->next;
 		if (!a->head)
 			a->tail = NULL;
+		__atomic_store_n(&job->state, AHEAD_RUNNING, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&a->lock);
 		failed = inflate_exact(&t->z, job->src, job->csize, job->dst, job->usize) != NULL;
 		pthread_mutex_lock(&a->lock);
-		/* release: a reader spinning in ahead_wait() sees the data with it */
-		__atomic_store_n(&job->state, failed ? AHEAD_FAILED : AHEAD_DONE,
-				 __ATOMIC_RELEASE);
+		finish_job(job, failed);
 		pthread_cond_broadcast(&a->done);
 	}
 	pthread_mutex_unlock(&a->lock);
@@ -61,6 +67,7 @@ static void *worker(void *arg)
 
 static void free_ahead(struct ahead *a)
 {
+	inflater_release(&a->reader_z);
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->work);
 	pthread_cond_destroy(&a->done);
@@ -76,6 +83,10 @@ struct ahead *ahead_new(const char *comp_name)
 	if (cpus < 2)
 		return NULL;
 	a = xcalloc(1, sizeof(*a));
+	if (inflater_init(&a->reader_z, comp_name) < 0) {
+		free(a);
+		return NULL;
+	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->work, NULL);
 	pthread_cond_init(&a->done, NULL);
@@ -127,11 +138,12 @@ void ahead_queue(struct ahead *a, struct ahead_job *job)
 }
 
 /*
- * A chunk takes the worker tens of microseconds; sleeping on the condition
+ * A chunk takes a worker tens of microseconds; sleeping on the condition
  * and being woken costs about as much again here (two futex calls and two
- * context switches), so the reader first spins a little on the other core.
+ * context switches), so the reader spins a little on the other core for a
+ * job a worker has started.
  */
-#define SPIN_TRIES	2000
+#define SPIN_TRIES	200
 
 static void cpu_relax(void)
 {
@@ -140,15 +152,46 @@ static void cpu_relax(void)
 #endif
 }
 
+/* Takes @job out of the queue if no worker has started it: 1 if so. */
+static int take_back(struct ahead *a, struct ahead_job *job)
+{
+	struct ahead_job **link, *prev = NULL;
+
+	if (job->state != AHEAD_QUEUED)
+		return 0;
+	for (link = &a->head; *link != job; link = &(*link)->next)
+		prev = *link;
+	*link = job->next;
+	if (a->tail == job)
+		a->tail = prev;
+	return 1;
+}
+
 void ahead_wait(struct ahead *a, struct ahead_job *job)
 {
+	int mine;
+
+	if (__atomic_load_n(&job->state, __ATOMIC_ACQUIRE) >= AHEAD_DONE)
+		return;
+	/*
+	 * With two cores, the reader waiting while two workers share one
+	 * other core was the bound of -F on a v7 file: it works instead.
+	 */
+	pthread_mutex_lock(&a->lock);
+	mine = take_back(a, job);
+	pthread_mutex_unlock(&a->lock);
+	if (mine) {
+		finish_job(job, inflate_exact(&a->reader_z, job->src, job->csize, job->dst,
+					      job->usize) != NULL);
+		return;
+	}
 	for (int i = 0; i < SPIN_TRIES; i++) {
-		if (__atomic_load_n(&job->state, __ATOMIC_ACQUIRE) != AHEAD_QUEUED)
+		if (__atomic_load_n(&job->state, __ATOMIC_ACQUIRE) >= AHEAD_DONE)
 			return;
 		cpu_relax();
 	}
 	pthread_mutex_lock(&a->lock);
-	while (job->state == AHEAD_QUEUED)
+	while (job->state < AHEAD_DONE)
 		pthread_cond_wait(&a->done, &a->lock);
 	pthread_mutex_unlock(&a->lock);
 }

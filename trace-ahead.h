@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum ahead_state { AHEAD_IDLE, AHEAD_QUEUED, AHEAD_DONE, AHEAD_FAILED };
+enum ahead_state { AHEAD_IDLE, AHEAD_QUEUED, AHEAD_RUNNING, AHEAD_DONE, AHEAD_FAILED };
 
 struct ahead_job {
-	enum ahead_state	state;		/* QUEUED: the worker's until DONE/FAILED */
+	enum ahead_state	state;		/* QUEUED, RUNNING: the workers' until DONE/FAILED */
 	uint64_t		at;		/* file offset of the chunk's header */
 	unsigned char		*src;		/* its compressed bytes */
 	size_t			csize, src_cap;
@@ -33,7 +33,10 @@ struct ahead *ahead_new(const char *comp_name);
 void ahead_free(struct ahead *a);
 
 void ahead_queue(struct ahead *a, struct ahead_job *job);
-/* Until @job is no longer the worker's. */
+/*
+ * Until @job is no longer the workers': a job no worker has started yet
+ * the caller (the reader, one thread) decompresses itself.
+ */
 void ahead_wait(struct ahead *a, struct ahead_job *job);
 
 #endif
