@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record --tsc2nsec and -C tsc2nsec: the kernel's own conversion of the
+ * TSC into nanoseconds (ns = (tsc * mult) >> shift), as perf publishes it
+ * in the first page of an event's mmap, for the TSC2NSEC option.
+ */
+#ifndef TRACE_TSC_H
+#define TRACE_TSC_H
+
+#include <stdint.h>
+
+struct tsc_conv {
+	uint32_t	mult;
+	uint32_t	shift;
+};
+
+/*
+ * Reads the conversion from every CPU's perf page (they must agree).  0, or
+ * -1 after printing why there is none, @what naming the option asked for.
+ */
+int tsc_conv_read(struct tsc_conv *tc, const char *what);
+
+#endif
