@@ -496,12 +496,11 @@ static int net_used(const struct record_plan *plan)
  */
 static int check_tsc2nsec(struct record_plan *plan)
 {
-	const char *clock = plan->top.ftrace.clock;
+	int taken = tsc_clock_take(&plan->top.ftrace.clock);
 
-	if (clock && !strcmp(clock, "tsc2nsec")) {
-		plan->top.ftrace.clock = "x86-tsc";
+	taken += rec_instances_take_tsc(plan->instances);
+	if (taken && !plan->tsc2nsec)
 		plan->tsc2nsec = "-C tsc2nsec";
-	}
 	if (!plan->tsc2nsec)
 		return PARSE_RUN;
 	if (record_guests_count(plan->guests))
@@ -1353,7 +1352,7 @@ static int write_trace(struct record_run *run)
 		return -1;
 	}
 	prefetch_finish(run->prefetch);
-	/* The top buffer's clock as 3.4 names it when it stores TSC2NSEC. */
+	/* Every buffer's clock is named so, as 3.4's, when the file has TSC2NSEC. */
 	clock = run->plan->tsc2nsec ? xstrdup("tsc2nsec") : tfs_current_clock(NULL);
 	/* -a: every format; with instances, theirs as well as the top's. */
 	formats = rec_instances_formats(run->plan->instances, run->events);
@@ -1385,7 +1384,8 @@ static int write_trace(struct record_run *run)
 	if (ret == 0)
 		ret = trace_output_write_data(out, run->nr_cpus, top_fds, clock);
 	if (ret == 0)
-		ret = rec_instances_write(run->plan->instances, out);
+		ret = rec_instances_write(run->plan->instances, out,
+					  run->plan->tsc2nsec ? "tsc2nsec" : NULL);
 	free(clock);
 	free(top_fds);
 	if (trace_output_close(out) < 0)

@@ -72,6 +72,14 @@ static int read_cpu(int cpu, struct tsc_conv *tc, const char **why, int *err)
 	return ret;
 }
 
+int tsc_clock_take(const char **clock)
+{
+	if (!*clock || strcmp(*clock, "tsc2nsec"))
+		return 0;
+	*clock = "x86-tsc";
+	return 1;
+}
+
 int tsc_conv_read(struct tsc_conv *tc, const char *what)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);

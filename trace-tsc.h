@@ -20,4 +20,10 @@ struct tsc_conv {
  */
 int tsc_conv_read(struct tsc_conv *tc, const char *what);
 
+/*
+ * -C tsc2nsec: when *@clock names it, the buffer records on the TSC
+ * (x86-tsc) instead, and the file gets the conversion: 1; else 0.
+ */
+int tsc_clock_take(const char **clock);
+
 #endif

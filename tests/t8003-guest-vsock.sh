@@ -100,7 +100,8 @@ cat /proc/uptime >uptime.before
 tsc_record "$TRACE_CMD" --tsc2nsec ours
 tsc_record "$TRACE_CMD" "-C tsc2nsec" ours-c
 cat /proc/uptime >uptime.after
-[ -z "$UPSTREAM34" ] || tsc_record "$UPSTREAM34" "-C tsc2nsec" up-c
+tsc_record "$TRACE_CMD" "-B tsc -C tsc2nsec" ours-b
+[ -z "$UPSTREAM34" ] || { tsc_record "$UPSTREAM34" "-C tsc2nsec" up-c; tsc_record "$UPSTREAM34" "-B tsc -C tsc2nsec" up-b; }
 cat $T/trace_clock >clock.after
 cat perf-clock ours.out; ls'
 
@@ -315,6 +316,21 @@ test_expect_success GUEST_TSC,UPSTREAM34 '3.4.s -C tsc2nsec file: the same TSC2N
 	"$TRACE_CMD" report -i up-c.dat >up-c.our &&
 	test_cmp up-c.up up-c.our &&
 	grep -q "tracing_mark_write: marker-tsc$" up-c.our
+'
+
+# -C tsc2nsec after -B: that instance on the TSC, the file converted, as 3.4.
+test_expect_success GUEST_TSC,UPSTREAM34 '-B NAME -C tsc2nsec: the instance named tsc2nsec with TSC2NSEC, reports equal 3.4s both ways' '
+	cd "$tsc_out" &&
+	test "$(cat ours-b.status)" = 0 && test "$(cat up-b.status)" = 0 &&
+	for f in ours-b up-b; do
+		"$TRACE_CMD" dump --options -i $f.dat >$f.options &&
+		grep -A1 "^\"tsc\" \[name\]$" $f.options | grep -q "^\"tsc2nsec\" \[clock\]$" &&
+		grep -q "^[0-9]* [0-9]* 0 \[multiplier, shift, offset\]$" $f.options &&
+		"$UPSTREAM34" report -i $f.dat >$f.up &&
+		"$TRACE_CMD" report -i $f.dat >$f.our &&
+		test_cmp $f.up $f.our &&
+		grep -q "sched_switch:" $f.our || exit 1
+	done
 '
 
 test_done
