@@ -20,6 +20,7 @@
 #include "trace-record-instances.h"
 #include "trace-recorder.h"
 #include "trace-tracefs.h"
+#include "trace-tsc.h"
 
 struct rec_instance {
 	struct buffer_plan plan;	/* its -e, -f, -R, -v, -p, -C, -O, -T; made and put back */
@@ -93,6 +94,15 @@ int rec_instances_check_usage(const struct rec_instances *ri)
 				     in->plan.name);
 	}
 	return 0;
+}
+
+int rec_instances_take_tsc(struct rec_instances *ri)
+{
+	int taken = 0;
+
+	for (int i = 0; i < ri->nr; i++)
+		taken += tsc_clock_take(&ri->inst[i].plan.ftrace.clock);
+	return taken;
 }
 
 int rec_instances_count(const struct rec_instances *ri)
@@ -369,6 +379,7 @@ fail:
 struct write_arg {
 	struct trace_output *out;
 	int nr_cpus;
+	const char *clock;	/* the BUFFER options' clock name, NULL: each one's own */
 };
 
 static int stats_one(struct rec_instance *in, void *arg)
@@ -380,7 +391,7 @@ static int stats_one(struct rec_instance *in, void *arg)
 
 int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out)
 {
-	struct write_arg w = { out, ri->nr_cpus };
+	struct write_arg w = { out, ri->nr_cpus, NULL };
 
 	/* Upstream's order: every instance's CPUSTATs, then the BUFFER options. */
 	if (for_each(ri, stats_one, &w) < 0)
@@ -394,16 +405,16 @@ int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out
 static int write_one(struct rec_instance *in, void *arg)
 {
 	struct write_arg *w = arg;
-	char *clock = tfs_current_clock(in->plan.inst);
+	char *clock = w->clock ? xstrdup(w->clock) : tfs_current_clock(in->plan.inst);
 	int ret = trace_output_write_buffer(w->out, in->plan.name, w->nr_cpus, in->tmp_fds, clock);
 
 	free(clock);
 	return ret;
 }
 
-int rec_instances_write(struct rec_instances *ri, struct trace_output *out)
+int rec_instances_write(struct rec_instances *ri, struct trace_output *out, const char *clock)
 {
-	struct write_arg w = { out, ri->nr_cpus };
+	struct write_arg w = { out, ri->nr_cpus, clock };
 	int ret = 0;
 
 	/* One at a time, in order: the first failure ends the file. */

@@ -74,8 +74,13 @@ struct tfs_events *rec_instances_formats(const struct rec_instances *ri,
 					 const struct tfs_events *top);
 /* Each instance's CPUSTATs and its BUFFER declaration, before the data. */
 int rec_instances_add_options(struct rec_instances *ri, struct trace_output *out);
-/* Each instance's buffer, after trace_output_write_data. */
-int rec_instances_write(struct rec_instances *ri, struct trace_output *out);
+/*
+ * Each instance's buffer, after trace_output_write_data, its clock named
+ * @clock (NULL: the one it records on).
+ */
+int rec_instances_write(struct rec_instances *ri, struct trace_output *out, const char *clock);
+/* -C tsc2nsec after a -B: those instances record on x86-tsc; how many did. */
+int rec_instances_take_tsc(struct rec_instances *ri);
 /* Per instance and CPU: the events recorded and lost, as record prints them. */
 void rec_instances_print_stats(struct rec_instances *ri, size_t page_size, int long_size);
 

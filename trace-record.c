@@ -42,6 +42,7 @@
 #include "trace-recorder.h"
 #include "trace-ringbuf.h"
 #include "trace-tracefs.h"
+#include "trace-tsc.h"
 
 extern const struct command cmd_record;
 
@@ -99,7 +100,7 @@ static const char record_usage[] =
 	"  --name NAME         after -A: the guest's name, in its file's name\n"
 	"  --tsync-interval MS sync the guests' clocks with ptp every MS ms (0: at the start\n"
 	"                      and end only, the default; negative: no time sync)\n"
-	"  --tsc2nsec          refused: no TSC to nanoseconds conversion\n"
+	"  --tsc2nsec          store the kernel's TSC to nanoseconds conversion (perf's)\n"
 	"  --proxy CID:PORT    in a guest: the host's agent -P traces the host for it into\n"
 	"                      OUTPUT-CID.dat; the options after it are that agent's\n"
 	"  -b KB               ring buffer size per CPU in KB while recording (restored after),\n"
@@ -199,6 +200,8 @@ struct record_plan {
 	char **argv;		/* the command and its arguments, or NULL */
 	struct record_net_opts net;	/* -N, -t, --v1 */
 	struct record_guests *guests;	/* -A and the options after each */
+	const char *tsc2nsec;	/* --tsc2nsec or -C tsc2nsec (which): a TSC2NSEC option */
+	struct tsc_conv tsc;	/* its multiplier and shift, read from perf */
 };
 
 /* What the run holds, so one cleanup path can undo any of it. */
@@ -256,6 +259,7 @@ static const char *file_option_name(int c)
 	case OPT_TS_OFFSET: return "--ts-offset";
 	case OPT_DAEMONIZE: return "--daemonize";
 	case OPT_NOSPLICE: return "--nosplice";
+	case OPT_TSC2NSEC: return "--tsc2nsec";
 	case 'm': return "-m";
 	case 'a': return "-a";
 	}
@@ -398,7 +402,8 @@ static int record_option(struct record_plan *plan, int c, char **argv)
 		break;
 	}
 	case OPT_TSC2NSEC:
-		return usage_error(plan->cmd, "--tsc2nsec: this trace-cmd does not convert TSC timestamps to nanoseconds: guests are synchronized on the host's clock (-C)");
+		plan->tsc2nsec = "--tsc2nsec";
+		break;
 	case OPT_PROXY:
 		if (record_guests_proxy(plan->guests, optarg) < 0)
 			return usage_follows(plan->cmd);
@@ -484,10 +489,34 @@ static int net_used(const struct record_plan *plan)
 	return plan->net.target || plan->net.agent;
 }
 
+/*
+ * --tsc2nsec keeps the clock (upstream's man page: the conversion is assumed
+ * to apply to it); -C tsc2nsec records on the TSC itself.  Either stores
+ * perf's conversion (read once the options are checked): PARSE_RUN or EXIT_USAGE.
+ */
+static int check_tsc2nsec(struct record_plan *plan)
+{
+	int taken = tsc_clock_take(&plan->top.ftrace.clock);
+
+	taken += rec_instances_take_tsc(plan->instances);
+	if (taken && !plan->tsc2nsec)
+		plan->tsc2nsec = "-C tsc2nsec";
+	if (!plan->tsc2nsec)
+		return PARSE_RUN;
+	if (record_guests_count(plan->guests))
+		return usage_error(plan->cmd, "%s cannot be used with -A: guests are synchronized on the host's clock (ptp), not by the TSC",
+				   plan->tsc2nsec);
+	if (net_used(plan))
+		return usage_error(plan->cmd, "%s cannot be used with -N: the listener writes no TSC2NSEC option",
+				   plan->tsc2nsec);
+	return PARSE_RUN;
+}
+
 /* What the options say together, once all are read: PARSE_RUN or EXIT_USAGE. */
 static int check_options(struct record_plan *plan)
 {
 	const struct command *cmd = plan->cmd;
+	int ret;
 
 	/* 3.4 reads a vsock guest through the fifos of setup-guest; -A here reads sockets only. */
 	if (plan->nofifos)
@@ -496,6 +525,8 @@ static int check_options(struct record_plan *plan)
 		return usage_error(cmd, "-A does not apply %s", plan->live ? "to stream: it prints this machine's events" :
 				   plan->net.agent ? "in an agent: it records for its host only" :
 				   "with -N: guests' files are written here");
+	if (!plan->live && (ret = check_tsc2nsec(plan)) != PARSE_RUN)
+		return ret;
 	if (plan->date && plan->ts_offset)
 		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
 	if (plan->nr_hooks && plan->live)
@@ -542,6 +573,8 @@ static int check_options(struct record_plan *plan)
 		return usage_error(cmd, "--user needs a COMMAND to run");
 	if (plan->proc_map && !plan->argv && !plan->top.ftrace.nr_pids)
 		return usage_error(cmd, "--proc-map needs a COMMAND or -P PID");
+	if (plan->tsc2nsec && tsc_conv_read(&plan->tsc, plan->tsc2nsec) < 0)
+		return EXIT_FAILED;
 	return PARSE_RUN;
 }
 
@@ -1173,6 +1206,18 @@ static int add_time_base_option(const struct record_plan *plan, struct trace_out
 	return 0;
 }
 
+/* --tsc2nsec, -C tsc2nsec: TSC2NSEC (u32 multiplier, u32 shift, u64 offset, 0 as 3.4's). */
+static int add_tsc2nsec(const struct record_plan *plan, struct trace_output *out)
+{
+	char payload[16] = { 0 };
+
+	if (!plan->tsc2nsec)
+		return 0;
+	memcpy(payload, &plan->tsc.mult, 4);
+	memcpy(payload + 4, &plan->tsc.shift, 4);
+	return trace_output_add_option(out, TRACE_OPT_TSC2NSEC, payload, sizeof(payload));
+}
+
 /* -H: each hook in a HOOK option, which report --profile applies. */
 static int add_hooks(const struct record_plan *plan, struct trace_output *out)
 {
@@ -1307,7 +1352,8 @@ static int write_trace(struct record_run *run)
 		return -1;
 	}
 	prefetch_finish(run->prefetch);
-	clock = tfs_current_clock(NULL);
+	/* Every buffer's clock is named so, as 3.4's, when the file has TSC2NSEC. */
+	clock = run->plan->tsc2nsec ? xstrdup("tsc2nsec") : tfs_current_clock(NULL);
 	/* -a: every format; with instances, theirs as well as the top's. */
 	formats = rec_instances_formats(run->plan->instances, run->events);
 	ret = trace_output_write_metadata(out, run->page_size, run->plan->all_formats ? NULL :
@@ -1324,6 +1370,8 @@ static int write_trace(struct record_run *run)
 	if (ret == 0 && top_used(run->plan))
 		ret = trace_output_add_cpustats(out, NULL, run->nr_cpus);
 	if (ret == 0)
+		ret = add_tsc2nsec(run->plan, out);
+	if (ret == 0)
 		ret = rec_instances_add_options(run->plan->instances, out);
 	if (ret == 0)
 		ret = add_proc_maps(run, out);
@@ -1336,7 +1384,8 @@ static int write_trace(struct record_run *run)
 	if (ret == 0)
 		ret = trace_output_write_data(out, run->nr_cpus, top_fds, clock);
 	if (ret == 0)
-		ret = rec_instances_write(run->plan->instances, out);
+		ret = rec_instances_write(run->plan->instances, out,
+					  run->plan->tsc2nsec ? "tsc2nsec" : NULL);
 	free(clock);
 	free(top_fds);
 	if (trace_output_close(out) < 0)

@@ -106,8 +106,10 @@ guest_qemu_() {
 	case $1 in
 	kvm) qemu_accel="-accel kvm -cpu host" ;;
 	# Multi-threaded TCG with two vCPUs hung now and then patching every
-	# function (RCU stalls); single-threaded never did.
-	*) qemu_accel="-accel tcg,thread=${GUEST_TCG_THREAD:-single} -cpu max" ;;
+	# function (RCU stalls); single-threaded never did.  GUEST_CPU and
+	# GUEST_APPEND: e.g. max,+invtsc and tsc=reliable keep the TSC the
+	# guest's clocksource, which perf's TSC conversion needs (t8003).
+	*) qemu_accel="-accel tcg,thread=${GUEST_TCG_THREAD:-single} -cpu ${GUEST_CPU:-max}" ;;
 	esac
 	rm -rf "$GUEST_SHARE/out" "$GUEST_SHARE/guest.log"
 	# shellcheck disable=SC2086 # $qemu_accel and the network are lists of options
@@ -115,7 +117,7 @@ guest_qemu_() {
 		${guest_net_args_:--nic none} -kernel "$GUEST_CACHE/vmlinux" -initrd "$GUEST_CACHE/initrd.gz" \
 		-virtfs local,path="$GUEST_SHARE",mount_tag=share,security_model=none \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
-		-append "console=ttyS0 quiet panic=-1 case_timeout=${GUEST_CASE_TIMEOUT:-60}" \
+		-append "console=ttyS0 quiet panic=-1 case_timeout=${GUEST_CASE_TIMEOUT:-60}${GUEST_APPEND:+ $GUEST_APPEND}" \
 		</dev/null >"$TRASH/guest-serial.log" 2>&1
 }
 

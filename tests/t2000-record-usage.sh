@@ -103,4 +103,23 @@ test_expect_success 'stream takes the same checks' '
 	test "$(head -n 1 err)" = "trace-cmd stream: invalid -M value '"'"'0'"'"': the mask selects no CPU"
 '
 
+# Where perf's clock page has no TSC conversion (this host, a PVM guest whose
+# sched_clock is not the TSC), --tsc2nsec and -C tsc2nsec fail at once, before
+# tracefs, saying why; the guest tests (t8003) record with it where it is.
+perf_clock=$("$HELPERS/perf-clock" 2>&1)
+case $perf_clock in
+cap_user_time=0*) test_set_prereq NO_TSC_CONV ;;
+*) say "perf's clock page here: '$perf_clock': the refusal is not checked" ;;
+esac
+test_expect_success NO_TSC_CONV '--tsc2nsec, -C tsc2nsec: no conversion in perf, one line naming why' '
+	why="perf'"'"'s clock page has no user time conversion (cap_user_time 0): the kernel'"'"'s sched_clock is not a stable TSC here" &&
+	record_usage 1 "--tsc2nsec -e sched true" "trace-cmd record: --tsc2nsec: $why" &&
+	record_usage 1 "-C tsc2nsec -e sched true" "trace-cmd record: -C tsc2nsec: $why" &&
+	test $(wc -l <err) = 1 &&
+	record_usage 2 "-C tsc2nsec -N h:1 -e sched" \
+		"trace-cmd record: -C tsc2nsec cannot be used with -N: the listener writes no TSC2NSEC option" &&
+	TRACE_CMD_TRACING_DIR=$NOWHERE test_expect_code 2 "$TRACE_CMD" stream --tsc2nsec -e sched 2>err &&
+	test "$(head -n 1 err)" = "trace-cmd stream: --tsc2nsec does not apply: stream writes no file"
+'
+
 test_done

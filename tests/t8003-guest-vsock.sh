@@ -61,7 +61,10 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
 	guest_case 34-ours-proxy 'ppair "$TRACE_CMD" "$UPSTREAM34" 4006'
-	guest_case ours-34-proxy 'ppair "$UPSTREAM34" "$TRACE_CMD" 4008'
+	# 3.4's agent -P sets no clock: its file has the kernel's default
+	# (global where the TSC is unstable, local here, with the TSC kept).
+	guest_case ours-34-proxy 'cat $T/trace_clock >clock.default
+	ppair "$UPSTREAM34" "$TRACE_CMD" 4008'
 	# agent -P 5: the record on CID 1 is refused (3.4 then gives up at once).
 	guest_case proxy-refused '"$TRACE_CMD" agent -p 4007 -P 5 >agent.out 2>&1 & agent=$!
 	sleep 2
@@ -82,7 +85,30 @@ echo $? >record.status
 echo $(($(date +%s) - start)) >seconds
 cat record.err; ls'
 
+# --tsc2nsec and -C tsc2nsec (not vsock, but this boot has the TSC as the
+# guest's clocksource, below): perf's conversion read by the helper, then
+# ours recording with each and 3.4 with -C tsc2nsec, the uptime around.
+guest_env "PERF_CLOCK=$HELPERS/perf-clock"
+guest_env 'tsc_record() {
+	"$1" record $2 -e sched_switch -o $3.dat sh -c "echo marker-tsc >$T/trace_marker; sleep 0.1" \
+		>$3.out 2>&1
+	echo $? >$3.status
+}'
+guest_case tsc 'cat $T/trace_clock >clock.before
+$PERF_CLOCK >perf-clock
+cat /proc/uptime >uptime.before
+tsc_record "$TRACE_CMD" --tsc2nsec ours
+tsc_record "$TRACE_CMD" "-C tsc2nsec" ours-c
+cat /proc/uptime >uptime.after
+tsc_record "$TRACE_CMD" "-B tsc -C tsc2nsec" ours-b
+[ -z "$UPSTREAM34" ] || { tsc_record "$UPSTREAM34" "-C tsc2nsec" up-c; tsc_record "$UPSTREAM34" "-B tsc -C tsc2nsec" up-b; }
+cat $T/trace_clock >clock.after
+cat perf-clock ours.out; ls'
+
 GUEST_CASE_TIMEOUT=${GUEST_CASE_TIMEOUT:-240}
+# perf has a TSC conversion only where the guest's sched_clock is a stable
+# TSC: under TCG, an invariant TSC and no check of its synchronization.
+GUEST_CPU=${GUEST_CPU:-max,+invtsc} GUEST_APPEND=${GUEST_APPEND:-tsc=reliable}
 test_have_prereq GUEST && guest_boot 900
 
 test_expect_success GUEST 'the guest boots and runs every case' 'guest_booted'
@@ -161,10 +187,12 @@ test_expect_success GUEST,UPSTREAM34 '3.4s pair over vsock: report of both files
 	both_reports 34-34 host-1.dat
 '
 
-# check_proxy NAME: the record's host.dat (its instance, the TIME_SHIFT the
+# check_proxy NAME [CLOCK]: the record's host.dat (its instance, the TIME_SHIFT the
 # agent made of its clock, GUEST naming the agent's file) and host-1.dat
-# (the agent's: the markers, GUEST "::GUEST::" naming the record's file).
+# (the agent's: the markers, GUEST "::GUEST::" naming the record's file, the
+# trace_clock line CLOCK, by default our agent's global).
 check_proxy() {
+	clock=${2:-"local [global]"}
 	out=$(guest_out $1) &&
 	guest_ok $1 &&
 	test "$(cat "$out/record.status")" = 0 &&
@@ -180,7 +208,7 @@ check_proxy() {
 	grep -q "^0x2 \[peer.s CPU count\]$" "$out/host.options" &&
 	grep -A2 "Option GUEST" "$out/host.options" | grep -q "^$agent_id \[trace id\]$" &&
 	grep -A1 "Option GUEST" "$out/agent.options" | grep -q "^::GUEST:: \[Guest name\]$" &&
-	grep -q "^local \[global\]" "$out/agent.options" ||
+	grep -qF "$clock" "$out/agent.options" ||
 	{ cat "$out/.output"; false; }
 }
 
@@ -193,7 +221,7 @@ test_expect_success GUEST,UPSTREAM34 '3.4s record --proxy with our agent: report
 '
 
 test_expect_success GUEST,UPSTREAM34 'our record --proxy, 3.4s agent -P: both files, the time shift from the agent' '
-	check_proxy ours-34-proxy
+	check_proxy ours-34-proxy "$(cat "$(guest_out ours-34-proxy)/clock.default")"
 '
 
 test_expect_success GUEST,UPSTREAM34 'our record --proxy with 3.4s agent: report of both files by ours equals 3.4s' '
@@ -226,6 +254,83 @@ test_expect_success GUEST 'record -A CID:PORT with nothing listening fails at on
 	test "$(cat "$out/seconds")" -le 5 &&
 	! test -e "$out/host.dat" && ! test -e "$out/host-1.dat" ||
 	{ cat "$out/.output"; false; }
+'
+
+# The guest's perf page: its TSC conversion (TCG with the settings above),
+# or none (then ours must refuse, saying why, and the rest is skipped).
+tsc_out=$(guest_out tsc)
+case $(cat "$tsc_out/perf-clock" 2>/dev/null) in
+cap_user_time=1*) test_set_prereq GUEST_TSC ;;
+*) test_have_prereq GUEST && say "the guest's perf has no TSC conversion: $(cat "$tsc_out/perf-clock" 2>&1)" ;;
+esac
+
+test_expect_success GUEST 'record --tsc2nsec in the guest: perf.s multiplier and shift in TSC2NSEC, or refused saying why' '
+	guest_ok tsc &&
+	if ! test_have_prereq GUEST_TSC; then
+		test "$(cat "$tsc_out/ours.status")" = 1 &&
+		grep -q "^trace-cmd record: --tsc2nsec: perf.s clock page has no user time conversion (cap_user_time 0)" "$tsc_out/ours.out"
+		exit
+	fi &&
+	cd "$tsc_out" &&
+	test "$(cat ours.status)" = 0 && test "$(cat ours-c.status)" = 0 &&
+	set -- $(sed "s/[a-z_]*=//g" perf-clock) &&
+	for f in ours ours-c; do
+		"$TRACE_CMD" dump --options -i $f.dat >$f.options &&
+		grep -q "^$2 $3 0 \[multiplier, shift, offset\]$" $f.options &&
+		grep -q "^\"tsc2nsec\" \[clock\]$" $f.options || exit 1
+	done &&
+	# --tsc2nsec keeps the clock (local), -C tsc2nsec records on the TSC; both put back after.
+	grep -q "^\[local\] global" ours.options &&
+	grep -q " \[x86-tsc\]$" ours-c.options &&
+	test_cmp clock.before clock.after
+'
+
+# The TSC is the guest's clocksource, so its ns count from about boot, as
+# /proc/uptime does: the marker falls between the uptimes read around.
+test_expect_success GUEST_TSC 'record -C tsc2nsec: report shows the TSC in ns, the marker within the uptimes around it' '
+	cd "$tsc_out" &&
+	"$TRACE_CMD" report -i ours-c.dat >ours-c.report &&
+	ts=$(sed -n "s/.* \([0-9]*\.[0-9]*\): print: *tracing_mark_write: marker-tsc$/\1/p" ours-c.report) &&
+	test -n "$ts" &&
+	awk -v ts=$ts -v lo=$(cut -d" " -f1 uptime.before) -v hi=$(cut -d" " -f1 uptime.after) \
+		"BEGIN { if (ts < lo - 0.5 || ts > hi + 0.5) { print ts \" not in \" lo \"..\" hi; exit 1 } }"
+'
+
+test_expect_success GUEST_TSC,UPSTREAM34 'our --tsc2nsec and -C tsc2nsec files: 3.4.s report equals ours' '
+	cd "$tsc_out" &&
+	for f in ours ours-c; do
+		"$UPSTREAM34" report -i $f.dat >$f.up &&
+		"$TRACE_CMD" report -i $f.dat >$f.our &&
+		test_cmp $f.up $f.our || exit 1
+	done
+'
+
+test_expect_success GUEST_TSC,UPSTREAM34 '3.4.s -C tsc2nsec file: the same TSC2NSEC and clocks as ours, our report equals 3.4.s' '
+	cd "$tsc_out" &&
+	test "$(cat up-c.status)" = 0 &&
+	"$TRACE_CMD" dump --options -i up-c.dat >up-c.options &&
+	for o in "^[0-9]* [0-9]* 0 \[multiplier" "^\"tsc2nsec\" \[clock\]$" " \[x86-tsc\]$"; do
+		test "$(grep "$o" up-c.options)" = "$(grep "$o" ours-c.options)" || exit 1
+	done &&
+	"$UPSTREAM34" report -i up-c.dat >up-c.up &&
+	"$TRACE_CMD" report -i up-c.dat >up-c.our &&
+	test_cmp up-c.up up-c.our &&
+	grep -q "tracing_mark_write: marker-tsc$" up-c.our
+'
+
+# -C tsc2nsec after -B: that instance on the TSC, the file converted, as 3.4.
+test_expect_success GUEST_TSC,UPSTREAM34 '-B NAME -C tsc2nsec: the instance named tsc2nsec with TSC2NSEC, reports equal 3.4s both ways' '
+	cd "$tsc_out" &&
+	test "$(cat ours-b.status)" = 0 && test "$(cat up-b.status)" = 0 &&
+	for f in ours-b up-b; do
+		"$TRACE_CMD" dump --options -i $f.dat >$f.options &&
+		grep -A1 "^\"tsc\" \[name\]$" $f.options | grep -q "^\"tsc2nsec\" \[clock\]$" &&
+		grep -q "^[0-9]* [0-9]* 0 \[multiplier, shift, offset\]$" $f.options &&
+		"$UPSTREAM34" report -i $f.dat >$f.up &&
+		"$TRACE_CMD" report -i $f.dat >$f.our &&
+		test_cmp $f.up $f.our &&
+		grep -q "sched_switch:" $f.our || exit 1
+	done
 '
 
 test_done
