@@ -183,22 +183,15 @@ static pid_t start_guest_sync(int fd, const struct net_trace_req *req, const cha
 }
 
 /*
- * The record arguments: the host's, after "record".  A proxy records on
- * the global clock unless told otherwise, as 3.4's agent -P does: the
- * guest's record compares its own clock with it.
+ * The record arguments: the host's, after "record".  A proxy, as 3.4's
+ * agent -P, sets no clock of its own: the kernel's unless they name one.
  */
-#define PROXY_CLOCK	"global"
-
 static const char **record_args(const struct net_trace_req *req, int *argc)
 {
-	const char **argv = xcalloc(req->argc + 4, sizeof(*argv));
+	const char **argv = xcalloc(req->argc + 2, sizeof(*argv));
 	int n = 0;
 
 	argv[n++] = "record";
-	if (req->proxy && !tsync_clock_arg(req->argc, req->argv)) {
-		argv[n++] = "-C";
-		argv[n++] = PROXY_CLOCK;
-	}
 	memcpy(argv + n, req->argv, req->argc * sizeof(*argv));
 	*argc = n + req->argc;
 	return argv;
