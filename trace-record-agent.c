@@ -238,6 +238,10 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 		g->current = -1;
 	if (!gs || opt == 'B' || opt < 0 || opt >= 128 || !guest_opts[opt])
 		return 0;
+	/* The agent would refuse it too, and the host would not learn why. */
+	if (opt == 'C' && arg && !strcmp(arg, "tsc2nsec"))
+		return error("%s %s: -C tsc2nsec: a guest's file is synchronized with the host by ptp, not by the TSC",
+			     gs->opt, gs->target);
 	if (add_arg(gs, guest_opts[opt]) < 0 || (arg && add_arg(gs, arg) < 0))
 		return -1;
 	return 1;

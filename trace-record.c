@@ -506,6 +506,9 @@ static int check_tsc2nsec(struct record_plan *plan)
 	if (record_guests_count(plan->guests))
 		return usage_error(plan->cmd, "%s cannot be used with -A: guests are synchronized on the host's clock (ptp), not by the TSC",
 				   plan->tsc2nsec);
+	if (plan->net.agent)
+		return usage_error(plan->cmd, "%s cannot be used in an agent: the host's file is synchronized by ptp, not by the TSC",
+				   plan->tsc2nsec);
 	if (net_used(plan))
 		return usage_error(plan->cmd, "%s cannot be used with -N: the listener writes no TSC2NSEC option",
 				   plan->tsc2nsec);
