@@ -127,8 +127,11 @@ test_expect_success '--nofifos records as without it (3.4 uses fifos for vsock g
 	grep -q "^trace-cmd record: --nofifos: guests are read over sockets here, never through fifos$" err
 '
 
-# A listener that takes the connection and never answers.
+# A listener that takes the connection and never answers.  The port file of
+# the one before is removed first: under load the loop below read that port,
+# no longer listened on, before the new listener wrote its own.
 mute_listener() {
+	rm -f port
 	python3 -c "
 import socket, sys, time
 s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(4)
