@@ -140,7 +140,7 @@ c = s.accept()
 time.sleep(60)
 " >port &
 	MUTE=$!
-	for i in $(seq 50); do [ -s port ] && break; sleep 0.1; done
+	for i in $(seq 200); do [ -s port ] && break; sleep 0.1; done
 	test -s port
 }
 
