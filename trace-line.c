@@ -813,7 +813,6 @@ struct plain_job {
 struct line_worker {
 	struct trace_printer	*runner;
 	struct prefix_cache	prefix;
-	struct jbuf		text;		/* --format: the line the record carries */
 	struct jbuf		cell;
 };
 
@@ -831,7 +830,6 @@ static void line_worker_free(void *ctx)
 	struct line_worker *w = ctx;
 
 	trace_printer_free(w->runner);
-	jbuf_free(&w->text);
 	jbuf_free(&w->cell);
 	free(w);
 }
@@ -845,85 +843,69 @@ static void job_record(const struct plain_job *j, struct tep_record *rec)
 	rec->data = (void *)(j + 1);
 }
 
-/* print_plain()'s line of a queued job, its event's text given. */
-static void put_job_line(struct prefix_cache *pc, const struct plain_job *j,
-			 const struct tep_record *rec, const char *text, size_t text_len,
-			 struct jbuf *out)
+/* A job's "PREFIX NAME: " at @out's end, with room for @more bytes after it. */
+static void put_job_head(struct prefix_cache *pc, const struct plain_job *j,
+			 const struct tep_record *rec, size_t more, struct jbuf *out)
 {
-	size_t name_len = j->name->len, len;
+	size_t name_len = j->name->len;
 	char *p;
 
-	if (text_len && text[text_len - 1] == '\n')
-		text_len--;
-	jbuf_reserve(out, PREFIX_MAX + name_len + text_len + 1 + COPY_SLACK);
+	jbuf_reserve(out, PREFIX_MAX + name_len + more + COPY_SLACK);
 	p = out->data + out->len;
-	len = prefix_of(j->l, j->src, pc, rec, j->pid, j->comm, p);
-	copy_slack(p + len, j->name->text, name_len);
-	len += name_len;
-	memcpy(p + len, text, text_len);
-	len += text_len;
-	p[len++] = '\n';
-	out->len += len;
-}
-
-/* The job's line, or with --format its record, the event's text given. */
-static void emit_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
-		     const char *text, size_t text_len, struct jbuf *out)
-{
-	if (!j->l->fmt) {
-		put_job_line(&w->prefix, j, rec, text, text_len, out);
-		return;
-	}
-	w->text.len = 0;
-	put_job_line(&w->prefix, j, rec, text, text_len, &w->text);
-	trace_format_line(j->l->fmt, &j->prep, rec, j->buffer, w->text.data, w->text.len - 1,
-			  out, &w->cell);
+	p += prefix_of(j->l, j->src, pc, rec, j->pid, j->comm, p);
+	copy_slack(p, j->name->text, name_len);
+	out->len = p + name_len - out->data;
 }
 
 /*
- * A line's prefix and name in @out, then the event's text run straight
- * after them, its newline cut: 0, or -1 with nothing kept when the program
- * cannot print it.
+ * The job's head, then its event's text, the newline cut: libtraceevent's
+ * @text, or when it is NULL the program run straight into @out.  0, or -1
+ * with @out as it was when the program cannot print the record.
  */
-static int run_job_text(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
-			struct jbuf *out)
+static int put_job_text(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+			const char *text, size_t text_len, struct jbuf *out)
 {
-	size_t start = out->len, name_len = j->name->len, len, end;
-	long text_len;
-	char *p;
+	size_t start = out->len;
+	long n;
 
-	jbuf_reserve(out, PREFIX_MAX + name_len + COPY_SLACK);
-	p = out->data + start;
-	len = prefix_of(j->l, j->src, &w->prefix, rec, j->pid, j->comm, p);
-	copy_slack(p + len, j->name->text, name_len);
-	len += name_len;
-	text_len = trace_printer_run_into(w->runner, j->prog, rec, &out->data, start + len,
-					  &out->size);
-	if (text_len < 0)
+	if (text) {
+		if (text_len && text[text_len - 1] == '\n')
+			text_len--;
+		put_job_head(&w->prefix, j, rec, text_len, out);
+		memcpy(out->data + out->len, text, text_len);
+		out->len += text_len;
+		return 0;
+	}
+	put_job_head(&w->prefix, j, rec, 0, out);
+	n = trace_printer_run_into(w->runner, j->prog, rec, &out->data, out->len, &out->size);
+	if (n < 0) {
+		out->len = start;
 		return -1;
-	end = start + len + text_len;
-	if (text_len && out->data[end - 1] == '\n')
-		end--;
-	out->len = end;
+	}
+	out->len += n;
+	if (n && out->data[out->len - 1] == '\n')
+		out->len--;
 	return 0;
 }
 
-/* The job's text line, or with --format its record, in @out: 0, or -1 with nothing kept. */
-static int run_job_line(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
-			struct jbuf *out)
+/*
+ * The job's line, or with --format its record, in @out (the text as
+ * put_job_text() takes it): 0, or -1 with @out as it was.
+ */
+static int put_job(struct line_worker *w, const struct plain_job *j, struct tep_record *rec,
+		   const char *text, size_t text_len, struct jbuf *out)
 {
 	size_t start = out->len, text_at;
 
 	if (!j->l->fmt) {
-		if (run_job_text(w, j, rec, out) < 0)
+		if (put_job_text(w, j, rec, text, text_len, out) < 0)
 			return -1;
-		/* the runner left room for its NUL: the newline takes it */
-		out->data[out->len++] = '\n';
+		jbuf_putc(out, '\n');
 		return 0;
 	}
 	trace_format_line_start(j->l->fmt, &j->prep, rec, j->buffer, out, &w->cell);
 	text_at = out->len;
-	if (run_job_text(w, j, rec, out) < 0) {
+	if (put_job_text(w, j, rec, text, text_len, out) < 0) {
 		out->len = start;
 		return -1;
 	}
@@ -938,7 +920,7 @@ static int format_job(void *ctx, const void *job, struct jbuf *out)
 	struct tep_record rec;
 
 	job_record(j, &rec);
-	return run_job_line(w, j, &rec, out);
+	return put_job(w, j, &rec, NULL, 0, out);
 }
 
 /* A record its program was not sure of: libtraceevent prints it, in this thread. */
@@ -952,7 +934,7 @@ static void format_job_here(void *arg, const void *job, struct jbuf *out)
 	job_record(j, &rec);
 	trace_seq_reset(s);
 	trace_printer_print(j->src->printer, s, j->ev, &rec, 0);
-	emit_job(l->here, j, &rec, s->buffer, s->len, out);
+	put_job(l->here, j, &rec, s->buffer, s->len, out);
 }
 
 static const struct par_ops line_par_ops = {
