@@ -29,6 +29,15 @@ int trace_format_kind(const char *name)
 
 /* ---- jbuf ---------------------------------------------------------------- */
 
+char *dup_slack(const char *s, size_t len)
+{
+	char *copy = xmalloc(len + 1 + COPY_SLACK);
+
+	memcpy(copy, s, len);
+	copy[len] = 0;
+	return copy;
+}
+
 void jbuf_grow(struct jbuf *b, size_t more)
 {
 	while (b->len + more > b->size)
@@ -262,11 +271,9 @@ static struct ev_desc *descs[DESC_SLOTS];
  */
 static char *jbuf_string(struct jbuf *b)
 {
-	char *s;
-
-	jbuf_putc(b, 0);
 	/* room to spare: the record's pieces are copied with copy_slack() */
-	s = memcpy(xmalloc(b->len + COPY_SLACK), b->data, b->len);
+	char *s = dup_slack(b->data, b->len);
+
 	jbuf_free(b);
 	return s;
 }
@@ -567,19 +574,25 @@ static char *put_plain(char *out, const void *p, const struct plain_op *op, int 
 	return put_decimal(out, n, 0, 0);
 }
 
+/* Field @i, a plain number, as a member (a comma first but for the first) at @p. */
+static char *put_plain_member(char *p, const struct ev_desc *d, int i, const void *data,
+			      char *const *keys, const size_t *key_lens)
+{
+	const struct plain_op *op = &d->ops[i];
+
+	*p = ',';
+	p += i != 0;
+	copy_slack(p, keys[i], key_lens[i]);
+	return put_plain(p + key_lens[i], (const char *)data + op->offset, op, d->swap);
+}
+
 /* The object of an event whose fields are all plain numbers, all in the record. */
 static char *put_plain_fields(char *p, const struct ev_desc *d, const void *data,
 			      char *const *keys, const size_t *key_lens)
 {
 	*p++ = '{';
-	for (int i = 0; i < d->nr; i++) {
-		const struct plain_op *op = &d->ops[i];
-
-		*p = ',';
-		p += i != 0;
-		copy_slack(p, keys[i], key_lens[i]);
-		p = put_plain(p + key_lens[i], (const char *)data + op->offset, op, d->swap);
-	}
+	for (int i = 0; i < d->nr; i++)
+		p = put_plain_member(p, d, i, data, keys, key_lens);
 	*p++ = '}';
 	return p;
 }
@@ -606,16 +619,9 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_d
 		const struct plain_op *op = &d->ops[i];
 
 		if (op->size && op->offset + op->size <= rec->size) {
-			char *p;
-
 			jbuf_reserve(b, 1 + key_lens[i] + 21 + COPY_SLACK);
-			p = b->data + b->len;
-			if (i)
-				*p++ = ',';
-			copy_slack(p, keys[i], key_lens[i]);
-			p = put_plain(p + key_lens[i], (const char *)rec->data + op->offset, op,
-				      d->swap);
-			b->len = p - b->data;
+			b->len = put_plain_member(b->data + b->len, d, i, rec->data, keys,
+						  key_lens) - b->data;
 			continue;
 		}
 		if (i)
@@ -950,6 +956,15 @@ static void jsonl_start(const struct trace_format *f, const struct trace_format_
 	jbuf_puts(b, ",\"text\":\"");
 }
 
+/* The raw text from @text_at to @b's end moved out to @cell, to be written again escaped. */
+static const char *take_text(struct jbuf *b, size_t text_at, struct jbuf *cell)
+{
+	cell->len = 0;
+	jbuf_put(cell, b->data + text_at, b->len - text_at);
+	b->len = text_at;
+	return cell->data;
+}
+
 /*
  * The text written raw at @text_at, escaped where it stands: most lines
  * need nothing, the rest are copied out (to @cell) and escaped back.
@@ -958,12 +973,8 @@ static void jsonl_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
 {
 	size_t n = b->len - text_at;
 
-	if (plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n) {
-		cell->len = 0;
-		jbuf_put(cell, b->data + text_at, n);
-		b->len = text_at;
-		put_text(b, cell->data, n, 1);
-	}
+	if (plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n)
+		put_text(b, take_text(b, text_at, cell), n, 1);
 	jbuf_puts(b, "\"}\n");
 }
 
@@ -1105,10 +1116,7 @@ static void csv_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
 		b->len++;
 		jbuf_put(b, "\"\r\n", 3);
 	} else {
-		cell->len = 0;
-		jbuf_put(cell, b->data + text_at, n);
-		b->len = text_at;
-		csv_cell(b, cell->data, n, 1);
+		csv_cell(b, take_text(b, text_at, cell), n, 1);
 	}
 }
 

@@ -39,6 +39,9 @@ static inline void copy_slack(char *dst, const char *src, size_t n)
 		memcpy(dst + i, src + i, COPY_SLACK);
 }
 
+/* @len bytes of @s, a NUL and COPY_SLACK bytes to spare, malloc()ed. */
+char *dup_slack(const char *s, size_t len);
+
 /*
  * Writes @v in decimal at @p, at least @width digits wide, padded with @pad
  * on the left (at most 20 digits + the padding); returns the end.  Inline:

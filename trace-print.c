@@ -261,6 +261,12 @@ static void *alloc(struct trace_printer *p, size_t size)
 
 /* ---- compiling numbers ---------------------------------------------------- */
 
+/* All the bits of a number of @size (1, 2, 4 or 8) bytes. */
+static uint64_t size_mask(int size)
+{
+	return size >= 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
+}
+
 /* A number field of 1, 2, 4 or 8 bytes: its mask, all its bits. */
 static struct expr *field_expr(struct trace_printer *p, const struct tep_format_field *f)
 {
@@ -269,7 +275,7 @@ static struct expr *field_expr(struct trace_printer *p, const struct tep_format_
 	x->kind = X_FIELD;
 	x->offset = f->offset;
 	x->size = f->size;
-	x->val = f->size >= 8 ? ~0ULL : (1ULL << (8 * f->size)) - 1;
+	x->val = size_mask(f->size);
 	return x;
 }
 
@@ -354,7 +360,7 @@ static struct expr *compile_index(struct trace_printer *p, struct tep_event *ev,
 
 		x->kind = X_FIELD;
 		x->offset += (int)x->a->val * x->size;
-		x->val = x->size >= 8 ? ~0ULL : (1ULL << (8 * x->size)) - 1;
+		x->val = size_mask(x->size);
 		if (mask)
 			x->val &= mask;
 		x->a = NULL;
@@ -492,7 +498,7 @@ static int compile_syms(struct trace_printer *p, struct str *s, struct tep_print
 
 		sym->val = flag_value(f->value);
 		sym->len = strlen(f->str);
-		sym->str = own(p, memcpy(xmalloc(sym->len + 1 + COPY_SLACK), f->str, sym->len + 1));
+		sym->str = own(p, dup_slack(f->str, sym->len));
 	}
 	return 0;
 }
@@ -771,7 +777,7 @@ static void add_text(struct trace_printer *p, struct program *prog, const char *
 	struct item *it = add_item(p, prog, I_TEXT);
 
 	it->len = strlen(text);
-	it->text = own(p, memcpy(xmalloc(it->len + 1 + COPY_SLACK), text, it->len + 1));
+	it->text = own(p, dup_slack(text, it->len));
 }
 
 /*
