@@ -814,28 +814,25 @@ static int close_proxy(struct guest *gs)
 
 static int finish_guest(struct guest *gs, uint64_t host_id)
 {
-	int ret, synced;
+	int ret, synced = 1;
 
 	if (!gs->reader)
 		return -1;	/* never started */
 	if (gs->proxy) {
 		ret = close_proxy(gs);
-		if (ret == 0)
-			ret = wait_reader(gs, DRAIN_MS);
-		if (ret == 0) {
-			wait_hang_up(gs);
-			ret = finish_file(gs);
-		}
-		return ret;
+	} else {
+		synced = stop_tsync(gs) == 0;
+		ret = close_agent(gs);
 	}
-	synced = stop_tsync(gs) == 0;
-	ret = close_agent(gs);
 	if (ret == 0)
 		ret = wait_reader(gs, DRAIN_MS);
 	if (ret == 0) {
 		wait_hang_up(gs);
 		ret = finish_file(gs);
 	}
+	/* A proxy's TIME_SHIFT came with its CLOSE_RESP (close_proxy). */
+	if (gs->proxy)
+		return ret;
 	if (ret == 0 && gs->tsync && !synced)
 		ret = error("'%s': time sync failed: '%s' has no TIME_SHIFT option", gs->target,
 			    gs->path);
