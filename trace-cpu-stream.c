@@ -22,10 +22,13 @@ static const char *buffer_name(const struct cpu_stream *s)
 	return s->live ? s->live_name : s->in->buffers[s->buffer].name;
 }
 
-/* @raw as report shows it: a live buffer's as read, a file's converted (buffer 0 is the top). */
+/*
+ * @raw as report shows it, converted by the file's options (buffer 0 is the
+ * top); a live buffer's metadata has only stream's TSC2NSEC, if any.
+ */
 static uint64_t stream_ts(const struct cpu_stream *s, uint64_t raw)
 {
-	return s->live ? raw : clock_conv_ts(&s->in->conv, s->buffer == 0, s->cpu, raw);
+	return clock_conv_ts(&s->in->conv, !s->live && s->buffer == 0, s->cpu, raw);
 }
 
 static int stream_bad(struct cpu_stream *s, uint64_t off, const char *fmt, const char *detail,

@@ -259,7 +259,6 @@ static const char *file_option_name(int c)
 	case OPT_TS_OFFSET: return "--ts-offset";
 	case OPT_DAEMONIZE: return "--daemonize";
 	case OPT_NOSPLICE: return "--nosplice";
-	case OPT_TSC2NSEC: return "--tsc2nsec";
 	case 'm': return "-m";
 	case 'a': return "-a";
 	}
@@ -528,7 +527,7 @@ static int check_options(struct record_plan *plan)
 		return usage_error(cmd, "-A does not apply %s", plan->live ? "to stream: it prints this machine's events" :
 				   plan->net.agent ? "in an agent: it records for its host only" :
 				   "with -N: guests' files are written here");
-	if (!plan->live && (ret = check_tsc2nsec(plan)) != PARSE_RUN)
+	if ((ret = check_tsc2nsec(plan)) != PARSE_RUN)
 		return ret;
 	if (plan->date && plan->ts_offset)
 		return usage_error(cmd, "--date and --ts-offset cannot be used together: both set the timestamps' base");
@@ -1209,16 +1208,10 @@ static int add_time_base_option(const struct record_plan *plan, struct trace_out
 	return 0;
 }
 
-/* --tsc2nsec, -C tsc2nsec: TSC2NSEC (u32 multiplier, u32 shift, u64 offset, 0 as 3.4's). */
+/* --tsc2nsec, -C tsc2nsec: the TSC2NSEC option. */
 static int add_tsc2nsec(const struct record_plan *plan, struct trace_output *out)
 {
-	char payload[16] = { 0 };
-
-	if (!plan->tsc2nsec)
-		return 0;
-	memcpy(payload, &plan->tsc.mult, 4);
-	memcpy(payload + 4, &plan->tsc.shift, 4);
-	return trace_output_add_option(out, TRACE_OPT_TSC2NSEC, payload, sizeof(payload));
+	return plan->tsc2nsec ? tsc_conv_add_option(&plan->tsc, out) : 0;
 }
 
 /* -H: each hook in a HOOK option, which report --profile applies. */
@@ -1515,6 +1508,7 @@ static int open_live(struct record_run *run)
 		.quiet = plan->quiet,
 		.top = top_used(plan),
 		.nr_instances = rec_instances_count(plan->instances),
+		.tsc = plan->tsc2nsec ? &plan->tsc : NULL,
 	};
 	int ret;
 

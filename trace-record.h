@@ -25,6 +25,8 @@ struct command;
 	"  -c                  with -F or -P, trace their children too\n"
 
 /* The ring buffers stream reads: each of @nr_cpus CPUs, pages of @page_size. */
+struct tsc_conv;
+
 struct record_live_buffers {
 	int nr_cpus;
 	size_t page_size;
@@ -32,6 +34,7 @@ struct record_live_buffers {
 	int top;		/* the top buffer is traced (events or a tracer) */
 	const char **instances;	/* -B NAME, in their order */
 	int nr_instances;
+	const struct tsc_conv *tsc;	/* --tsc2nsec, -C tsc2nsec: times convert by it; else NULL */
 };
 
 /* What takes the recorders' place for stream.  Each hook gets @ctx. */

@@ -31,6 +31,7 @@
 #include "trace-record.h"
 #include "trace-ringbuf.h"
 #include "trace-tracefs.h"
+#include "trace-tsc.h"
 
 extern const struct command cmd_stream;
 
@@ -46,7 +47,9 @@ static const char stream_usage[] =
 	"  -v                  the -e after it takes its events out (-e sched -v -e sched_switch)\n"
 	"  -i                  an -e that matches no event is a warning, not an error\n"
 	RECORD_TRACER_USAGE
-	"  -C CLOCK            the trace clock (from trace_clock) while streaming\n"
+	"  -C CLOCK            the trace clock (from trace_clock) while streaming;\n"
+	"                      tsc2nsec: the TSC, its times shown in ns\n"
+	"  --tsc2nsec          show the times converted from TSC ticks to ns (perf's)\n"
 	"  -O OPTION           turn trace option OPTION on, or off as -O noOPTION\n"
 	"  -M CPUMASK          trace only the CPUs of the hex CPUMASK (tracing_cpumask)\n"
 	"  -T                  a stack trace with each event (options/stacktrace)\n"
@@ -121,7 +124,7 @@ struct stream {
  * written to a memory file as a trace.dat without data, read back by
  * trace-input, so the events decode exactly as in a recorded file.
  */
-static struct trace_input *open_metadata(int nr_cpus, size_t page_size)
+static struct trace_input *open_metadata(int nr_cpus, size_t page_size, const struct tsc_conv *tsc)
 {
 	int fd = memfd_create("trace-cmd-stream", MFD_CLOEXEC);
 	int *no_data = xcalloc(nr_cpus, sizeof(*no_data));
@@ -139,10 +142,13 @@ static struct trace_input *open_metadata(int nr_cpus, size_t page_size)
 		goto out;
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		no_data[cpu] = -1;
-	clock = tfs_current_clock(NULL);
+	/* The clock's name and the conversion as record writes them: times print in ns. */
+	clock = tsc ? xstrdup("tsc2nsec") : tfs_current_clock(NULL);
 	ret = trace_output_write_metadata(out, page_size, NULL, NULL);
 	if (ret == 0)
 		ret = trace_output_add_host_options(out);
+	if (ret == 0 && tsc)
+		ret = tsc_conv_add_option(tsc, out);
 	if (ret == 0)
 		ret = trace_output_write_data(out, nr_cpus, no_data, clock);
 	free(clock);
@@ -233,7 +239,7 @@ static int stream_open(void *ctx, const struct record_live_buffers *b)
 	st->names = xcalloc(st->nr_bufs, sizeof(*st->names));
 	st->names[0] = "";
 	memcpy(st->names + 1, b->instances, b->nr_instances * sizeof(*st->names));
-	st->in = open_metadata(st->nr_cpus, st->page_size);
+	st->in = open_metadata(st->nr_cpus, st->page_size, b->tsc);
 	if (!st->in)
 		return -1;
 	st->tep = trace_input_tep(st->in);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "trace-cmd.h"
+#include "trace-output.h"
 #include "trace-tsc.h"
 
 /* What one CPU's page says: 1 a conversion, 0 none (why in @why), -1 perf refused. */
@@ -78,6 +79,15 @@ int tsc_clock_take(const char **clock)
 		return 0;
 	*clock = "x86-tsc";
 	return 1;
+}
+
+int tsc_conv_add_option(const struct tsc_conv *tc, struct trace_output *out)
+{
+	char payload[16] = { 0 };
+
+	memcpy(payload, &tc->mult, 4);
+	memcpy(payload + 4, &tc->shift, 4);
+	return trace_output_add_option(out, TRACE_OPT_TSC2NSEC, payload, sizeof(payload));
 }
 
 int tsc_conv_read(struct tsc_conv *tc, const char *what)

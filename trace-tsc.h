@@ -26,4 +26,8 @@ int tsc_conv_read(struct tsc_conv *tc, const char *what);
  */
 int tsc_clock_take(const char **clock);
 
+struct trace_output;
+/* The TSC2NSEC option of @tc: u32 multiplier, u32 shift, u64 offset 0, as 3.4's.  0 or -1. */
+int tsc_conv_add_option(const struct tsc_conv *tc, struct trace_output *out);
+
 #endif

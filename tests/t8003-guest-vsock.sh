@@ -102,6 +102,10 @@ cat /proc/uptime >uptime.before
 tsc_record "$TRACE_CMD" --tsc2nsec ours
 tsc_record "$TRACE_CMD" "-C tsc2nsec" ours-c
 cat /proc/uptime >uptime.after
+"$TRACE_CMD" stream -C tsc2nsec -e sched_switch sh -c "echo marker-stream >$T/trace_marker; sleep 0.1" \
+	>stream.out 2>stream.err
+echo $? >stream.status
+cat /proc/uptime >uptime.stream
 tsc_record "$TRACE_CMD" "-B tsc -C tsc2nsec" ours-b
 [ -z "$UPSTREAM34" ] || { tsc_record "$UPSTREAM34" "-C tsc2nsec" up-c; tsc_record "$UPSTREAM34" "-B tsc -C tsc2nsec" up-b; }
 cat $T/trace_clock >clock.after
@@ -297,6 +301,16 @@ test_expect_success GUEST_TSC 'record -C tsc2nsec: report shows the TSC in ns, t
 	test -n "$ts" &&
 	awk -v ts=$ts -v lo=$(cut -d" " -f1 uptime.before) -v hi=$(cut -d" " -f1 uptime.after) \
 		"BEGIN { if (ts < lo - 0.5 || ts > hi + 0.5) { print ts \" not in \" lo \"..\" hi; exit 1 } }"
+'
+
+test_expect_success GUEST_TSC 'stream -C tsc2nsec: the marker in ns, within the uptimes around it' '
+	cd "$tsc_out" &&
+	test "$(cat stream.status)" = 0 &&
+	ts=$(sed -n "s/.* \([0-9]*\.[0-9]*\): print: *tracing_mark_write: marker-stream$/\1/p" stream.out) &&
+	test -n "$ts" &&
+	awk -v ts=$ts -v lo=$(cut -d" " -f1 uptime.after) -v hi=$(cut -d" " -f1 uptime.stream) \
+		"BEGIN { if (ts < lo - 0.5 || ts > hi + 0.5) { print ts \" not in \" lo \"..\" hi; exit 1 } }" ||
+	{ cat stream.out stream.err; false; }
 '
 
 test_expect_success GUEST_TSC,UPSTREAM34 'our --tsc2nsec and -C tsc2nsec files: 3.4.s report equals ours' '
