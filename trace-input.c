@@ -844,7 +844,9 @@ static int open_buffer_sections(struct trace_input *in, struct cursor *c)
 		if (b->flyrecord)
 			b->data_end = body.base + body.size;
 		if (b->clock && b->clock[0] && !i) {
-			free(in->clock);
+			free(in->shown_clock);
+			in->shown_clock = in->clock;
+			in->shown_apart = 1;
 			in->clock = xstrdup(b->clock);
 		}
 	}
@@ -1289,6 +1291,7 @@ static int clock_in_usecs(const char *clock)
 struct trace_input *reader_open_file(const char *file, int flags)
 {
 	struct trace_input *in = xcalloc(1, sizeof(*in));
+	const char *shown;
 	struct cursor c;
 	struct stat st;
 	int ret;
@@ -1326,7 +1329,8 @@ struct trace_input *reader_open_file(const char *file, int flags)
 		in->comp_version = xstrdup("");
 	}
 	/* Like upstream, a file that names no clock is shown in seconds even with --raw-ts. */
-	in->in_usecs = !in->clock || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(in->clock)) ||
+	shown = in->shown_apart ? in->shown_clock : in->clock;
+	in->in_usecs = !shown || (!(flags & TRACE_INPUT_RAW_TS) && clock_in_usecs(shown)) ||
 		       clock_conv_in_ns(&in->conv);
 	return in;
 fail:
@@ -1369,6 +1373,7 @@ void reader_free(struct trace_input *in)
 	free(in->cmdlines);
 	clock_conv_free(&in->conv);
 	free(in->clock);
+	free(in->shown_clock);
 	free(in->comp_name);
 	free(in->comp_version);
 	inflater_release(&in->inflater);

@@ -116,6 +116,12 @@ struct trace_input {
 	char			*kallsyms, *printk, *cmdlines;
 	int			traceclock_seen;
 	char			*clock;
+	/*
+	 * The clock times are shown by when the top buffer names another (v7):
+	 * TRACECLOCK's, as 3.4 shows them, NULL without one (seconds).
+	 */
+	char			*shown_clock;
+	int			shown_apart;
 	int			in_usecs;
 
 	void			**owned;	/* decompressed sections, freed at close */

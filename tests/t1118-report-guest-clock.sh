@@ -211,6 +211,39 @@ test_expect_success PYTHON 'with its host, --ts-offset moves both buffers of the
 	grep -q "^ *inst: *bash-1234 *\[000\] \.\.\.\.\. 12345\.678908000: print: .*guest cpu0 first$" out
 '
 
+# How the times show goes by the TRACECLOCK option's clock, as 3.4 shows
+# them, not by the one the top buffer's BUFFER option names (3.4's record -A
+# writes a guest's file with [x86-tsc] there and "local" in its BUFFER when
+# the guest recorded with -C tsc2nsec); without TRACECLOCK, in seconds.
+# Each line: name, TRACECLOCK's clock (- none), top buffer's, how it shows.
+CLOCKS="tsc-local x86-tsc local raw
+local-tsc local x86-tsc usecs
+none-tsc - x86-tsc usecs
+counter-local counter local raw
+local-counter local counter usecs"
+test_expect_success PYTHON 'times show by the TRACECLOCK option'"'"'s clock, not the top buffer'"'"'s' '
+	python3 "$HELPERS/mkdat.py" --dump-spec sched >sched.json &&
+	echo "$CLOCKS" | while read name traceclock top shows; do
+		python3 -c "import json, sys
+s = json.load(open(\"sched.json\"))
+s[\"buffers\"] = [{\"name\": \"\", \"clock\": sys.argv[2], \"records\": s.pop(\"records\")}]
+s[\"version\"] = 7
+if sys.argv[1] == \"-\": s[\"traceclock\"] = False
+else: s[\"clock\"] = sys.argv[1]
+json.dump(s, open(\"clock.json\", \"w\"))" $traceclock $top &&
+		python3 "$HELPERS/mkdat.py" clock.json clock-$name.dat &&
+		"$TRACE_CMD" report -i clock-$name.dat >out &&
+		case $shows in
+		raw) grep -q "^ *<idle>-0 *\[000\] d\.\.1\.12345678901000: sched_wakeup:" out ;;
+		usecs) grep -q "^ *<idle>-0 *\[000\] d\.\.1\. 12345\.678901: sched_wakeup:" out ;;
+		esac || { echo "$name: not $shows"; head -3 out; exit 1; }
+	done
+'
+
+test_expect_success PYTHON,UPSTREAM34 'those files read the same in 3.4'"'"'s report' '
+	for f in clock-*.dat; do same34 -i $f || exit 1; done
+'
+
 while read args; do
 	test_expect_success PYTHON,UPSTREAM34 "report $args equals 3.4's" '
 		same34 '"$args"'
