@@ -498,6 +498,13 @@ static int check_tsc2nsec(struct record_plan *plan)
 	int taken = tsc_clock_take(&plan->top.ftrace.clock);
 
 	taken += rec_instances_take_tsc(plan->instances);
+	/*
+	 * An agent asked for -C tsc2nsec (3.4's record sends it for a guest)
+	 * does as 3.4's agent: records on the TSC and stores no conversion;
+	 * its host's file gets the ptp offsets, sampled on the TSC too.
+	 */
+	if (taken && !plan->tsc2nsec && plan->net.agent)
+		return PARSE_RUN;
 	if (taken && !plan->tsc2nsec)
 		plan->tsc2nsec = "-C tsc2nsec";
 	if (!plan->tsc2nsec)

@@ -232,6 +232,9 @@ const char *tsync_clock_of_args(int argc, const char *const *argv)
 {
 	const char *clock = tsync_clock_arg(argc, argv);
 
+	/* -C tsc2nsec records on the TSC: so are the agent's marks. */
+	if (clock && !strcmp(clock, "tsc2nsec"))
+		return "x86-tsc";
 	return clock ? clock : "local";
 }
 

@@ -45,7 +45,7 @@ struct tsync_sample {
 int tsync_ptp_offset(const uint64_t *guest_sent, const uint64_t *guest_recv,
 		     const uint64_t *host_recv, struct tsync_sample *out);
 
-/* The trace clock a TRACE_REQ's record arguments ask for (-C), "local" by default. */
+/* The trace clock a TRACE_REQ's record arguments ask for (-C; tsc2nsec: x86-tsc), "local" by default. */
 const char *tsync_clock_of_args(int argc, const char *const *argv);
 /* The same, NULL when the arguments name none. */
 const char *tsync_clock_arg(int argc, const char *const *argv);

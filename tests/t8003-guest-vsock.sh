@@ -60,6 +60,10 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib; exit $status'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
+	# 3.4's record sends a guest's -C tsc2nsec as it is: each agent records
+	# on the TSC, without a conversion of its own; 3.4's for reference.
+	guest_case 34-ours-tsc 'pair "$TRACE_CMD" "$UPSTREAM34" 4009 "1:4009 -C tsc2nsec"'
+	guest_case 34-34-tsc 'pair "$UPSTREAM34" "$UPSTREAM34" 4010 "1:4010 -C tsc2nsec"'
 	# Neither agent -P sets a clock: the agent's file has the kernel's
 	# default (global where the TSC is unstable, local here, with the TSC kept).
 	guest_case 34-ours-proxy 'cat $T/trace_clock >clock.default
@@ -191,6 +195,18 @@ test_expect_success GUEST,UPSTREAM34 '3.4s record -A offering FIFOs: our agent a
 test_expect_success GUEST,UPSTREAM34 '3.4s pair over vsock: report of both files by ours equals 3.4s' '
 	check 34-34 host-1.dat &&
 	both_reports 34-34 host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 '3.4s record -A 1:PORT -C tsc2nsec, our agent: the guest file on x86-tsc, no TSC2NSEC, as 3.4s agent' '
+	check 34-ours-tsc host-1.dat &&
+	check 34-34-tsc host-1.dat &&
+	for c in 34-ours-tsc 34-34-tsc; do
+		o=$(guest_out $c)/guest.options &&
+		grep -q " \[x86-tsc\]$" "$o" &&
+		! grep -q "multiplier, shift" "$o" || { cat "$o"; exit 1; }
+	done &&
+	both_reports 34-ours-tsc host-1.dat &&
+	both_reports 34-34-tsc host-1.dat
 '
 
 # check_proxy NAME: the record's host.dat (its instance, the TIME_SHIFT the
