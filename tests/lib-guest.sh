@@ -128,18 +128,18 @@ guest_boot() {
 	guest_ready || return 0
 	guest_write_env_ || { say "cannot write the guest's environment"; return 0; }
 	accel=$(guest_accel_)
-	started=$EPOCHREALTIME
+	started=$(test_now)
 	guest_qemu_ "$accel" "${1:-150}"
 	guest_boot_status_=$?
 	if [ "$accel" = kvm ] && ! grep -q booted "$GUEST_SHARE/guest.log" 2>/dev/null; then
 		say "kvm did not boot the guest, TCG instead"
-		accel=tcg; started=$EPOCHREALTIME
+		accel=tcg; started=$(test_now)
 		guest_qemu_ tcg "${1:-150}"
 		guest_boot_status_=$?
 	fi
 	booted=$(sed -n 's/^\[\([0-9.]*\)\] booted.*/\1/p' "$GUEST_SHARE/guest.log" 2>/dev/null)
 	say "guest: $accel, init at ${booted:-?} s, $(wc -l <"$GUEST_SHARE/cases/list") cases," \
-		"$(awk "BEGIN { printf \"%.1f\", $EPOCHREALTIME - $started }") s from start to power-off"
+		"$(awk "BEGIN { printf \"%.1f\", $(test_now) - $started }") s from start to power-off"
 }
 
 # guest_booted: the boot ran every case and powered off in time.

@@ -204,7 +204,7 @@ test_expect_success() {
 		fi
 		return
 	fi
-	test_started_=$EPOCHREALTIME
+	[ -z "${TEST_TIME_LOG:-}" ] || test_started_=$(test_now)
 	if test_run_ "$2"; then
 		echo "ok $test_count - $1"
 	else
@@ -215,8 +215,11 @@ test_expect_success() {
 	fi
 	# TEST_TIME_LOG: where each test's wallclock goes, to find the slow ones.
 	[ -z "${TEST_TIME_LOG:-}" ] ||
-		echo "$(basename "$0") $test_count $(awk "BEGIN { printf \"%.2f\", $EPOCHREALTIME - $test_started_ }") $1" >>"$TEST_TIME_LOG"
+		echo "$(basename "$0") $test_count $(awk "BEGIN { printf \"%.2f\", $(test_now) - $test_started_ }") $1" >>"$TEST_TIME_LOG"
 }
+
+# test_now: the time in seconds, with a fraction (dash has no $EPOCHREALTIME).
+test_now() { date +%s.%N; }
 
 test_done() {
 	echo "1..$test_count"
