@@ -169,12 +169,13 @@ static pid_t start_guest_sync(int fd, const struct net_trace_req *req, const cha
 			      struct net_trace_resp *resp)
 {
 	unsigned int port = 0;
-	pid_t tsync = tsync_guest_start(fd, req, name, &port);
+	const char *proto;
+	pid_t tsync = tsync_guest_start(fd, req, name, &port, &proto);
 
 	if (tsync) {
-		snprintf(resp->tsync_proto, sizeof(resp->tsync_proto), "%s", TSYNC_PTP);
+		snprintf(resp->tsync_proto, sizeof(resp->tsync_proto), "%s", proto);
 		resp->tsync_port = port;
-		agent_log("%s: time sync with ptp on port %u", name, port);
+		agent_log("%s: time sync with %s on port %u", name, proto, port);
 	} else if (req->tsync_offered) {
 		agent_log("%s offered time synchronization: none in common, the guest's clock is its own",
 			  name);

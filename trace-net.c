@@ -314,6 +314,8 @@ static void req_tsync_protos(struct cursor *c, struct net_trace_req *req)
 	while (cur_left(c) > 0 && cur_string(c, &name, "TRACE_REQ time-sync protocol") == 0 && *name)
 		if (!strcmp(name, "ptp"))
 			req->tsync_ptp = 1;
+		else if (!strcmp(name, "kvm"))
+			req->tsync_kvm = 1;
 }
 
 int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_trace_req *req,
@@ -415,19 +417,29 @@ int net_parse_rinit(struct net_peer *p, const struct net_msg *m, uint32_t cpus,
 	return 0;
 }
 
+/* The bytes of a protocol list: its names, each with its NUL, and the empty one last. */
+static size_t protos_size(const char *protos)
+{
+	size_t len = 0;
+
+	while (protos[len])
+		len += strlen(protos + len) + 1;
+	return len + 1;
+}
+
 /*
  * TRACE_REQ as 3.4's record -A sends it: argc 0 in the fixed part, the
- * arguments as a parameter, and with @offer_ptp the time-sync protocols one
- * ("ptp", then the empty name that ends the list).
+ * arguments as a parameter, and with @protos the time-sync protocols one
+ * (as "kvm\0ptp\0": the names, then the empty name that ends the list).
  */
 int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
-		       int offer_ptp, uint32_t proxy_cpus)
+		       const char *protos, uint32_t proxy_cpus)
 {
-	static const char protos[] = "ptp\0";
+	size_t plen = protos ? protos_size(protos) : 0;
 	unsigned char payload[NET_MSG_MAX];
 	/* be32 flags, be32 argc, be64 trace id; TRACE_PROXY: be32 cpus, be32 siblings */
 	unsigned char fixed[24] = { 0 };
-	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed) - 8 - sizeof(protos);
+	size_t len = 12, room = NET_MSG_MAX - NET_MSG_HDR - sizeof(fixed) - 8 - plen;
 
 	put_be32(payload, REQ_PARAM_ARGS);
 	put_be32(payload + 8, argc);
@@ -441,11 +453,11 @@ int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const ch
 		len += n;
 	}
 	put_be32(payload + 4, len - 8);
-	if (offer_ptp) {
+	if (protos) {
 		put_be32(payload + len, REQ_PARAM_TSYNC);
-		put_be32(payload + len + 4, sizeof(protos));
-		memcpy(payload + len + 8, protos, sizeof(protos));
-		len += 8 + sizeof(protos);
+		put_be32(payload + len + 4, plen);
+		memcpy(payload + len + 8, protos, plen);
+		len += 8 + plen;
 	}
 	put_be64(fixed + 8, trace_id);
 	if (proxy_cpus) {

@@ -120,6 +120,7 @@ struct net_trace_req {
 	const char	*argv[NET_AGENT_MAX_ARGS + 1];
 	int		tsync_offered;	/* the host named time-sync protocols */
 	int		tsync_ptp;	/* ... and "ptp" among them */
+	int		tsync_kvm;	/* ... and "kvm" */
 	int		proxy;		/* TRACE_PROXY (record --proxy) instead of TRACE_REQ */
 	uint32_t	proxy_cpus;	/* TRACE_PROXY: the record's CPU count (for time sync) */
 };
@@ -141,11 +142,12 @@ int net_parse_trace_req(struct net_peer *p, const struct net_msg *m, struct net_
 int net_send_trace_resp(struct net_peer *p, const struct net_trace_resp *resp);
 /*
  * record -A's side: the request (the host's @trace_id, the agent's record
- * arguments, "ptp" offered for time sync or not; record --proxy: TRACE_PROXY
+ * arguments, the time-sync protocols offered: @protos, NUL-terminated names
+ * and an empty one last, NULL for none; record --proxy: TRACE_PROXY
  * with its @proxy_cpus, 0 for TRACE_REQ)...
  */
 int net_send_trace_req(struct net_peer *p, uint64_t trace_id, int argc, const char *const *argv,
-		       int offer_ptp, uint32_t proxy_cpus);
+		       const char *protos, uint32_t proxy_cpus);
 /* ...and the answer, its ports stored in @ports (NET_MAX_CPUS of them) and pointed to by @resp. */
 int net_parse_trace_resp(struct net_peer *p, const struct net_msg *m, struct net_trace_resp *resp,
 			 unsigned int *ports);

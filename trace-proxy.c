@@ -48,7 +48,7 @@ static void *sync_main(void *arg)
 		      PROXY_ACCEPT_MS / 1000);
 		return NULL;
 	}
-	pt->host = tsync_host_new(&pt->peer, pt->clock, pt->cpus);
+	pt->host = tsync_host_new(&pt->peer, pt->clock, pt->cpus, NULL);
 	if (pt->host)
 		pt->status = tsync_host_run(pt->host, 0, &pt->stop);
 	return NULL;

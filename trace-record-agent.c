@@ -32,6 +32,7 @@
 #include "trace-record-agent.h"
 #include "trace-tracefs.h"
 #include "trace-tsync.h"
+#include "trace-tsync-kvm.h"
 
 #define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
 #define CLOSE_RESP_MS		30000	/* the agent's recorders drain before it answers CLOSE */
@@ -67,6 +68,7 @@ struct guest {
 	volatile sig_atomic_t tsync_stop;
 	const char	*sync_clock;	/* --proxy: our clock, which the agent samples */
 	int		proxy;		/* --proxy: the agent -P traces its host for us */
+	char		*kvm_dir;	/* kvm offered: the VM's KVM debugfs directory (trace-tsync-kvm.h) */
 	void		*time_shift;	/* --proxy: the TIME_SHIFT the agent made, for our file */
 	size_t		time_shift_len;
 };
@@ -238,7 +240,10 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 		g->current = -1;
 	if (!gs || opt == 'B' || opt < 0 || opt >= 128 || !guest_opts[opt])
 		return 0;
-	/* The agent would refuse it too, and the host would not learn why. */
+	/*
+	 * 3.4 sends it, and its agent records raw TSC ticks beside the host's
+	 * nanoseconds, synchronized by ptp or kvm as they are: no timeline.
+	 */
 	if (opt == 'C' && arg && !strcmp(arg, "tsc2nsec"))
 		return error("%s %s: -C tsc2nsec: a guest's file is synchronized with the host by ptp, not by the TSC",
 			     gs->opt, gs->target);
@@ -288,7 +293,7 @@ static int wait_answer(struct guest *gs, const char *what)
 	return 0;
 }
 
-/* What the agent chose: ptp when offered, or none. */
+/* What the agent chose: one of those offered, or none. */
 static int guest_time_sync(struct guest *gs, int offered)
 {
 	char shown[PRINTABLE_SIZE(16)];
@@ -298,10 +303,32 @@ static int guest_time_sync(struct guest *gs, int offered)
 			 gs->target, offered ? " (the agent chose none)" : "");
 		return 0;
 	}
-	if (!offered || strcmp(gs->resp.tsync_proto, TSYNC_PTP))
+	if (!offered || (strcmp(gs->resp.tsync_proto, TSYNC_PTP) &&
+			 (strcmp(gs->resp.tsync_proto, TSYNC_KVM) || !gs->kvm_dir)))
 		return error("'%s': the agent chose time-sync protocol '%s', which was not offered",
 			     gs->target, printable(shown, sizeof(shown), gs->resp.tsync_proto, 16));
 	return 0;
+}
+
+/*
+ * As 3.4's record: kvm first where the guest is a vsock one recording on the
+ * TSC whose KVM settings this machine can read (the guest's TSC then maps
+ * onto ours), ptp in any case; none with --tsync-interval < 0.
+ */
+static const char *tsync_offer(struct guest *gs, int argc, const char **argv, int offer)
+{
+	const char *clock = tsync_clock_arg(argc, argv);
+
+	if (gs->proxy)
+		return TSYNC_PTP "\0";
+	if (!offer)
+		return NULL;
+	if (gs->cid >= 0 && clock && !strcmp(clock, "x86-tsc"))
+		gs->kvm_dir = kvm_vm_dir(gs->cid);
+	if (gs->kvm_dir)
+		log_info("'%s': KVM's TSC settings of its vCPUs in %s: kvm time sync offered", gs->target,
+			 gs->kvm_dir);
+	return gs->kvm_dir ? TSYNC_KVM "\0" TSYNC_PTP "\0" : TSYNC_PTP "\0";
 }
 
 static int request(struct guest *gs, uint64_t host_id, const char *clock, int offer_ptp)
@@ -309,13 +336,13 @@ static int request(struct guest *gs, uint64_t host_id, const char *clock, int of
 	struct net_msg *m = xmalloc(sizeof(*m));
 	const char **argv;
 	int argc = guest_args(gs, clock, &argv), ret, cpus = 0;
+	const char *protos = tsync_offer(gs, argc, argv, offer_ptp);
 
 	/* --proxy: the agent samples our clock, one set per CPU of ours. */
 	if (gs->proxy && (cpus = tfs_cpu_count()) < 1)
 		ret = error("cannot count this machine's cpus in tracefs");
 	else
-		ret = net_send_trace_req(&gs->peer, host_id, argc, argv, offer_ptp || gs->proxy,
-					 cpus);
+		ret = net_send_trace_req(&gs->peer, host_id, argc, argv, protos, cpus);
 	if (ret == 0)
 		ret = wait_answer(gs, "TRACE_REQ");
 	if (ret == 0)
@@ -499,12 +526,12 @@ static int start_reader(struct guest *gs)
 	return 0;
 }
 
-/* When the agent took ptp: its time-sync port, connected at once (3.4's agent waits for it). */
+/* When the agent took a time sync: its port, connected at once (3.4's agent waits for it). */
 static int connect_tsync(struct guest *gs)
 {
 	char port[16];
 
-	if (strcmp(gs->resp.tsync_proto, TSYNC_PTP))
+	if (!gs->resp.tsync_proto[0])
 		return 0;
 	snprintf(port, sizeof(port), "%u", gs->resp.tsync_port);
 	gs->sync.name = gs->target;
@@ -559,7 +586,7 @@ static void *proxy_sync_main(void *arg)
 {
 	struct guest *gs = arg;
 
-	gs->tsync_status = tsync_guest_serve(&gs->sync, gs->sync_clock, &gs->tsync_stop);
+	gs->tsync_status = tsync_guest_serve(&gs->sync, TSYNC_PTP, gs->sync_clock, &gs->tsync_stop);
 	return NULL;
 }
 
@@ -595,7 +622,8 @@ static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
 {
 	if (gs->sync.fd < 0 || gs->proxy)
 		return 0;
-	gs->tsync = tsync_host_new(&gs->sync, clock, gs->resp.cpus);
+	gs->tsync = tsync_host_new(&gs->sync, clock, gs->resp.cpus,
+				   strcmp(gs->resp.tsync_proto, TSYNC_KVM) ? NULL : gs->kvm_dir);
 	if (!gs->tsync)
 		return -1;
 	if (header_version(gs) != 7) {
@@ -606,7 +634,8 @@ static int start_tsync(struct guest *gs, long interval_ms, const char *clock)
 		gs->tsync = NULL;
 		return 0;
 	}
-	log_info("'%s': time synchronization with ptp, every %ld ms", gs->target, interval_ms);
+	log_info("'%s': time synchronization with %s, every %ld ms", gs->target, gs->resp.tsync_proto,
+		 interval_ms);
 	gs->tsync_interval = interval_ms;
 	return start_thread(gs, tsync_main);
 }
@@ -927,6 +956,7 @@ void record_guests_free(struct record_guests *g)
 		free(gs->tmp_fds);
 		free(gs->data_fds);
 		free(gs->path);
+		free(gs->kvm_dir);
 		free(gs->name);
 		free(gs->host);
 		free(gs->port);

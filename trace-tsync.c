@@ -22,12 +22,20 @@
 #include "trace-page.h"
 #include "trace-tracefs.h"
 #include "trace-tsync.h"
+#include "trace-tsync-kvm.h"
 
 /* TIME_SYNC: char[16] protocol name, be32 command; then its payload. */
 #define TSYNC_NAME_LEN		16
 #define TSYNC_NONE		"none"
 enum { SYNC_PROBE = 1, SYNC_STOP = 2 };			/* with "none" */
 enum { PTP_START = 1, PTP_PROBE = 2, PTP_RESULTS = 3, PTP_OFFSET = 4, PTP_END = 5 };
+/*
+ * kvm: the guest's REQUEST carries its time; the host's RESPONSE that time
+ * and the vCPU's offset, scaling and fraction bits: four s64 each, in the
+ * sender's byte order (3.4's; kvm is x86's, so little-endian).
+ */
+enum { KVM_REQUEST = 1, KVM_RESPONSE = 2 };
+#define KVM_MSG_LEN		32
 #define PTP_FLAGS		3	/* upstream's: fastest response, times from markers */
 /* RESULTS: be32 round, be32 count, then room for twice the probes of (be64 time, be32 n). */
 #define PTP_RESULT_LEN		12
@@ -334,9 +342,28 @@ out:
 	return ret;
 }
 
+/* kvm's sample: this CPU's time now, for the host to answer with the vCPU's TSC settings. */
+static int guest_kvm_round(struct net_peer *p, struct net_msg *m, struct tsync_marks *mk,
+			   uint32_t round)
+{
+	uint64_t sent[TSYNC_PTP_PROBES + 1] = { 0 }, recv[TSYNC_PTP_PROBES + 1];
+	int64_t msg[4] = { 0 };
+
+	if (marks_clear(mk) < 0 || mark(mk, round, 1, MARK_SENT) < 0 ||
+	    marks_collect(mk, round, sent, recv) < 0)
+		return -1;
+	if (!sent[1])
+		return error("'%s': time sync: the mark of round %u is not in the buffer", p->name, round);
+	msg[0] = (int64_t)sent[1];
+	if (sync_send(p, TSYNC_KVM, KVM_REQUEST, msg, sizeof(msg)) < 0 ||
+	    !sync_expect(p, m, TSYNC_KVM, KVM_RESPONSE, KVM_MSG_LEN))
+		return -1;
+	return 0;
+}
+
 /* Runs one round pinned to @cpu (the guest CPU sampled), then unpinned. */
 static int guest_round_on(struct net_peer *p, struct net_msg *m, struct tsync_marks *mk,
-			  uint32_t round, unsigned int cpu)
+			  const char *proto, uint32_t round, unsigned int cpu)
 {
 	cpu_set_t old, one;
 	int pinned, ret;
@@ -345,7 +372,7 @@ static int guest_round_on(struct net_peer *p, struct net_msg *m, struct tsync_ma
 	CPU_SET(cpu, &one);
 	pinned = cpu < CPU_SETSIZE && !sched_getaffinity(0, sizeof(old), &old) &&
 		 !sched_setaffinity(0, sizeof(one), &one);
-	ret = guest_round(p, m, mk, round);
+	ret = strcmp(proto, TSYNC_KVM) ? guest_round(p, m, mk, round) : guest_kvm_round(p, m, mk, round);
 	if (pinned)
 		sched_setaffinity(0, sizeof(old), &old);
 	return ret;
@@ -363,7 +390,8 @@ static int wait_request(struct net_peer *p, volatile sig_atomic_t *stop)
 	return 0;
 }
 
-int tsync_guest_serve(struct net_peer *p, const char *clock, volatile sig_atomic_t *stop)
+int tsync_guest_serve(struct net_peer *p, const char *proto, const char *clock,
+		      volatile sig_atomic_t *stop)
 {
 	struct net_msg *m = xmalloc(sizeof(*m));
 	struct tsync_marks mk;
@@ -398,7 +426,7 @@ int tsync_guest_serve(struct net_peer *p, const char *clock, volatile sig_atomic
 		}
 		/* The CPU is a u16 in the host's byte order: upstream's x86 hosts, little-endian. */
 		cpu = m->body[m->fixed_len] | m->body[m->fixed_len + 1] << 8;
-		if (guest_round_on(p, m, &mk, ++round, cpu) < 0)
+		if (guest_round_on(p, m, &mk, proto, ++round, cpu) < 0)
 			break;
 	}
 	if (*stop)
@@ -421,7 +449,7 @@ static void on_tsync_stop(int sig)
 }
 
 /* The time-sync child: takes the host's connection on @lfd and answers it. */
-static int tsync_child(int lfd, const char *clock, const char *name)
+static int tsync_child(int lfd, const char *proto, const char *clock, const char *name)
 {
 	struct sigaction sa = { .sa_handler = on_tsync_stop };
 	struct pollfd pfd = { .fd = lfd, .events = POLLIN };
@@ -440,20 +468,22 @@ static int tsync_child(int lfd, const char *clock, const char *name)
 			      TSYNC_ACCEPT_MS / 1000);
 		return EXIT_FAILED;
 	}
-	ret = tsync_guest_serve(&peer, clock, &tsync_stopping);
+	ret = tsync_guest_serve(&peer, proto, clock, &tsync_stopping);
 	close(peer.fd);
 	return ret < 0 ? EXIT_FAILED : EXIT_OK;
 }
 
 pid_t tsync_guest_start(int fd, const struct net_trace_req *req, const char *name,
-			unsigned int *port)
+			unsigned int *port, const char **proto)
 {
 	struct sockaddr_storage local;
 	socklen_t len = sizeof(local);
 	int lfd;
 	pid_t pid;
 
-	if (!req->tsync_ptp || getsockname(fd, (struct sockaddr *)&local, &len) < 0)
+	/* kvm first, as 3.4's agent: a host offers it only where it reads KVM's settings. */
+	*proto = req->tsync_kvm ? TSYNC_KVM : req->tsync_ptp ? TSYNC_PTP : NULL;
+	if (!*proto || getsockname(fd, (struct sockaddr *)&local, &len) < 0)
 		return 0;
 	lfd = net_data_listen((struct sockaddr *)&local, len, 1, port);
 	if (lfd < 0)
@@ -462,7 +492,7 @@ pid_t tsync_guest_start(int fd, const struct net_trace_req *req, const char *nam
 	pid = fork();
 	if (pid == 0) {
 		close(fd);
-		exit(tsync_child(lfd, tsync_clock_of_args(req->argc, req->argv), name));
+		exit(tsync_child(lfd, *proto, tsync_clock_of_args(req->argc, req->argv), name));
 	}
 	close(lfd);
 	if (pid < 0) {
@@ -503,21 +533,26 @@ struct tsync_host {
 	struct cpu_samples	*per_cpu;
 	uint64_t		*recv;		/* this round's marks, by probe */
 	uint64_t		*unused;
+	char			*kvm_dir;	/* kvm: the VM's KVM debugfs directory; NULL: ptp */
 };
 
-struct tsync_host *tsync_host_new(struct net_peer *peer, const char *clock, int guest_cpus)
+struct tsync_host *tsync_host_new(struct net_peer *peer, const char *clock, int guest_cpus,
+				  const char *kvm_dir)
 {
 	struct tsync_host *h = xcalloc(1, sizeof(*h));
 
 	h->peer = peer;
 	h->cpus = guest_cpus;
-	if (guest_cpus < 1 || guest_cpus > NET_MAX_CPUS || marks_open(&h->marks, clock) < 0) {
+	h->marks.fd = -1;
+	/* kvm reads the host's side from KVM: no marks here. */
+	if (guest_cpus < 1 || guest_cpus > NET_MAX_CPUS || (!kvm_dir && marks_open(&h->marks, clock) < 0)) {
 		if (guest_cpus < 1 || guest_cpus > NET_MAX_CPUS)
 			error("'%s': time sync: %d guest cpus", peer->name, guest_cpus);
 		free(h);
 		return NULL;
 	}
 	h->m = xmalloc(sizeof(*h->m));
+	h->kvm_dir = kvm_dir ? xstrdup(kvm_dir) : NULL;
 	h->per_cpu = xcalloc(guest_cpus, sizeof(*h->per_cpu));
 	h->recv = xcalloc(TSYNC_PTP_PROBES + 1, sizeof(*h->recv));
 	h->unused = xcalloc(TSYNC_PTP_PROBES + 1, sizeof(*h->unused));
@@ -587,6 +622,26 @@ static void add_sample(struct cpu_samples *c, const struct tsync_sample *s)
 	c->s[c->n++] = *s;
 }
 
+/* kvm's sample of guest CPU @cpu: the guest's time, and that vCPU's settings now. */
+static int host_kvm_sample(struct tsync_host *h, int cpu)
+{
+	struct tsync_sample s = { 0 };
+	const unsigned char *pl = sync_expect(h->peer, h->m, TSYNC_KVM, KVM_REQUEST, KVM_MSG_LEN);
+	int64_t msg[4];
+
+	if (!pl || kvm_vcpu_shift(h->kvm_dir, cpu, &s) < 0)
+		return -1;
+	memcpy(msg, pl, sizeof(msg));
+	s.time = (uint64_t)msg[0];
+	msg[1] = s.offset;
+	msg[2] = (int64_t)s.scaling;
+	msg[3] = (int64_t)s.frac;
+	if (sync_send(h->peer, TSYNC_KVM, KVM_RESPONSE, msg, sizeof(msg)) < 0)
+		return -1;
+	add_sample(&h->per_cpu[cpu], &s);
+	return 0;
+}
+
 /* One sample of guest CPU @cpu. */
 static int host_sample(struct tsync_host *h, int cpu)
 {
@@ -596,6 +651,8 @@ static int host_sample(struct tsync_host *h, int cpu)
 	struct tsync_sample s = { .scaling = 1 };
 	uint32_t round;
 
+	if (h->kvm_dir)
+		return sync_send(p, TSYNC_NONE, SYNC_PROBE, req, 2) < 0 ? -1 : host_kvm_sample(h, cpu);
 	if (marks_clear(&h->marks) < 0 || sync_send(p, TSYNC_NONE, SYNC_PROBE, req, 2) < 0)
 		return -1;
 	pl = sync_expect(p, h->m, TSYNC_PTP, PTP_START, 8);
@@ -695,6 +752,7 @@ void tsync_host_free(struct tsync_host *h)
 	if (!h)
 		return;
 	marks_close(&h->marks);
+	free(h->kvm_dir);
 	for (int cpu = 0; cpu < h->cpus; cpu++)
 		free(h->per_cpu[cpu].s);
 	free(h->per_cpu);

@@ -13,6 +13,11 @@
  * picks the probe with the shortest round trip and answers OFFSET: its time
  * at the middle of that trip and the host's time minus it.  The host ends
  * the session with STOP ("none").
+ *
+ * "kvm", which a host offers first where it can read the guest's vCPUs' TSC
+ * settings from KVM (trace-tsync-kvm.h): after the PROBE, the guest sends
+ * REQUEST with its time (a raw marker's), the host answers RESPONSE with
+ * that vCPU's offset, scaling and fraction bits, which make the sample.
  */
 #ifndef TRACE_TSYNC_H
 #define TRACE_TSYNC_H
@@ -25,6 +30,7 @@
 #include "trace-net.h"
 
 #define TSYNC_PTP		"ptp"
+#define TSYNC_KVM		"kvm"
 #define TSYNC_PTP_PROBES	339	/* upstream's probes per sample */
 #define TSYNC_FLAG_INTERPOLATE	1	/* TIME_SHIFT flags: interpolate between samples */
 
@@ -55,17 +61,18 @@ const char *tsync_clock_arg(int argc, const char *const *argv);
  * the host's sample requests, marking times on @clock, until the host's STOP
  * (0), or an error or *@stop (-1 after a message, none for *@stop).
  */
-int tsync_guest_serve(struct net_peer *peer, const char *clock, volatile sig_atomic_t *stop);
+int tsync_guest_serve(struct net_peer *peer, const char *proto, const char *clock,
+		      volatile sig_atomic_t *stop);
 
 /*
  * The agent's time sync when the host's TRACE_REQ (@req, on the control
- * connection @control_fd) offers ptp: a time-sync port (its number in
- * *@port) served by a child process, started before the data ports exist so
- * it holds none of them.  Returns the child, or 0: no time sync, the host
- * is told none.
+ * connection @control_fd) offers kvm or ptp (*@proto: the one taken, kvm
+ * first as 3.4's agent): a time-sync port (its number in *@port) served by
+ * a child process, started before the data ports exist so it holds none of
+ * them.  Returns the child, or 0: no time sync, the host is told none.
  */
 pid_t tsync_guest_start(int control_fd, const struct net_trace_req *req, const char *name,
-			unsigned int *port);
+			unsigned int *port, const char **proto);
 /*
  * After the recording: waits for the child to see the host's STOP (a few
  * seconds at most), or stops it at once when the recording @failed.
@@ -76,10 +83,12 @@ void tsync_guest_finish(pid_t child, int failed);
 struct tsync_host;
 
 /*
- * Over @peer's connected time-sync socket, for a guest of @guest_cpus CPUs,
- * marking times on the host's @clock.  NULL after a message.
+ * Over @peer's connected time-sync socket, for a guest of @guest_cpus CPUs:
+ * with @kvm_dir (kvm_vm_dir()'s) by kvm, else by ptp marking times on the
+ * host's @clock.  NULL after a message.
  */
-struct tsync_host *tsync_host_new(struct net_peer *peer, const char *clock, int guest_cpus);
+struct tsync_host *tsync_host_new(struct net_peer *peer, const char *clock, int guest_cpus,
+				  const char *kvm_dir);
 /* One sample of every guest CPU: 0, or -1 after a message. */
 int tsync_host_sample_all(struct tsync_host *h);
 /*

@@ -47,6 +47,32 @@ guest_env 'record_against() {
 	return $status
 }'
 guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
+# kvm time sync: a stand-in for the guest's qemu (a process whose command
+# line gives the vsock device guest-cid=1, as qemu's does) and its KVM
+# debugfs directory, PID-FD/vcpuN, on a tmpfs over debugfs: vCPU 0 with
+# KVM's default (unscaled) ratio, vCPU 1 scaled by a half.  kpair is pair
+# recording on the TSC, which kvm needs.
+guest_env 'fake_vm() {
+	sh -c "sleep 300; :" qemu -device vhost-vsock-pci,id=vsock0,guest-cid=1 &
+	fake_qemu=$!
+	mount -t tmpfs kvmfake /sys/kernel/debug || return 1
+	d=/sys/kernel/debug/kvm/$fake_qemu-12
+	mkdir -p $d/vcpu0 $d/vcpu1
+	echo -1000000 >$d/vcpu0/tsc-offset
+	echo 281474976710656 >$d/vcpu0/tsc-scaling-ratio
+	echo 48 >$d/vcpu0/tsc-scaling-ratio-frac-bits
+	echo 5000 >$d/vcpu1/tsc-offset
+	echo 140737488355328 >$d/vcpu1/tsc-scaling-ratio
+	echo 48 >$d/vcpu1/tsc-scaling-ratio-frac-bits
+}
+fake_vm_end() { kill $fake_qemu; umount /sys/kernel/debug; }
+kpair() {
+	agent_bin=$1 record_bin=$2 port=$3 target=$4; shift 4
+	"$agent_bin" agent "$@" -p $port >agent.out 2>agent.err &
+	record_against "$KCLOCK -B vhost -e sched_switch -A $target"
+}'
+guest_case kvm-ours 'fake_vm && KCLOCK="-C x86-tsc --verbose=info" kpair "$TRACE_CMD" "$TRACE_CMD" 4011 1:4011; s=$?; fake_vm_end; exit $s'
+guest_case kvm-local 'fake_vm && KCLOCK= kpair "$TRACE_CMD" "$TRACE_CMD" 4012 1:4012; s=$?; fake_vm_end; exit $s'
 [ -n "$UPSTREAM34" ] && {
 	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
 	guest_case 34-ours-agent 'pair "$TRACE_CMD" "$UPSTREAM34" 4003 1:4003'
@@ -60,6 +86,8 @@ guest_case ours-ours 'pair "$TRACE_CMD" "$TRACE_CMD" 4001 1:4001 -V'
 	status=$?; ls -R /var/lib/trace-cmd; umount /var/lib; exit $status'
 	# The reference: 3.4 against itself.
 	guest_case 34-34 'pair "$UPSTREAM34" "$UPSTREAM34" 4004 1:4004'
+	guest_case kvm-34agent 'fake_vm && KCLOCK="-C x86-tsc" kpair "$UPSTREAM34" "$TRACE_CMD" 4013 1:4013; s=$?; fake_vm_end; exit $s'
+	guest_case kvm-34record 'fake_vm && KCLOCK="-C x86-tsc" kpair "$TRACE_CMD" "$UPSTREAM34" 4014 1:4014; s=$?; fake_vm_end; exit $s'
 	# 3.4's record sends a guest's -C tsc2nsec as it is: each agent records
 	# on the TSC, without a conversion of its own; 3.4's for reference.
 	guest_case 34-ours-tsc 'pair "$TRACE_CMD" "$UPSTREAM34" 4009 "1:4009 -C tsc2nsec"'
@@ -207,6 +235,57 @@ test_expect_success GUEST,UPSTREAM34 '3.4s record -A 1:PORT -C tsc2nsec, our age
 	done &&
 	both_reports 34-ours-tsc host-1.dat &&
 	both_reports 34-34-tsc host-1.dat
+'
+
+# kvm_shift NAME: the guest file's TIME_SHIFT is KVM's settings of each
+# vCPU (the offset negated; vCPU 0's default ratio as 1, 0 bits), at the
+# guest's times, two samples of each CPU at least, as 3.4 writes them.
+kvm_shift() {
+	o=$(guest_out $1)/guest.options &&
+	sed -n "s/^	\(-\{0,1\}[0-9]* [0-9]* [0-9]*\) [0-9]*\[offset .*/\1/p" "$o" >shifts &&
+	test "$(sort -u shifts)" = "$(printf "%s\n" "-5000 140737488355328 48" "1000000 1 0")" &&
+	test $(grep -c "^1000000 1 0$" shifts) -ge 2 &&
+	test $(grep -c "^-5000 " shifts) -ge 2 &&
+	! grep -q "	-\{0,1\}[0-9]* [0-9]* [0-9]* 0\[offset" "$o" ||
+	{ cat "$o"; false; }
+}
+
+test_expect_success GUEST 'kvm: our record -C x86-tsc -A 1:PORT of the VM, our agent: TIME_SHIFT from KVM.s settings' '
+	check kvm-ours host-1.dat &&
+	out=$(guest_out kvm-ours) &&
+	grep -q "kvm time sync offered" "$out/record.err" &&
+	grep -q "^1:[0-9]*: time sync with kvm on port [0-9]*$" "$out/agent.out" &&
+	kvm_shift kvm-ours
+'
+
+test_expect_success GUEST 'kvm: not offered when the guest records on another clock than the TSC (ptp taken)' '
+	check kvm-local host-1.dat &&
+	grep -q "^1:[0-9]*: time sync with ptp on port [0-9]*$" "$(guest_out kvm-local)/agent.out"
+'
+
+test_expect_success GUEST,UPSTREAM34 'kvm: our record with 3.4.s agent: it takes kvm, TIME_SHIFT from KVM.s settings, reports equal' '
+	check kvm-34agent host-1.dat &&
+	kvm_shift kvm-34agent &&
+	both_reports kvm-34agent host-1.dat
+'
+
+test_expect_success GUEST,UPSTREAM34 'kvm: our report of our kvm pair equals 3.4.s' '
+	both_reports kvm-ours host-1.dat
+'
+
+# 3.4's record offers kvm for this VM too and our agent takes it; 3.4 then
+# maps no vCPU to a thread (it watches kvm_entry events, which no real VM
+# runs here to fire) and samples none: both files, no TIME_SHIFT, as 3.4
+# against its own agent.
+test_expect_success GUEST,UPSTREAM34 'kvm: 3.4.s record offers kvm to our agent, which takes it; both files' '
+	out=$(guest_out kvm-34record) &&
+	guest_ok kvm-34record &&
+	test "$(cat "$out/record.status")" = 0 &&
+	grep -q "^Negotiated kvm time sync protocol with guest 1$" "$out/record.out" &&
+	grep -q "^1:[0-9]*: time sync with kvm on port [0-9]*$" "$out/agent.out" &&
+	test -s "$out/host.dat" && test -s "$out/host-1.dat" &&
+	"$TRACE_CMD" report -i "$out/host-1.dat" >"$out/guest.report" &&
+	test $(grep -c "tracing_mark_write: marker-" "$out/guest.report") = 5
 '
 
 # check_proxy NAME: the record's host.dat (its instance, the TIME_SHIFT the

@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 	signal(SIGALRM, on_alarm);
 	setitimer(ITIMER_REAL, &(struct itimerval){ .it_value = { run_ms / 1000, run_ms % 1000 * 1000 } },
 		  NULL);
-	h = sync.fd >= 0 ? tsync_host_new(&sync, "local", r.cpus) : NULL;
+	h = sync.fd >= 0 ? tsync_host_new(&sync, "local", r.cpus, NULL) : NULL;
 	if (h && tsync_host_run(h, interval, &run_over) == 0) {
 		print_samples(h, r.cpus);
 		ret = option && write_option(h, option) < 0;
