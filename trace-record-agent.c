@@ -245,7 +245,7 @@ int record_guests_option(struct record_guests *g, int opt, const char *arg, int 
 	 * nanoseconds, synchronized by ptp or kvm as they are: no timeline.
 	 */
 	if (opt == 'C' && arg && !strcmp(arg, "tsc2nsec"))
-		return error("%s %s: -C tsc2nsec: a guest's file is synchronized with the host by ptp, not by the TSC",
+		return error("%s %s: -C tsc2nsec: the guest's file would get no TSC conversion (3.4's agent writes none): record it on the TSC with -C x86-tsc",
 			     gs->opt, gs->target);
 	if (add_arg(gs, guest_opts[opt]) < 0 || (arg && add_arg(gs, arg) < 0))
 		return -1;

@@ -510,7 +510,7 @@ static int check_tsc2nsec(struct record_plan *plan)
 	if (!plan->tsc2nsec)
 		return PARSE_RUN;
 	if (record_guests_count(plan->guests))
-		return usage_error(plan->cmd, "%s cannot be used with -A: guests are synchronized on the host's clock (ptp), not by the TSC",
+		return usage_error(plan->cmd, "%s cannot be used with -A: the guests' files get no TSC conversion, so they would not share this one's nanoseconds",
 				   plan->tsc2nsec);
 	if (plan->net.agent)
 		return usage_error(plan->cmd, "%s cannot be used in an agent: the host's file is synchronized by ptp, not by the TSC",
