@@ -67,7 +67,7 @@ int append_finish(struct append *a)
 	return ret;
 }
 
-int append_option(const char *file, int id, const void *data, size_t len)
+int append_options(const char *file, int (*add)(struct trace_output *out, void *ctx), void *ctx)
 {
 	struct trace_input *in = append_open(file);
 	struct append a = { 0 };
@@ -76,7 +76,7 @@ int append_option(const char *file, int id, const void *data, size_t len)
 	trace_input_close(in);
 	if (ret < 0)
 		return -1;
-	if (trace_output_add_option(a.writer, id, data, len) < 0) {
+	if (add(a.writer, ctx) < 0) {
 		trace_output_close(a.writer);
 		outfile_abort(&a.out);
 		return -1;

@@ -37,7 +37,10 @@ int append_begin(struct append *a, const char *file, struct trace_input *in);
  */
 int append_finish(struct append *a);
 
-/* The whole cycle for one option @id: @file replaced once complete.  -1 after a message. */
-int append_option(const char *file, int id, const void *data, size_t len);
+/*
+ * The whole cycle: @add(writer, @ctx) adds the options (0, or -1 after a
+ * message), and @file is replaced once complete.  -1 after a message.
+ */
+int append_options(const char *file, int (*add)(struct trace_output *out, void *ctx), void *ctx);
 
 #endif

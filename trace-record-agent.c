@@ -33,6 +33,7 @@
 #include "trace-tracefs.h"
 #include "trace-tsync.h"
 #include "trace-tsync-kvm.h"
+#include "trace-tsc.h"
 
 #define HEADER_MS		30000	/* the agent's tracefs setup and whole file header */
 #define CLOSE_RESP_MS		30000	/* the agent's recorders drain before it answers CLOSE */
@@ -79,6 +80,8 @@ struct record_guests {
 	int		current;	/* the guest options go to; -1: none (before -A, after -B) */
 	long		tsync_interval;	/* --tsync-interval: ms between samples; < 0: no sync */
 	uint64_t	host_id;	/* the host file's trace id, in TIME_SHIFT */
+	struct tsc_conv	tsc;		/* --tsc2nsec: the conversion for the guests' files too */
+	int		tsc_set;
 };
 
 struct record_guests *record_guests_new(void)
@@ -661,21 +664,51 @@ static int stop_tsync_wait(struct guest *gs)
 	return gs->tsync_status;
 }
 
-/* The samples into the written guest file's TIME_SHIFT option. */
-static int write_time_shift(struct guest *gs, uint64_t host_id)
-{
-	size_t len;
-	void *opt = tsync_time_shift_option(gs->tsync, host_id, &len);
-	int ret = append_option(gs->path, TRACE_OPT_TIME_SHIFT, opt, len);
+struct closing {
+	struct guest		*gs;
+	uint64_t		host_id;
+	const struct tsc_conv	*tsc;
+};
 
-	free(opt);
+static int add_closing(struct trace_output *out, void *ctx)
+{
+	const struct closing *c = ctx;
+	size_t len;
+	void *opt;
+	int ret = 0;
+
+	if (c->gs->tsync) {
+		opt = tsync_time_shift_option(c->gs->tsync, c->host_id, &len);
+		ret = trace_output_add_option(out, TRACE_OPT_TIME_SHIFT, opt, len);
+		free(opt);
+	}
+	if (ret == 0 && c->tsc)
+		ret = tsc_conv_add_option(c->tsc, out);
 	return ret;
 }
 
+/*
+ * The written guest file's last options: the samples' TIME_SHIFT, and with
+ * --tsc2nsec this machine's TSC2NSEC, which turns the guest's times, once
+ * on this machine's TSC, into its nanoseconds.
+ */
+static int write_closing(struct guest *gs, uint64_t host_id, const struct tsc_conv *tsc)
+{
+	struct closing c = { .gs = gs, .host_id = host_id, .tsc = tsc };
+
+	if (!gs->tsync && !tsc)
+		return 0;
+	return append_options(gs->path, add_closing, &c);
+}
+
 int record_guests_start(struct record_guests *g, const char *output, uint64_t host_id,
-			const char *clock)
+			const char *clock, const struct tsc_conv *tsc)
 {
 	g->host_id = host_id;
+	if (tsc) {
+		g->tsc = *tsc;
+		g->tsc_set = 1;
+	}
 	for (int i = 0; i < g->nr; i++)
 		if (start_guest(&g->g[i], output, host_id, clock, g->tsync_interval >= 0) < 0)
 			return -1;
@@ -841,7 +874,7 @@ static int close_proxy(struct guest *gs)
 	return ret;
 }
 
-static int finish_guest(struct guest *gs, uint64_t host_id)
+static int finish_guest(struct guest *gs, uint64_t host_id, const struct tsc_conv *tsc)
 {
 	int ret, synced = 1;
 
@@ -865,8 +898,8 @@ static int finish_guest(struct guest *gs, uint64_t host_id)
 	if (ret == 0 && gs->tsync && !synced)
 		ret = error("'%s': time sync failed: '%s' has no TIME_SHIFT option", gs->target,
 			    gs->path);
-	else if (ret == 0 && gs->tsync)
-		ret = write_time_shift(gs, host_id);
+	else if (ret == 0)
+		ret = write_closing(gs, host_id, tsc);
 	return ret;
 }
 
@@ -884,7 +917,7 @@ int record_guests_finish(struct record_guests *g)
 	int ret = 0;
 
 	for (int i = 0; g && i < g->nr; i++)
-		if (finish_guest(&g->g[i], g->host_id) < 0)
+		if (finish_guest(&g->g[i], g->host_id, g->tsc_set ? &g->tsc : NULL) < 0)
 			ret = -1;
 	return ret;
 }

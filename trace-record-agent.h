@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 struct record_guests;
+struct tsc_conv;
 struct trace_output;
 
 struct record_guests *record_guests_new(void);
@@ -46,10 +47,11 @@ void record_guests_tsync_interval(struct record_guests *g, long ms);
  * agent to trace (its clock @clock unless its -C says otherwise), receives
  * its file header into @output's guest file, connects its data channels
  * and reads them in a process of its own.  @host_id is the host file's
- * trace id.  -1 after a message.
+ * trace id; @tsc (--tsc2nsec; NULL: none) goes into each guest's file too.
+ * -1 after a message.
  */
 int record_guests_start(struct record_guests *g, const char *output, uint64_t host_id,
-			const char *clock);
+			const char *clock, const struct tsc_conv *tsc);
 
 /*
  * After the host's recorders stopped: tells each agent to stop, waits for

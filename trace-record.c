@@ -509,9 +509,6 @@ static int check_tsc2nsec(struct record_plan *plan)
 		plan->tsc2nsec = "-C tsc2nsec";
 	if (!plan->tsc2nsec)
 		return PARSE_RUN;
-	if (record_guests_count(plan->guests))
-		return usage_error(plan->cmd, "%s cannot be used with -A: the guests' files get no TSC conversion, so they would not share this one's nanoseconds",
-				   plan->tsc2nsec);
 	if (plan->net.agent)
 		return usage_error(plan->cmd, "%s cannot be used in an agent: the host's file is synchronized by ptp, not by the TSC",
 				   plan->tsc2nsec);
@@ -1586,7 +1583,8 @@ static int setup(struct record_run *run)
 	if (ret == 0 && record_guests_count(plan->guests)) {
 		run->host_id = trace_output_new_trace_id();
 		ret = record_guests_start(plan->guests, plan->output, run->host_id,
-					  plan->top.ftrace.clock ? plan->top.ftrace.clock : "local");
+					  plan->top.ftrace.clock ? plan->top.ftrace.clock : "local",
+					  plan->tsc2nsec ? &plan->tsc : NULL);
 		if (ret == 0)
 			ret = exclude_own(run);
 	}

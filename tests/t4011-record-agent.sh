@@ -283,7 +283,6 @@ test_expect_success "usage: a bad vsock port, a missing port, --name alone, -N, 
 	usage_is "^trace-cmd record: -A .h:2.: a guest named .h. is already traced" record -A h:1 -A h:2 -e sched &&
 	usage_is "^trace-cmd record: -A does not apply with -N" record -N h:1 -A g:2 -e sched &&
 	usage_is "^trace-cmd stream: -A does not apply to stream" stream -A g:2 -e sched &&
-	usage_is "^trace-cmd record: --tsc2nsec cannot be used with -A: the guests. files get no TSC conversion, so they would not share this one.s nanoseconds$" record --tsc2nsec -A g:2 -e sched &&
 	usage_is "^trace-cmd record: -A g:2: -C tsc2nsec: the guest.s file would get no TSC conversion .3.4.s agent writes none.: record it on the TSC with -C x86-tsc$" record -e sched -A g:2 -C tsc2nsec -e sched &&
 	usage_is "^trace-cmd record: -C tsc2nsec cannot be used with -N: the listener writes no TSC2NSEC option$" record -C tsc2nsec -N h:1 -e sched &&
 	usage_is "^trace-cmd record: --proxy .host:80.: a vsock CID:PORT (the host.s agent -P)$" record --proxy host:80 -e sched &&

@@ -73,6 +73,11 @@ kpair() {
 }'
 guest_case kvm-ours 'fake_vm && KCLOCK="-C x86-tsc --verbose=info" kpair "$TRACE_CMD" "$TRACE_CMD" 4011 1:4011; s=$?; fake_vm_end; exit $s'
 guest_case kvm-local 'fake_vm && KCLOCK= kpair "$TRACE_CMD" "$TRACE_CMD" 4012 1:4012; s=$?; fake_vm_end; exit $s'
+# -C tsc2nsec with -A: both sides on the TSC (ptp samples it), both files
+# with TSC2NSEC (where perf has the conversion; else refused, exit 1).
+guest_case tsc-guest 'cat /proc/uptime >uptime.before
+KCLOCK="-C tsc2nsec" kpair "$TRACE_CMD" "$TRACE_CMD" 4015 1:4015; s=$?
+cat /proc/uptime >uptime.after; exit 0'
 [ -n "$UPSTREAM34" ] && {
 	guest_case ours-34agent 'pair "$UPSTREAM34" "$TRACE_CMD" 4002 g34@1:4002'
 	guest_case 34-ours-agent 'pair "$TRACE_CMD" "$UPSTREAM34" 4003 1:4003'
@@ -385,6 +390,25 @@ test_expect_success GUEST 'record --tsc2nsec in the guest: perf.s multiplier and
 	grep -q "^\[local\] global" ours.options &&
 	grep -q " \[x86-tsc\]$" ours-c.options &&
 	test_cmp clock.before clock.after
+'
+
+test_expect_success GUEST_TSC 'record -C tsc2nsec -A: host and guest files with TSC2NSEC, the markers in ns within the uptimes' '
+	check tsc-guest host-1.dat &&
+	cd "$(guest_out tsc-guest)" &&
+	set -- $(sed "s/[a-z_]*=//g" "$tsc_out/perf-clock") &&
+	"$TRACE_CMD" dump --options -i host.dat >host.options &&
+	for o in host.options guest.options; do
+		grep -q "^$2 $3 0 \[multiplier, shift, offset\]$" $o || { cat $o; exit 1; }
+	done &&
+	"$TRACE_CMD" report -i host.dat -i host-1.dat >both &&
+	sed -n "s/^host-1.dat: .* \([0-9]*\.[0-9]*\): print: *tracing_mark_write: marker-[0-9]$/\1/p" both >ts &&
+	test $(wc -l <ts) = 5 &&
+	awk -v lo=$(cut -d" " -f1 uptime.before) -v hi=$(cut -d" " -f1 uptime.after) \
+		"\$1 < lo - 0.5 || \$1 > hi + 0.5 { print \$1 \" not in \" lo \"..\" hi; bad = 1 } END { exit bad }" ts
+'
+
+test_expect_success GUEST_TSC,UPSTREAM34 'record -C tsc2nsec -A: 3.4.s report of both files equals ours' '
+	both_reports tsc-guest host-1.dat
 '
 
 # The TSC is the guest's clocksource, so its ns count from about boot, as
