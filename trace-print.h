@@ -19,8 +19,9 @@ struct print_program;
 
 /*
  * Whether printing @ev through libtraceevent may look up kernel functions
- * (kallsyms): a %pS-like conversion, a symbol name as a value, a helper
- * function, a plugin's handler, a trace_printk.
+ * (kallsyms): a %pS-like conversion, a symbol name taken for a number (not
+ * a string printed by %s), a helper function, a plugin's handler (but
+ * sched_switch's and futex's, which look none up), a trace_printk.
  */
 int trace_print_needs_functions(struct tep_event *ev);
 
