@@ -224,6 +224,11 @@ static void put_text(struct jbuf *b, const char *str, size_t len, int json)
 	}
 }
 
+int trace_format_json_plain(const char *s, size_t len)
+{
+	return plain_run((const unsigned char *)s, 0, len, PLAIN_JSON) == len;
+}
+
 void jbuf_jstr(struct jbuf *b, const char *s, size_t len)
 {
 	jbuf_putc(b, '"');
@@ -968,12 +973,13 @@ static const char *take_text(struct jbuf *b, size_t text_at, struct jbuf *cell)
 /*
  * The text written raw at @text_at, escaped where it stands: most lines
  * need nothing, the rest are copied out (to @cell) and escaped back.
+ * @plain: the text is known to need nothing, and is not looked at.
  */
-static void jsonl_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
+static void jsonl_end(struct jbuf *b, size_t text_at, struct jbuf *cell, int plain)
 {
 	size_t n = b->len - text_at;
 
-	if (plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n)
+	if (!plain && plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n)
 		put_text(b, take_text(b, text_at, cell), n, 1);
 	jbuf_puts(b, "\"}\n");
 }
@@ -1147,12 +1153,12 @@ void trace_format_line_start(const struct trace_format *f, const struct trace_fo
 }
 
 void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
-			   struct jbuf *cell)
+			   struct jbuf *cell, int plain)
 {
 	if (f->kind == TRACE_FORMAT_CSV)
 		csv_end(b, text_at, cell);
 	else
-		jsonl_end(b, text_at, cell);
+		jsonl_end(b, text_at, cell, plain);
 }
 
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
@@ -1164,7 +1170,7 @@ void trace_format_line(const struct trace_format *f, const struct trace_format_p
 	trace_format_line_start(f, p, rec, buffer, b, cell);
 	text_at = b->len;
 	jbuf_put(b, text, len);
-	trace_format_line_end(f, b, text_at, cell);
+	trace_format_line_end(f, b, text_at, cell, 0);
 }
 
 const char *trace_format_record(struct trace_format *f, struct trace_input *in,

@@ -167,6 +167,8 @@ static inline void jbuf_u64(struct jbuf *b, uint64_t v)
 }
 
 void jbuf_i64(struct jbuf *b, int64_t v);
+/* 1 when @len bytes of @s go into a JSON string as they are (printable ASCII, no '"' or '\\'). */
+int trace_format_json_plain(const char *s, size_t len);
 /* @s (at most @len bytes, up to a NUL) as a quoted JSON string; bad UTF-8 bytes as \u00XX. */
 void jbuf_jstr(struct jbuf *b, const char *s, size_t len);
 
@@ -251,12 +253,13 @@ void trace_format_line(const struct trace_format *f, const struct trace_format_p
  * trace_format_line() in two halves, for a text written straight into @b
  * between them (from @text_at on, raw): the start appends the record up to
  * its text, the end escapes or quotes the text where it stands and ends
- * the record.
+ * the record.  @plain: the text is known to need no JSON escaping
+ * (trace_format_json_plain() of each of its pieces), so jsonl skips its scan.
  */
 void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
 			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell);
 void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
-			   struct jbuf *cell);
+			   struct jbuf *cell, int plain);
 void trace_format_free(struct trace_format *f);
 
 #endif

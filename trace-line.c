@@ -29,6 +29,7 @@
 struct task_name {
 	const char	*comm;
 	size_t		len;
+	int		json_plain;	/* needs no JSON escaping (jsonl's text) */
 };
 
 struct comm_slot {
@@ -119,6 +120,7 @@ struct line_source {
 struct event_name {
 	char	*text;
 	size_t	len;
+	int	json_plain;	/* needs no JSON escaping (jsonl's text) */
 };
 
 /* The event name as upstream spaces it: " name: " padded to 20 columns. */
@@ -148,6 +150,7 @@ static const struct event_name *cached_name(struct line_source *src, struct tep_
 	if (!name->text) {
 		name->text = name_text(ev);
 		name->len = strlen(name->text);
+		name->json_plain = trace_format_json_plain(name->text, name->len);
 		if (ev->id >= src->names_end)
 			src->names_end = ev->id + 1;
 	}
@@ -372,6 +375,7 @@ static struct task_name comm_of(struct line_source *src, int pid)
 		return c->name;
 	name.comm = tep_data_comm_from_pid(src->tep, pid);
 	name.len = strlen(name.comm);
+	name.json_plain = trace_format_json_plain(name.comm, name.len);
 	/*
 	 * An unknown task ("<...>") is not cached: the sched_switch plugin
 	 * registers the names it prints, and upstream shows them from then on.
@@ -807,6 +811,7 @@ struct plain_job {
 	struct trace_format_prep prep;	/* --format's */
 	uint64_t		ts;
 	int			cpu, pid, size, buffer;
+	int			json_plain;	/* the line the program prints needs no escaping */
 };
 
 /* A worker's own printing state. */
@@ -896,6 +901,8 @@ static int put_job(struct line_worker *w, const struct plain_job *j, struct tep_
 		   const char *text, size_t text_len, struct jbuf *out)
 {
 	size_t start = out->len, text_at;
+	/* the prefix is digits and marks but for the task's and event's names */
+	int plain = !text && j->json_plain;
 
 	if (!j->l->fmt) {
 		if (put_job_text(w, j, rec, text, text_len, out) < 0)
@@ -909,7 +916,7 @@ static int put_job(struct line_worker *w, const struct plain_job *j, struct tep_
 		out->len = start;
 		return -1;
 	}
-	trace_format_line_end(j->l->fmt, out, text_at, &w->cell);
+	trace_format_line_end(j->l->fmt, out, text_at, &w->cell, plain);
 	return 0;
 }
 
@@ -999,6 +1006,8 @@ static int queue_plain(struct trace_line *l, struct line_source *src, struct tep
 	j->ev = ev;
 	j->comm = comm_of(src, pid);
 	j->name = cached_name(src, ev);
+	j->json_plain = j->comm.json_plain && j->name->json_plain &&
+			trace_printer_program_json_plain(prog);
 	j->ts = rec->ts;
 	j->cpu = rec->cpu;
 	j->pid = pid;

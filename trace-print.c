@@ -269,6 +269,7 @@ struct program {
 	struct item	*items;
 	int		nr_items;
 	int		needs_functions;
+	int		json_plain;	/* its every text needs no JSON escaping */
 };
 
 enum { PROG_NONE, PROG_OK, PROG_SLOW, PROG_RETRY };
@@ -948,6 +949,67 @@ static struct program *compile_failed(struct trace_printer *p, struct tep_event 
 	return prog;
 }
 
+static int text_plain(const char *text)
+{
+	return trace_format_json_plain(text, strlen(text));
+}
+
+/* Whether each string @s may print is one known now, needing no JSON escaping. */
+static int str_json_plain(const struct str *s)
+{
+	switch (s->kind) {
+	case S_CONST:
+		return text_plain(s->text);
+	case S_COND:
+		return str_json_plain(s->yes) && str_json_plain(s->no);
+	case S_FLAGS:
+		if (s->text && !text_plain(s->text))
+			return 0;
+		/* the names, and the value left in hex: as a symbol's */
+		__attribute__((fallthrough));
+	case S_SYMBOL:
+		for (int i = 0; i < s->nr_syms; i++)
+			if (!trace_format_json_plain(s->syms[i].str, s->syms[i].len))
+				return 0;
+		return 1;
+	default:
+		return 0;	/* the record's own bytes */
+	}
+}
+
+/*
+ * Whether every text @prog writes goes into a JSON string as it is: its
+ * own text, numbers (digits, signs, hex, padding), and strings it knows
+ * now; not the record's strings or function names.  jsonl then skips
+ * looking at the text for what to escape.
+ */
+static int program_json_plain(const struct program *prog)
+{
+	for (int i = 0; i < prog->nr_items; i++) {
+		const struct item *it = &prog->items[i];
+
+		if (it->pre_len && !trace_format_json_plain(it->pre, it->pre_len))
+			return 0;
+		switch (it->kind) {
+		case I_TEXT:
+			if (!trace_format_json_plain(it->text, it->len))
+				return 0;
+			break;
+		case I_NUM:
+		case I_PTR:
+		case I_END:
+			break;
+		case I_STR:
+			if (!str_json_plain(it->s))
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /*
  * Each text item goes into the conversion after it as that item's prefix:
  * run() dispatches on half the items, and the dispatch is what its time
@@ -973,6 +1035,7 @@ static void finish_program(struct program *prog)
 	prog->items = xrealloc(prog->items, sizeof(*prog->items) * (n + 1));
 	memset(&prog->items[n], 0, sizeof(prog->items[n]));
 	prog->items[n].kind = I_END;
+	prog->json_plain = program_json_plain(prog);
 }
 
 static struct program *compile(struct trace_printer *p, struct tep_event *ev)
@@ -1610,6 +1673,11 @@ const struct print_program *trace_printer_program(struct trace_printer *p, struc
 		p->functions_sorted = 1;
 	}
 	return (const struct print_program *)sl->prog;
+}
+
+int trace_printer_program_json_plain(const struct print_program *prog)
+{
+	return ((const struct program *)prog)->json_plain;
 }
 
 struct trace_printer *trace_printer_runner(const struct trace_printer *p)

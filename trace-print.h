@@ -60,6 +60,8 @@ const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
  * libtraceevent (in the owner's thread).
  */
 const struct print_program *trace_printer_program(struct trace_printer *p, struct tep_event *ev);
+/* 1 when every text @prog writes needs no JSON escaping (trace_format_json_plain()). */
+int trace_printer_program_json_plain(const struct print_program *prog);
 struct trace_printer *trace_printer_runner(const struct trace_printer *p);
 const char *trace_printer_run(struct trace_printer *runner, const struct print_program *prog,
 			      struct tep_record *rec, size_t *len);
