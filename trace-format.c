@@ -1126,16 +1126,24 @@ static void csv_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
 	}
 }
 
-void trace_format_prepare(struct trace_format *f, struct trace_input *in,
-			  struct tep_record *rec, struct trace_format_prep *p)
+void trace_format_prepare_known(struct trace_format *f, struct trace_input *in,
+				struct tep_record *rec, int type, int pid,
+				struct trace_format_prep *p)
 {
 	if (in != f->in)
 		switch_input(f, in);
-	/* the input's own readers of the type, pid, flags: libtraceevent's cost a call each */
-	p->desc = event_desc(f, trace_input_record_type(in, rec));
-	p->pid = trace_input_record_pid(in, rec);
-	p->comm = comm_of(f, p->pid);
+	p->desc = event_desc(f, type);
+	p->pid = pid;
+	p->comm = comm_of(f, pid);
 	p->flags = trace_input_record_flags(in, rec);
+}
+
+void trace_format_prepare(struct trace_format *f, struct trace_input *in,
+			  struct tep_record *rec, struct trace_format_prep *p)
+{
+	/* the input's own readers of the type, pid, flags: libtraceevent's cost a call each */
+	trace_format_prepare_known(f, in, rec, trace_input_record_type(in, rec),
+				   trace_input_record_pid(in, rec), p);
 }
 
 void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,

@@ -246,6 +246,10 @@ struct trace_format_prep {
 };
 void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 			  struct tep_record *rec, struct trace_format_prep *p);
+/* The same with the record's event id @type and @pid already read. */
+void trace_format_prepare_known(struct trace_format *f, struct trace_input *in,
+				struct tep_record *rec, int type, int pid,
+				struct trace_format_prep *p);
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
 		       struct tep_record *rec, int buffer, const char *text, size_t len,
 		       struct jbuf *b, struct jbuf *cell);

@@ -996,7 +996,7 @@ static int queue_plain(struct trace_line *l, struct line_source *src, struct tep
 		return -1;
 	pid = trace_input_record_pid(src->in, rec);
 	if (l->fmt)
-		trace_format_prepare(l->fmt, src->in, rec, &prep);
+		trace_format_prepare_known(l->fmt, src->in, rec, ev->id, pid, &prep);
 	j = par_out_job(l->par, sizeof(*j) + rec->size);
 	j->prep = prep;
 	j->buffer = buffer;
