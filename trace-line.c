@@ -29,12 +29,12 @@
 struct task_name {
 	const char	*comm;
 	size_t		len;
-	int		json_plain;	/* needs no JSON escaping (jsonl's text) */
 };
 
 struct comm_slot {
 	int		pid;
 	struct task_name name;
+	int		json_plain;	/* the name needs no JSON escaping (jsonl's text) */
 };
 
 /*
@@ -375,7 +375,6 @@ static struct task_name comm_of(struct line_source *src, int pid)
 		return c->name;
 	name.comm = tep_data_comm_from_pid(src->tep, pid);
 	name.len = strlen(name.comm);
-	name.json_plain = trace_format_json_plain(name.comm, name.len);
 	/*
 	 * An unknown task ("<...>") is not cached: the sched_switch plugin
 	 * registers the names it prints, and upstream shows them from then on.
@@ -383,8 +382,19 @@ static struct task_name comm_of(struct line_source *src, int pid)
 	if (strcmp(name.comm, "<...>")) {
 		c->pid = pid;
 		c->name = name;
+		c->json_plain = trace_format_json_plain(name.comm, name.len);
 	}
 	return name;
+}
+
+/* Whether @comm, comm_of() @pid just now, needs no JSON escaping. */
+static int comm_json_plain(const struct line_source *src, int pid, struct task_name comm)
+{
+	const struct comm_slot *c = &src->comms[(unsigned int)pid % COMM_CACHE];
+
+	if (c->name.comm == comm.comm && c->pid == pid)
+		return c->json_plain;
+	return trace_format_json_plain(comm.comm, comm.len);
 }
 
 /*
@@ -1006,7 +1016,8 @@ static int queue_plain(struct trace_line *l, struct line_source *src, struct tep
 	j->ev = ev;
 	j->comm = comm_of(src, pid);
 	j->name = cached_name(src, ev);
-	j->json_plain = j->comm.json_plain && j->name->json_plain &&
+	/* jsonl's alone: text lines pay nothing for it */
+	j->json_plain = l->fmt && j->name->json_plain && comm_json_plain(src, pid, j->comm) &&
 			trace_printer_program_json_plain(prog);
 	j->ts = rec->ts;
 	j->cpu = rec->cpu;
