@@ -401,15 +401,6 @@ static void number_value(struct tep_handle *tep, const void *p, int size, int is
 	}
 }
 
-static void put_number(struct jbuf *b, struct tep_handle *tep, const void *p, int size,
-		       int is_signed)
-{
-	struct trace_field_value v;
-
-	number_value(tep, p, size, is_signed, &v);
-	trace_format_put_value(b, tep, &v);
-}
-
 /* The element size an array's type names, where the format gives none (u32 buf[]). */
 static int type_elem_size(struct tep_handle *tep, const char *type)
 {
@@ -424,18 +415,49 @@ static int type_elem_size(struct tep_handle *tep, const char *type)
 	return 1;
 }
 
+/*
+ * A plain field's number (1, 2, 4 or 8 bytes at @p), as number_value() reads
+ * it and trace_format_put_value() writes it, at @out (room for 21 bytes);
+ * returns the end.
+ */
+static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
+{
+	uint64_t n = load_number(p, op->size, swap);
+	/* sign-extended from the field's size: chosen, not branched on */
+	uint64_t extended = (uint64_t)((int64_t)(n << op->shift) >> op->shift);
+
+	n = op->is_signed ? extended : n;
+	if (op->is_signed && (int64_t)n < 0) {
+		*out++ = '-';
+		n = -n;
+	}
+	return put_decimal(out, n, 0, 0);
+}
+
+/* The array's numbers as put_plain() writes them, in one reserve (a stack has dozens). */
 static void put_array(struct jbuf *b, struct tep_handle *tep, const unsigned char *p,
 		      size_t len, int elem, int is_signed)
 {
+	struct plain_op op = { 0 };
+	int swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	char *q;
+
 	if (elem != 1 && elem != 2 && elem != 4 && elem != 8)
 		elem = 1;
-	jbuf_putc(b, '[');
+	op.size = elem;
+	op.is_signed = is_signed;
+	op.shift = elem < 8 ? 64 - 8 * elem : 0;
+	/* each element's digits, sign and comma: "-128," to 20 digits and a comma */
+	jbuf_reserve(b, 2 + (len / elem + 1) * (elem == 8 ? 22 : elem == 4 ? 12 : 7));
+	q = b->data + b->len;
+	*q++ = '[';
 	for (size_t off = 0; off + elem <= len; off += elem) {
 		if (off)
-			jbuf_putc(b, ',');
-		put_number(b, tep, p + off, elem, is_signed);
+			*q++ = ',';
+		q = put_plain(q, p + off, &op, swap);
 	}
-	jbuf_putc(b, ']');
+	*q++ = ']';
+	b->len = q - b->data;
 }
 
 void trace_format_put_value(struct jbuf *b, struct tep_handle *tep,
@@ -562,26 +584,12 @@ static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_
 }
 
 /*
- * A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes
- * it, at @out (room for 21 bytes); returns the end.
+ * Field @i, a plain number, as a member (a comma first but for the first)
+ * at @p.  Inline: its call was a tenth of what a field cost.
  */
-static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
-{
-	uint64_t n = load_number(p, op->size, swap);
-	/* sign-extended from the field's size: chosen, not branched on */
-	uint64_t extended = (uint64_t)((int64_t)(n << op->shift) >> op->shift);
-
-	n = op->is_signed ? extended : n;
-	if (op->is_signed && (int64_t)n < 0) {
-		*out++ = '-';
-		n = -n;
-	}
-	return put_decimal(out, n, 0, 0);
-}
-
-/* Field @i, a plain number, as a member (a comma first but for the first) at @p. */
-static char *put_plain_member(char *p, const struct ev_desc *d, int i, const void *data,
-			      char *const *keys, const size_t *key_lens)
+static inline __attribute__((always_inline)) char *
+put_plain_member(char *p, const struct ev_desc *d, int i, const void *data, char *const *keys,
+		 const size_t *key_lens)
 {
 	const struct plain_op *op = &d->ops[i];
 
