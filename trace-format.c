@@ -257,6 +257,7 @@ struct ev_desc {
 	char			**csv_keys;	/* ""name"": as inside a quoted csv cell */
 	size_t			*csv_key_lens;
 	struct plain_op		*ops;		/* per field: where its number is, if plain */
+	char			*texts;		/* per field: is_text() */
 	char			*head;		/* "system":"..","event":".." */
 	size_t			head_len;
 	char			*csv_head;	/* the system's and event's csv cells, commas after */
@@ -316,6 +317,15 @@ static char *csv_doubled(const char *s)
 
 static void csv_cell(struct jbuf *b, const char *s, size_t len, int last);
 
+/*
+ * libtraceevent calls u8/s8 arrays strings too; only char arrays are text,
+ * and old kernels' "char buf; size:0" (ftrace's print) is one.
+ */
+static int is_text(struct tep_format_field *f)
+{
+	return ((f->flags & TEP_FIELD_IS_STRING) || !f->size) && strstr(f->type, "char");
+}
+
 static struct ev_desc *desc_of(struct tep_event *ev)
 {
 	unsigned int h = (unsigned int)(((uintptr_t)ev >> 4) % DESC_SLOTS);
@@ -339,8 +349,10 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	d->csv_keys = xcalloc(n + 1, sizeof(*d->csv_keys));
 	d->csv_key_lens = xcalloc(n + 1, sizeof(*d->csv_key_lens));
 	d->ops = xcalloc(n + 1, sizeof(*d->ops));
+	d->texts = xcalloc(n + 1, 1);
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
 		d->fields[d->nr] = f;
+		d->texts[d->nr] = is_text(f);
 		d->keys[d->nr] = json_key(f->name);
 		d->key_lens[d->nr] = strlen(d->keys[d->nr]);
 		d->csv_keys[d->nr] = csv_doubled(d->keys[d->nr]);
@@ -482,15 +494,6 @@ void trace_format_put_value(struct jbuf *b, struct tep_handle *tep,
 	}
 }
 
-/*
- * libtraceevent calls u8/s8 arrays strings too; only char arrays are text,
- * and old kernels' "char buf; size:0" (ftrace's print) is one.
- */
-static int is_text(struct tep_format_field *f)
-{
-	return ((f->flags & TEP_FIELD_IS_STRING) || !f->size) && strstr(f->type, "char");
-}
-
 int trace_format_field_is_number(struct tep_format_field *f)
 {
 	return !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) && f->size;
@@ -515,7 +518,7 @@ static void array_value(const unsigned char *p, size_t len, int elem, int is_sig
 
 /* A __data_loc / __rel_loc field: a 32-bit word of offset (low) and length (high). */
 static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
-			  struct tep_record *rec, struct trace_field_value *v)
+			  struct tep_record *rec, int text, struct trace_field_value *v)
 {
 	const unsigned char *data = rec->data;
 	uint64_t w = tep_read_number(tep, data + f->offset, f->size >= 4 ? 4 : f->size);
@@ -529,7 +532,7 @@ static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
 	}
 	if (len > rec->size - off)
 		len = rec->size - off;
-	if (is_text(f))
+	if (text)
 		text_value((const char *)data + off, len, v);
 	else
 		array_value(data + off, len, f->elementsize ? (int)f->elementsize :
@@ -542,8 +545,8 @@ static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
  * many entries as the stack had, fewer or more.  (Smaller elements could be
  * the record's padding.)
  */
-void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f,
-			      struct tep_record *rec, int last, struct trace_field_value *v)
+static void field_value(struct tep_handle *tep, struct tep_format_field *f, struct tep_record *rec,
+			int last, int text, struct trace_field_value *v)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
 	int is_signed = f->flags & TEP_FIELD_IS_SIGNED;
@@ -552,8 +555,8 @@ void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f
 	    (f->offset + f->size > rec->size && !(f->flags & TEP_FIELD_IS_ARRAY))) {
 		v->kind = TRACE_VALUE_NULL;
 	} else if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		dynamic_value(tep, f, rec, v);
-	} else if (((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) && is_text(f)) {
+		dynamic_value(tep, f, rec, text, v);
+	} else if (((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) && text) {
 		/* char buf[] (ftrace's print): the string runs to the record's end */
 		text_value((const char *)p, f->size ? (size_t)f->size :
 			   (size_t)(rec->size - f->offset), v);
@@ -574,12 +577,19 @@ void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f
 	}
 }
 
-static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
-		      struct tep_record *rec, int last)
+void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f,
+			      struct tep_record *rec, int last, struct trace_field_value *v)
+{
+	field_value(tep, f, rec, last, is_text(f), v);
+}
+
+/* Field @i of @d's event in @rec, not a plain number in the record. */
+static void put_field(struct jbuf *b, struct tep_handle *tep, const struct ev_desc *d, int i,
+		      struct tep_record *rec)
 {
 	struct trace_field_value v;
 
-	trace_format_field_value(tep, f, rec, last, &v);
+	field_value(tep, d->fields[i], rec, i == d->nr - 1, d->texts[i], &v);
 	trace_format_put_value(b, tep, &v);
 }
 
@@ -641,10 +651,10 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_d
 			jbuf_putc(b, ',');
 		jbuf_put(b, keys[i], key_lens[i]);
 		if (!csv) {
-			put_field(b, tep, d->fields[i], rec, i == d->nr - 1);
+			put_field(b, tep, d, i, rec);
 		} else {
 			csv->len = 0;
-			put_field(csv, tep, d->fields[i], rec, i == d->nr - 1);
+			put_field(csv, tep, d, i, rec);
 			put_doubled(b, csv->data, csv->len);
 		}
 	}
