@@ -717,12 +717,14 @@ int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns)
 #define COMM_FORMS	1024
 
 /*
- * A task's name written once as a JSON string and as a csv cell (no comma):
- * kept by its text, never dropped while the report runs, as queued records
- * point to it.
+ * A task's pid and name written once as jsonl and csv have them, between
+ * the record's common fields and its event's: ',"pid":N,"comm":"NAME",' and
+ * 'N,NAME,'.  Kept by both, never dropped while the report runs, as queued
+ * records point to it.
  */
 struct comm_form {
 	struct comm_form	*next;
+	int			pid;
 	char			*json, *csv;
 	size_t			json_len, csv_len;
 	char			name[];
@@ -820,10 +822,10 @@ static void switch_input(struct trace_format *f, struct trace_input *in)
 	memset(f->events, 0, sizeof(f->events));
 }
 
-/* @name's JSON and csv forms, made the first time it is met. */
-static const struct comm_form *comm_form(struct trace_format *f, const char *name)
+/* @pid's and @name's JSON and csv forms, made the first time they are met. */
+static const struct comm_form *comm_form(struct trace_format *f, int pid, const char *name)
 {
-	unsigned int h = 5381;
+	unsigned int h = 5381 + (unsigned int)pid;
 	struct comm_form *c;
 	size_t len = strlen(name);
 	struct jbuf b = { 0 };
@@ -832,15 +834,22 @@ static const struct comm_form *comm_form(struct trace_format *f, const char *nam
 		h = h * 33 + (unsigned char)name[i];
 	h %= COMM_FORMS;
 	for (c = f->forms[h]; c; c = c->next)
-		if (!strcmp(c->name, name))
+		if (c->pid == pid && !strcmp(c->name, name))
 			return c;
 	c = xcalloc(1, sizeof(*c) + len + 1);
+	c->pid = pid;
 	memcpy(c->name, name, len + 1);
+	jbuf_puts(&b, ",\"pid\":");
+	jbuf_i64(&b, pid);
+	jbuf_puts(&b, ",\"comm\":");
 	jbuf_jstr(&b, name, len);
+	jbuf_putc(&b, ',');
 	c->json_len = b.len;
 	c->json = jbuf_string(&b);
+	jbuf_i64(&b, pid);
+	jbuf_putc(&b, ',');
 	csv_cell(&b, name, len, 0);
-	c->csv_len = b.len - 1;		/* its comma is not part of it */
+	c->csv_len = b.len;
 	c->csv = jbuf_string(&b);
 	c->next = f->forms[h];
 	f->forms[h] = c;
@@ -853,7 +862,7 @@ static const struct comm_form *comm_of(struct trace_format *f, int pid)
 
 	if (!f->comms[h].form || f->comms[h].pid != pid) {
 		f->comms[h].pid = pid;
-		f->comms[h].form = comm_form(f, tep_data_comm_from_pid(f->tep, pid));
+		f->comms[h].form = comm_form(f, pid, tep_data_comm_from_pid(f->tep, pid));
 	}
 	return f->comms[h].form;
 }
@@ -955,14 +964,10 @@ static void jsonl_start(const struct trace_format *f, const struct trace_format_
 
 	json_common(f, b, rec, buffer);
 	/* pid, comm, system, event and flags: one reserve, written in place */
-	jbuf_reserve(b, 64 + 2 * 21 + p->comm->json_len + head_len + 2 * COPY_SLACK);
+	jbuf_reserve(b, 64 + 21 + p->comm->json_len + head_len + 2 * COPY_SLACK);
 	q = b->data + b->len;
-	q = put_lit(q, ",\"pid\":", 7);
-	q = put_signed(q, p->pid);
-	q = put_lit(q, ",\"comm\":", 8);
 	copy_slack(q, p->comm->json, p->comm->json_len);
 	q += p->comm->json_len;
-	*q++ = ',';
 	if (d)
 		copy_slack(q, d->head, head_len);
 	else
@@ -1098,14 +1103,11 @@ static void csv_start(const struct trace_format *f, const struct trace_format_pr
 		      struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
 {
 	const struct ev_desc *d = p->desc;
-	int pid = p->pid;
 
 	csv_common(f, rec, buffer, b);
-	csv_num(b, pid);
-	jbuf_reserve(b, p->comm->csv_len + 1 + COPY_SLACK);
+	jbuf_reserve(b, p->comm->csv_len + COPY_SLACK);
 	copy_slack(b->data + b->len, p->comm->csv, p->comm->csv_len);
 	b->len += p->comm->csv_len;
-	jbuf_putc(b, ',');
 	if (d)
 		jbuf_put(b, d->csv_head, d->csv_head_len);
 	else
@@ -1151,7 +1153,6 @@ void trace_format_prepare_known(struct trace_format *f, struct trace_input *in,
 	if (in != f->in)
 		switch_input(f, in);
 	p->desc = event_desc(f, type);
-	p->pid = pid;
 	p->comm = comm_of(f, pid);
 	p->flags = trace_input_record_flags(in, rec);
 }

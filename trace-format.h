@@ -241,8 +241,8 @@ struct ev_desc;
 struct comm_form;
 struct trace_format_prep {
 	const struct ev_desc	*desc;
-	const struct comm_form	*comm;	/* the task's name as jsonl and csv write it */
-	int			pid, flags;
+	const struct comm_form	*comm;	/* the task's pid and name as jsonl and csv write them */
+	int			flags;
 };
 void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 			  struct tep_record *rec, struct trace_format_prep *p);
