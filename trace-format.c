@@ -733,7 +733,8 @@ struct comm_form {
 struct trace_format {
 	enum trace_format_kind	kind;
 	int			multi_file, multi_buffer;
-	struct jbuf		b, cell;
+	struct jbuf		b;
+	struct trace_format_scratch scratch;	/* trace_format_record()'s */
 	/* what belongs to the input last seen */
 	struct trace_input	*in;
 	struct tep_handle	*tep;
@@ -783,7 +784,7 @@ void trace_format_free(struct trace_format *f)
 	if (!f)
 		return;
 	jbuf_free(&f->b);
-	jbuf_free(&f->cell);
+	jbuf_free(&f->scratch.cell);
 	for (int i = 0; i < COMM_FORMS; i++) {
 		for (struct comm_form *c = f->forms[i], *next; c; c = next) {
 			next = c->next;
@@ -898,9 +899,28 @@ static inline char *put_signed(char *p, int64_t v)
 	return put_decimal(p, v, 0, 0);
 }
 
+/*
+ * @ts in decimal at @p; returns the end.  Its digits above the last eight
+ * change ten times a second: they are copied from @s, made again when they
+ * change.
+ */
+static char *put_ts(char *p, uint64_t ts, struct trace_format_scratch *s)
+{
+	uint64_t high = ts / 100000000;
+
+	if (!high)
+		return put_decimal(p, ts, 0, 0);
+	if (s->ts_high != high + 1) {
+		s->ts_high = high + 1;
+		s->ts_high_len = put_decimal(s->ts_high_text, high, 0, 0) - s->ts_high_text;
+	}
+	copy_slack(p, s->ts_high_text, s->ts_high_len);
+	return put_fixed_digits(p + s->ts_high_len, ts % 100000000, 8);
+}
+
 /* "ts":..,"ts_ns":..,"clock":..,"cpu":.. with the file and buffer first when several. */
 static void json_common(const struct trace_format *f, struct jbuf *b, struct tep_record *rec,
-			int buffer)
+			int buffer, struct trace_format_scratch *s)
 {
 	char *p, *ts_at;
 	size_t ts_len;
@@ -923,7 +943,7 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 	p = b->data + b->len;
 	p = put_lit(p, "\"ts\":", 5);
 	ts_at = p;
-	p = put_decimal(p, rec->ts, 0, 0);
+	p = put_ts(p, rec->ts, s);
 	ts_len = p - ts_at;
 	if (f->ns_mode == 1) {
 		/* the same digits: a fixed-size move (they are at most 20) */
@@ -942,9 +962,9 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 }
 
 static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
-		       struct jbuf *b)
+		       struct jbuf *b, struct trace_format_scratch *s)
 {
-	json_common(f, b, rec, buffer);
+	json_common(f, b, rec, buffer, s);
 	jbuf_puts(b, ",\"event\":\"lost\",\"count\":");
 	if (rec->missed_events > 0)
 		jbuf_u64(b, rec->missed_events);
@@ -955,14 +975,15 @@ static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int
 
 /* A jsonl record up to its text's first byte, after the text's opening quote. */
 static void jsonl_start(const struct trace_format *f, const struct trace_format_prep *p,
-			struct tep_record *rec, int buffer, struct jbuf *b)
+			struct tep_record *rec, int buffer, struct jbuf *b,
+			struct trace_format_scratch *s)
 {
 	const struct ev_desc *d = p->desc;
 	static const char no_head[] = "\"system\":null,\"event\":null";
 	size_t head_len = d ? d->head_len : sizeof(no_head) - 1;
 	char *q;
 
-	json_common(f, b, rec, buffer);
+	json_common(f, b, rec, buffer, s);
 	/* pid, comm, system, event and flags: one reserve, written in place */
 	jbuf_reserve(b, 64 + 21 + p->comm->json_len + head_len + 2 * COPY_SLACK);
 	q = b->data + b->len;
@@ -1041,7 +1062,7 @@ static void csv_num(struct jbuf *b, int64_t v)
 }
 
 static void csv_common(const struct trace_format *f, struct tep_record *rec, int buffer,
-		       struct jbuf *b)
+		       struct jbuf *b, struct trace_format_scratch *s)
 {
 	char *p, *ts_at;
 	size_t ts_len;
@@ -1060,7 +1081,7 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 	jbuf_reserve(b, 3 * 21 + f->clock_csv_len + COPY_SLACK);
 	p = b->data + b->len;
 	ts_at = p;
-	p = put_decimal(p, rec->ts, 0, 0);
+	p = put_ts(p, rec->ts, s);
 	ts_len = p - ts_at;
 	*p++ = ',';
 	if (f->ns_mode == 1) {
@@ -1079,11 +1100,11 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 }
 
 static void csv_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
-		     struct jbuf *b)
+		     struct jbuf *b, struct trace_format_scratch *s)
 {
 	char text[64];
 
-	csv_common(f, rec, buffer, b);
+	csv_common(f, rec, buffer, b, s);
 	jbuf_puts(b, ",,,lost,,");
 	if (rec->missed_events > 0) {
 		jbuf_puts(b, "\"{\"\"count\"\":");
@@ -1100,11 +1121,12 @@ static void csv_lost(const struct trace_format *f, struct tep_record *rec, int b
 
 /* A csv record up to its text cell. */
 static void csv_start(const struct trace_format *f, const struct trace_format_prep *p,
-		      struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
+		      struct tep_record *rec, int buffer, struct jbuf *b,
+		      struct trace_format_scratch *s)
 {
 	const struct ev_desc *d = p->desc;
 
-	csv_common(f, rec, buffer, b);
+	csv_common(f, rec, buffer, b, s);
 	jbuf_reserve(b, p->comm->csv_len + COPY_SLACK);
 	copy_slack(b->data + b->len, p->comm->csv, p->comm->csv_len);
 	b->len += p->comm->csv_len;
@@ -1116,7 +1138,7 @@ static void csv_start(const struct trace_format *f, const struct trace_format_pr
 	if (d && d->nr) {
 		/* keys in quotes: the cell is quoted */
 		jbuf_putc(b, '"');
-		put_fields(b, f->tep, d, rec, cell);
+		put_fields(b, f->tep, d, rec, &s->cell);
 		jbuf_put(b, "\",", 2);
 	} else {
 		jbuf_puts(b, "{},");
@@ -1166,38 +1188,39 @@ void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 }
 
 void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
-			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
+			     struct tep_record *rec, int buffer, struct jbuf *b,
+			     struct trace_format_scratch *s)
 {
 	if (f->kind == TRACE_FORMAT_CSV) {
 		if (rec->missed_events)
-			csv_lost(f, rec, buffer, b);
-		csv_start(f, p, rec, buffer, b, cell);
+			csv_lost(f, rec, buffer, b, s);
+		csv_start(f, p, rec, buffer, b, s);
 	} else {
 		if (rec->missed_events)
-			jsonl_lost(f, rec, buffer, b);
-		jsonl_start(f, p, rec, buffer, b);
+			jsonl_lost(f, rec, buffer, b, s);
+		jsonl_start(f, p, rec, buffer, b, s);
 	}
 }
 
 void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
-			   struct jbuf *cell, int plain)
+			   struct trace_format_scratch *s, int plain)
 {
 	if (f->kind == TRACE_FORMAT_CSV)
-		csv_end(b, text_at, cell);
+		csv_end(b, text_at, &s->cell);
 	else
-		jsonl_end(b, text_at, cell, plain);
+		jsonl_end(b, text_at, &s->cell, plain);
 }
 
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
 		       struct tep_record *rec, int buffer, const char *text, size_t len,
-		       struct jbuf *b, struct jbuf *cell)
+		       struct jbuf *b, struct trace_format_scratch *s)
 {
 	size_t text_at;
 
-	trace_format_line_start(f, p, rec, buffer, b, cell);
+	trace_format_line_start(f, p, rec, buffer, b, s);
 	text_at = b->len;
 	jbuf_put(b, text, len);
-	trace_format_line_end(f, b, text_at, cell, 0);
+	trace_format_line_end(f, b, text_at, s, 0);
 }
 
 const char *trace_format_record(struct trace_format *f, struct trace_input *in,
@@ -1208,7 +1231,7 @@ const char *trace_format_record(struct trace_format *f, struct trace_input *in,
 
 	trace_format_prepare(f, in, rec, &p);
 	f->b.len = 0;
-	trace_format_line(f, &p, rec, buffer, text, len, &f->b, &f->cell);
+	trace_format_line(f, &p, rec, buffer, text, len, &f->b, &f->scratch);
 	*out_len = f->b.len;
 	return f->b.data;
 }

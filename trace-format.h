@@ -235,10 +235,19 @@ const char *trace_format_record(struct trace_format *f, struct trace_input *in,
 /*
  * The same in two steps, for report's threads: what the record needs of
  * @f's caches and libtraceevent, found in the reading thread; then its
- * record appended to @b (@cell: scratch), in any thread, @f only read.
+ * record appended to @b (@s: the writing thread's own), in any thread, @f
+ * only read.
  */
 struct ev_desc;
 struct comm_form;
+/* A writing thread's own, kept from record to record. */
+struct trace_format_scratch {
+	struct jbuf	cell;		/* a value or a text, escaped again */
+	/* the time stamp's digits above the last eight, and that number + 1 */
+	uint64_t	ts_high;
+	size_t		ts_high_len;
+	char		ts_high_text[20 + COPY_SLACK];
+};
 struct trace_format_prep {
 	const struct ev_desc	*desc;
 	const struct comm_form	*comm;	/* the task's pid and name as jsonl and csv write them */
@@ -252,7 +261,7 @@ void trace_format_prepare_known(struct trace_format *f, struct trace_input *in,
 				struct trace_format_prep *p);
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
 		       struct tep_record *rec, int buffer, const char *text, size_t len,
-		       struct jbuf *b, struct jbuf *cell);
+		       struct jbuf *b, struct trace_format_scratch *s);
 /*
  * trace_format_line() in two halves, for a text written straight into @b
  * between them (from @text_at on, raw): the start appends the record up to
@@ -261,9 +270,10 @@ void trace_format_line(const struct trace_format *f, const struct trace_format_p
  * (trace_format_json_plain() of each of its pieces), so jsonl skips its scan.
  */
 void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
-			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell);
+			     struct tep_record *rec, int buffer, struct jbuf *b,
+			     struct trace_format_scratch *s);
 void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
-			   struct jbuf *cell, int plain);
+			   struct trace_format_scratch *s, int plain);
 void trace_format_free(struct trace_format *f);
 
 #endif

@@ -828,7 +828,7 @@ struct plain_job {
 struct line_worker {
 	struct trace_printer	*runner;
 	struct prefix_cache	prefix;
-	struct jbuf		cell;
+	struct trace_format_scratch fmt;	/* --format's */
 };
 
 static void *line_worker_new(void *arg)
@@ -845,7 +845,7 @@ static void line_worker_free(void *ctx)
 	struct line_worker *w = ctx;
 
 	trace_printer_free(w->runner);
-	jbuf_free(&w->cell);
+	jbuf_free(&w->fmt.cell);
 	free(w);
 }
 
@@ -920,13 +920,13 @@ static int put_job(struct line_worker *w, const struct plain_job *j, struct tep_
 		jbuf_putc(out, '\n');
 		return 0;
 	}
-	trace_format_line_start(j->l->fmt, &j->prep, rec, j->buffer, out, &w->cell);
+	trace_format_line_start(j->l->fmt, &j->prep, rec, j->buffer, out, &w->fmt);
 	text_at = out->len;
 	if (put_job_text(w, j, rec, text, text_len, out) < 0) {
 		out->len = start;
 		return -1;
 	}
-	trace_format_line_end(j->l->fmt, out, text_at, &w->cell, plain);
+	trace_format_line_end(j->l->fmt, out, text_at, &w->fmt, plain);
 	return 0;
 }
 
