@@ -117,10 +117,11 @@ struct line_source {
 };
 
 /* An event's name as a line shows it, and its length, which every line needs. */
+/* Sixteen bytes: an array of them is indexed by each line's event id. */
 struct event_name {
-	char	*text;
-	size_t	len;
-	int	json_plain;	/* needs no JSON escaping (jsonl's text) */
+	char		*text;
+	unsigned int	len;
+	int		json_plain;	/* needs no JSON escaping (jsonl's text) */
 };
 
 /* The event name as upstream spaces it: " name: " padded to 20 columns. */
