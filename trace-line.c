@@ -116,8 +116,10 @@ struct line_source {
 	struct trace_printer *printer;	/* each event's print fmt, compiled */
 };
 
-/* An event's name as a line shows it, and its length, which every line needs. */
-/* Sixteen bytes: an array of them is indexed by each line's event id. */
+/*
+ * An event's name as a line shows it, and its length, which every line
+ * needs (sixteen bytes: an array of them is indexed by the line's event id).
+ */
 struct event_name {
 	char		*text;
 	unsigned int	len;
