@@ -224,6 +224,11 @@ static void put_text(struct jbuf *b, const char *str, size_t len, int json)
 	}
 }
 
+int trace_format_json_plain(const char *s, size_t len)
+{
+	return plain_run((const unsigned char *)s, 0, len, PLAIN_JSON) == len;
+}
+
 void jbuf_jstr(struct jbuf *b, const char *s, size_t len)
 {
 	jbuf_putc(b, '"');
@@ -252,6 +257,7 @@ struct ev_desc {
 	char			**csv_keys;	/* ""name"": as inside a quoted csv cell */
 	size_t			*csv_key_lens;
 	struct plain_op		*ops;		/* per field: where its number is, if plain */
+	char			*texts;		/* per field: is_text() */
 	char			*head;		/* "system":"..","event":".." */
 	size_t			head_len;
 	char			*csv_head;	/* the system's and event's csv cells, commas after */
@@ -311,6 +317,15 @@ static char *csv_doubled(const char *s)
 
 static void csv_cell(struct jbuf *b, const char *s, size_t len, int last);
 
+/*
+ * libtraceevent calls u8/s8 arrays strings too; only char arrays are text,
+ * and old kernels' "char buf; size:0" (ftrace's print) is one.
+ */
+static int is_text(struct tep_format_field *f)
+{
+	return ((f->flags & TEP_FIELD_IS_STRING) || !f->size) && strstr(f->type, "char");
+}
+
 static struct ev_desc *desc_of(struct tep_event *ev)
 {
 	unsigned int h = (unsigned int)(((uintptr_t)ev >> 4) % DESC_SLOTS);
@@ -334,8 +349,10 @@ static struct ev_desc *desc_of(struct tep_event *ev)
 	d->csv_keys = xcalloc(n + 1, sizeof(*d->csv_keys));
 	d->csv_key_lens = xcalloc(n + 1, sizeof(*d->csv_key_lens));
 	d->ops = xcalloc(n + 1, sizeof(*d->ops));
+	d->texts = xcalloc(n + 1, 1);
 	for (struct tep_format_field *f = ev->format.fields; f; f = f->next) {
 		d->fields[d->nr] = f;
+		d->texts[d->nr] = is_text(f);
 		d->keys[d->nr] = json_key(f->name);
 		d->key_lens[d->nr] = strlen(d->keys[d->nr]);
 		d->csv_keys[d->nr] = csv_doubled(d->keys[d->nr]);
@@ -396,15 +413,6 @@ static void number_value(struct tep_handle *tep, const void *p, int size, int is
 	}
 }
 
-static void put_number(struct jbuf *b, struct tep_handle *tep, const void *p, int size,
-		       int is_signed)
-{
-	struct trace_field_value v;
-
-	number_value(tep, p, size, is_signed, &v);
-	trace_format_put_value(b, tep, &v);
-}
-
 /* The element size an array's type names, where the format gives none (u32 buf[]). */
 static int type_elem_size(struct tep_handle *tep, const char *type)
 {
@@ -419,18 +427,49 @@ static int type_elem_size(struct tep_handle *tep, const char *type)
 	return 1;
 }
 
+/*
+ * A plain field's number (1, 2, 4 or 8 bytes at @p), as number_value() reads
+ * it and trace_format_put_value() writes it, at @out (room for 21 bytes);
+ * returns the end.
+ */
+static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
+{
+	uint64_t n = load_number(p, op->size, swap);
+	/* sign-extended from the field's size: chosen, not branched on */
+	uint64_t extended = (uint64_t)((int64_t)(n << op->shift) >> op->shift);
+
+	n = op->is_signed ? extended : n;
+	if (op->is_signed && (int64_t)n < 0) {
+		*out++ = '-';
+		n = -n;
+	}
+	return put_decimal(out, n, 0, 0);
+}
+
+/* The array's numbers as put_plain() writes them, in one reserve (a stack has dozens). */
 static void put_array(struct jbuf *b, struct tep_handle *tep, const unsigned char *p,
 		      size_t len, int elem, int is_signed)
 {
+	struct plain_op op = { 0 };
+	int swap = tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+	char *q;
+
 	if (elem != 1 && elem != 2 && elem != 4 && elem != 8)
 		elem = 1;
-	jbuf_putc(b, '[');
+	op.size = elem;
+	op.is_signed = is_signed;
+	op.shift = elem < 8 ? 64 - 8 * elem : 0;
+	/* each element's digits, sign and comma: "-128," to 20 digits and a comma */
+	jbuf_reserve(b, 2 + (len / elem + 1) * (elem == 8 ? 22 : elem == 4 ? 12 : 7));
+	q = b->data + b->len;
+	*q++ = '[';
 	for (size_t off = 0; off + elem <= len; off += elem) {
 		if (off)
-			jbuf_putc(b, ',');
-		put_number(b, tep, p + off, elem, is_signed);
+			*q++ = ',';
+		q = put_plain(q, p + off, &op, swap);
 	}
-	jbuf_putc(b, ']');
+	*q++ = ']';
+	b->len = q - b->data;
 }
 
 void trace_format_put_value(struct jbuf *b, struct tep_handle *tep,
@@ -453,15 +492,6 @@ void trace_format_put_value(struct jbuf *b, struct tep_handle *tep,
 		put_array(b, tep, (const unsigned char *)v->data, v->len, v->elem, v->is_signed);
 		break;
 	}
-}
-
-/*
- * libtraceevent calls u8/s8 arrays strings too; only char arrays are text,
- * and old kernels' "char buf; size:0" (ftrace's print) is one.
- */
-static int is_text(struct tep_format_field *f)
-{
-	return ((f->flags & TEP_FIELD_IS_STRING) || !f->size) && strstr(f->type, "char");
 }
 
 int trace_format_field_is_number(struct tep_format_field *f)
@@ -488,7 +518,7 @@ static void array_value(const unsigned char *p, size_t len, int elem, int is_sig
 
 /* A __data_loc / __rel_loc field: a 32-bit word of offset (low) and length (high). */
 static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
-			  struct tep_record *rec, struct trace_field_value *v)
+			  struct tep_record *rec, int text, struct trace_field_value *v)
 {
 	const unsigned char *data = rec->data;
 	uint64_t w = tep_read_number(tep, data + f->offset, f->size >= 4 ? 4 : f->size);
@@ -502,7 +532,7 @@ static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
 	}
 	if (len > rec->size - off)
 		len = rec->size - off;
-	if (is_text(f))
+	if (text)
 		text_value((const char *)data + off, len, v);
 	else
 		array_value(data + off, len, f->elementsize ? (int)f->elementsize :
@@ -515,8 +545,8 @@ static void dynamic_value(struct tep_handle *tep, struct tep_format_field *f,
  * many entries as the stack had, fewer or more.  (Smaller elements could be
  * the record's padding.)
  */
-void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f,
-			      struct tep_record *rec, int last, struct trace_field_value *v)
+static void field_value(struct tep_handle *tep, struct tep_format_field *f, struct tep_record *rec,
+			int last, int text, struct trace_field_value *v)
 {
 	const unsigned char *p = (const unsigned char *)rec->data + f->offset;
 	int is_signed = f->flags & TEP_FIELD_IS_SIGNED;
@@ -525,8 +555,8 @@ void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f
 	    (f->offset + f->size > rec->size && !(f->flags & TEP_FIELD_IS_ARRAY))) {
 		v->kind = TRACE_VALUE_NULL;
 	} else if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		dynamic_value(tep, f, rec, v);
-	} else if (((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) && is_text(f)) {
+		dynamic_value(tep, f, rec, text, v);
+	} else if (((f->flags & TEP_FIELD_IS_ARRAY) || !f->size) && text) {
 		/* char buf[] (ftrace's print): the string runs to the record's end */
 		text_value((const char *)p, f->size ? (size_t)f->size :
 			   (size_t)(rec->size - f->offset), v);
@@ -547,36 +577,29 @@ void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f
 	}
 }
 
-static void put_field(struct jbuf *b, struct tep_handle *tep, struct tep_format_field *f,
-		      struct tep_record *rec, int last)
+void trace_format_field_value(struct tep_handle *tep, struct tep_format_field *f,
+			      struct tep_record *rec, int last, struct trace_field_value *v)
+{
+	field_value(tep, f, rec, last, is_text(f), v);
+}
+
+/* Field @i of @d's event in @rec, not a plain number in the record. */
+static void put_field(struct jbuf *b, struct tep_handle *tep, const struct ev_desc *d, int i,
+		      struct tep_record *rec)
 {
 	struct trace_field_value v;
 
-	trace_format_field_value(tep, f, rec, last, &v);
+	field_value(tep, d->fields[i], rec, i == d->nr - 1, d->texts[i], &v);
 	trace_format_put_value(b, tep, &v);
 }
 
 /*
- * A plain field's number (1, 2, 4 or 8 bytes at @p), as put_number() writes
- * it, at @out (room for 21 bytes); returns the end.
+ * Field @i, a plain number, as a member (a comma first but for the first)
+ * at @p.  Inline: its call was a tenth of what a field cost.
  */
-static char *put_plain(char *out, const void *p, const struct plain_op *op, int swap)
-{
-	uint64_t n = load_number(p, op->size, swap);
-	/* sign-extended from the field's size: chosen, not branched on */
-	uint64_t extended = (uint64_t)((int64_t)(n << op->shift) >> op->shift);
-
-	n = op->is_signed ? extended : n;
-	if (op->is_signed && (int64_t)n < 0) {
-		*out++ = '-';
-		n = -n;
-	}
-	return put_decimal(out, n, 0, 0);
-}
-
-/* Field @i, a plain number, as a member (a comma first but for the first) at @p. */
-static char *put_plain_member(char *p, const struct ev_desc *d, int i, const void *data,
-			      char *const *keys, const size_t *key_lens)
+static inline __attribute__((always_inline)) char *
+put_plain_member(char *p, const struct ev_desc *d, int i, const void *data, char *const *keys,
+		 const size_t *key_lens)
 {
 	const struct plain_op *op = &d->ops[i];
 
@@ -628,10 +651,10 @@ static void put_fields(struct jbuf *b, struct tep_handle *tep, const struct ev_d
 			jbuf_putc(b, ',');
 		jbuf_put(b, keys[i], key_lens[i]);
 		if (!csv) {
-			put_field(b, tep, d->fields[i], rec, i == d->nr - 1);
+			put_field(b, tep, d, i, rec);
 		} else {
 			csv->len = 0;
-			put_field(csv, tep, d->fields[i], rec, i == d->nr - 1);
+			put_field(csv, tep, d, i, rec);
 			put_doubled(b, csv->data, csv->len);
 		}
 	}
@@ -694,12 +717,14 @@ int trace_format_ts_ns(struct trace_input *in, uint64_t ts, uint64_t *ns)
 #define COMM_FORMS	1024
 
 /*
- * A task's name written once as a JSON string and as a csv cell (no comma):
- * kept by its text, never dropped while the report runs, as queued records
- * point to it.
+ * A task's pid and name written once as jsonl and csv have them, between
+ * the record's common fields and its event's: ',"pid":N,"comm":"NAME",' and
+ * 'N,NAME,'.  Kept by both, never dropped while the report runs, as queued
+ * records point to it.
  */
 struct comm_form {
 	struct comm_form	*next;
+	int			pid;
 	char			*json, *csv;
 	size_t			json_len, csv_len;
 	char			name[];
@@ -708,7 +733,8 @@ struct comm_form {
 struct trace_format {
 	enum trace_format_kind	kind;
 	int			multi_file, multi_buffer;
-	struct jbuf		b, cell;
+	struct jbuf		b;
+	struct trace_format_scratch scratch;	/* trace_format_record()'s */
 	/* what belongs to the input last seen */
 	struct trace_input	*in;
 	struct tep_handle	*tep;
@@ -758,7 +784,7 @@ void trace_format_free(struct trace_format *f)
 	if (!f)
 		return;
 	jbuf_free(&f->b);
-	jbuf_free(&f->cell);
+	jbuf_free(&f->scratch.cell);
 	for (int i = 0; i < COMM_FORMS; i++) {
 		for (struct comm_form *c = f->forms[i], *next; c; c = next) {
 			next = c->next;
@@ -797,10 +823,10 @@ static void switch_input(struct trace_format *f, struct trace_input *in)
 	memset(f->events, 0, sizeof(f->events));
 }
 
-/* @name's JSON and csv forms, made the first time it is met. */
-static const struct comm_form *comm_form(struct trace_format *f, const char *name)
+/* @pid's and @name's JSON and csv forms, made the first time they are met. */
+static const struct comm_form *comm_form(struct trace_format *f, int pid, const char *name)
 {
-	unsigned int h = 5381;
+	unsigned int h = 5381 + (unsigned int)pid;
 	struct comm_form *c;
 	size_t len = strlen(name);
 	struct jbuf b = { 0 };
@@ -809,15 +835,22 @@ static const struct comm_form *comm_form(struct trace_format *f, const char *nam
 		h = h * 33 + (unsigned char)name[i];
 	h %= COMM_FORMS;
 	for (c = f->forms[h]; c; c = c->next)
-		if (!strcmp(c->name, name))
+		if (c->pid == pid && !strcmp(c->name, name))
 			return c;
 	c = xcalloc(1, sizeof(*c) + len + 1);
+	c->pid = pid;
 	memcpy(c->name, name, len + 1);
+	jbuf_puts(&b, ",\"pid\":");
+	jbuf_i64(&b, pid);
+	jbuf_puts(&b, ",\"comm\":");
 	jbuf_jstr(&b, name, len);
+	jbuf_putc(&b, ',');
 	c->json_len = b.len;
 	c->json = jbuf_string(&b);
+	jbuf_i64(&b, pid);
+	jbuf_putc(&b, ',');
 	csv_cell(&b, name, len, 0);
-	c->csv_len = b.len - 1;		/* its comma is not part of it */
+	c->csv_len = b.len;
 	c->csv = jbuf_string(&b);
 	c->next = f->forms[h];
 	f->forms[h] = c;
@@ -830,7 +863,7 @@ static const struct comm_form *comm_of(struct trace_format *f, int pid)
 
 	if (!f->comms[h].form || f->comms[h].pid != pid) {
 		f->comms[h].pid = pid;
-		f->comms[h].form = comm_form(f, tep_data_comm_from_pid(f->tep, pid));
+		f->comms[h].form = comm_form(f, pid, tep_data_comm_from_pid(f->tep, pid));
 	}
 	return f->comms[h].form;
 }
@@ -866,9 +899,28 @@ static inline char *put_signed(char *p, int64_t v)
 	return put_decimal(p, v, 0, 0);
 }
 
+/*
+ * @ts in decimal at @p; returns the end.  Its digits above the last eight
+ * change ten times a second: they are copied from @s, made again when they
+ * change.
+ */
+static char *put_ts(char *p, uint64_t ts, struct trace_format_scratch *s)
+{
+	uint64_t high = ts / 100000000;
+
+	if (!high)
+		return put_decimal(p, ts, 0, 0);
+	if (s->ts_high != high + 1) {
+		s->ts_high = high + 1;
+		s->ts_high_len = put_decimal(s->ts_high_text, high, 0, 0) - s->ts_high_text;
+	}
+	copy_slack(p, s->ts_high_text, s->ts_high_len);
+	return put_fixed_digits(p + s->ts_high_len, ts % 100000000, 8);
+}
+
 /* "ts":..,"ts_ns":..,"clock":..,"cpu":.. with the file and buffer first when several. */
 static void json_common(const struct trace_format *f, struct jbuf *b, struct tep_record *rec,
-			int buffer)
+			int buffer, struct trace_format_scratch *s)
 {
 	char *p, *ts_at;
 	size_t ts_len;
@@ -891,7 +943,7 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 	p = b->data + b->len;
 	p = put_lit(p, "\"ts\":", 5);
 	ts_at = p;
-	p = put_decimal(p, rec->ts, 0, 0);
+	p = put_ts(p, rec->ts, s);
 	ts_len = p - ts_at;
 	if (f->ns_mode == 1) {
 		/* the same digits: a fixed-size move (they are at most 20) */
@@ -910,9 +962,9 @@ static void json_common(const struct trace_format *f, struct jbuf *b, struct tep
 }
 
 static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
-		       struct jbuf *b)
+		       struct jbuf *b, struct trace_format_scratch *s)
 {
-	json_common(f, b, rec, buffer);
+	json_common(f, b, rec, buffer, s);
 	jbuf_puts(b, ",\"event\":\"lost\",\"count\":");
 	if (rec->missed_events > 0)
 		jbuf_u64(b, rec->missed_events);
@@ -923,23 +975,20 @@ static void jsonl_lost(const struct trace_format *f, struct tep_record *rec, int
 
 /* A jsonl record up to its text's first byte, after the text's opening quote. */
 static void jsonl_start(const struct trace_format *f, const struct trace_format_prep *p,
-			struct tep_record *rec, int buffer, struct jbuf *b)
+			struct tep_record *rec, int buffer, struct jbuf *b,
+			struct trace_format_scratch *s)
 {
 	const struct ev_desc *d = p->desc;
 	static const char no_head[] = "\"system\":null,\"event\":null";
 	size_t head_len = d ? d->head_len : sizeof(no_head) - 1;
 	char *q;
 
-	json_common(f, b, rec, buffer);
+	json_common(f, b, rec, buffer, s);
 	/* pid, comm, system, event and flags: one reserve, written in place */
-	jbuf_reserve(b, 64 + 2 * 21 + p->comm->json_len + head_len + 2 * COPY_SLACK);
+	jbuf_reserve(b, 64 + 21 + p->comm->json_len + head_len + 2 * COPY_SLACK);
 	q = b->data + b->len;
-	q = put_lit(q, ",\"pid\":", 7);
-	q = put_signed(q, p->pid);
-	q = put_lit(q, ",\"comm\":", 8);
 	copy_slack(q, p->comm->json, p->comm->json_len);
 	q += p->comm->json_len;
-	*q++ = ',';
 	if (d)
 		copy_slack(q, d->head, head_len);
 	else
@@ -968,12 +1017,13 @@ static const char *take_text(struct jbuf *b, size_t text_at, struct jbuf *cell)
 /*
  * The text written raw at @text_at, escaped where it stands: most lines
  * need nothing, the rest are copied out (to @cell) and escaped back.
+ * @plain: the text is known to need nothing, and is not looked at.
  */
-static void jsonl_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
+static void jsonl_end(struct jbuf *b, size_t text_at, struct jbuf *cell, int plain)
 {
 	size_t n = b->len - text_at;
 
-	if (plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n)
+	if (!plain && plain_run((const unsigned char *)b->data + text_at, 0, n, PLAIN_JSON) != n)
 		put_text(b, take_text(b, text_at, cell), n, 1);
 	jbuf_puts(b, "\"}\n");
 }
@@ -1012,7 +1062,7 @@ static void csv_num(struct jbuf *b, int64_t v)
 }
 
 static void csv_common(const struct trace_format *f, struct tep_record *rec, int buffer,
-		       struct jbuf *b)
+		       struct jbuf *b, struct trace_format_scratch *s)
 {
 	char *p, *ts_at;
 	size_t ts_len;
@@ -1031,7 +1081,7 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 	jbuf_reserve(b, 3 * 21 + f->clock_csv_len + COPY_SLACK);
 	p = b->data + b->len;
 	ts_at = p;
-	p = put_decimal(p, rec->ts, 0, 0);
+	p = put_ts(p, rec->ts, s);
 	ts_len = p - ts_at;
 	*p++ = ',';
 	if (f->ns_mode == 1) {
@@ -1050,11 +1100,11 @@ static void csv_common(const struct trace_format *f, struct tep_record *rec, int
 }
 
 static void csv_lost(const struct trace_format *f, struct tep_record *rec, int buffer,
-		     struct jbuf *b)
+		     struct jbuf *b, struct trace_format_scratch *s)
 {
 	char text[64];
 
-	csv_common(f, rec, buffer, b);
+	csv_common(f, rec, buffer, b, s);
 	jbuf_puts(b, ",,,lost,,");
 	if (rec->missed_events > 0) {
 		jbuf_puts(b, "\"{\"\"count\"\":");
@@ -1071,17 +1121,15 @@ static void csv_lost(const struct trace_format *f, struct tep_record *rec, int b
 
 /* A csv record up to its text cell. */
 static void csv_start(const struct trace_format *f, const struct trace_format_prep *p,
-		      struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
+		      struct tep_record *rec, int buffer, struct jbuf *b,
+		      struct trace_format_scratch *s)
 {
 	const struct ev_desc *d = p->desc;
-	int pid = p->pid;
 
-	csv_common(f, rec, buffer, b);
-	csv_num(b, pid);
-	jbuf_reserve(b, p->comm->csv_len + 1 + COPY_SLACK);
+	csv_common(f, rec, buffer, b, s);
+	jbuf_reserve(b, p->comm->csv_len + COPY_SLACK);
 	copy_slack(b->data + b->len, p->comm->csv, p->comm->csv_len);
 	b->len += p->comm->csv_len;
-	jbuf_putc(b, ',');
 	if (d)
 		jbuf_put(b, d->csv_head, d->csv_head_len);
 	else
@@ -1090,7 +1138,7 @@ static void csv_start(const struct trace_format *f, const struct trace_format_pr
 	if (d && d->nr) {
 		/* keys in quotes: the cell is quoted */
 		jbuf_putc(b, '"');
-		put_fields(b, f->tep, d, rec, cell);
+		put_fields(b, f->tep, d, rec, &s->cell);
 		jbuf_put(b, "\",", 2);
 	} else {
 		jbuf_puts(b, "{},");
@@ -1120,51 +1168,59 @@ static void csv_end(struct jbuf *b, size_t text_at, struct jbuf *cell)
 	}
 }
 
-void trace_format_prepare(struct trace_format *f, struct trace_input *in,
-			  struct tep_record *rec, struct trace_format_prep *p)
+void trace_format_prepare_known(struct trace_format *f, struct trace_input *in,
+				struct tep_record *rec, int type, int pid,
+				struct trace_format_prep *p)
 {
 	if (in != f->in)
 		switch_input(f, in);
-	/* the input's own readers of the type, pid, flags: libtraceevent's cost a call each */
-	p->desc = event_desc(f, trace_input_record_type(in, rec));
-	p->pid = trace_input_record_pid(in, rec);
-	p->comm = comm_of(f, p->pid);
+	p->desc = event_desc(f, type);
+	p->comm = comm_of(f, pid);
 	p->flags = trace_input_record_flags(in, rec);
 }
 
+void trace_format_prepare(struct trace_format *f, struct trace_input *in,
+			  struct tep_record *rec, struct trace_format_prep *p)
+{
+	/* the input's own readers of the type, pid, flags: libtraceevent's cost a call each */
+	trace_format_prepare_known(f, in, rec, trace_input_record_type(in, rec),
+				   trace_input_record_pid(in, rec), p);
+}
+
 void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
-			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell)
+			     struct tep_record *rec, int buffer, struct jbuf *b,
+			     struct trace_format_scratch *s)
 {
 	if (f->kind == TRACE_FORMAT_CSV) {
 		if (rec->missed_events)
-			csv_lost(f, rec, buffer, b);
-		csv_start(f, p, rec, buffer, b, cell);
+			csv_lost(f, rec, buffer, b, s);
+		csv_start(f, p, rec, buffer, b, s);
 	} else {
 		if (rec->missed_events)
-			jsonl_lost(f, rec, buffer, b);
-		jsonl_start(f, p, rec, buffer, b);
+			jsonl_lost(f, rec, buffer, b, s);
+		jsonl_start(f, p, rec, buffer, b, s);
 	}
 }
 
 void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
-			   struct jbuf *cell)
+			   struct trace_format_scratch *s, int plain)
 {
 	if (f->kind == TRACE_FORMAT_CSV)
-		csv_end(b, text_at, cell);
+		csv_end(b, text_at, &s->cell);
 	else
-		jsonl_end(b, text_at, cell);
+		jsonl_end(b, text_at, &s->cell, plain);
 }
 
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
 		       struct tep_record *rec, int buffer, const char *text, size_t len,
-		       struct jbuf *b, struct jbuf *cell)
+		       struct jbuf *b, struct trace_format_scratch *s)
 {
 	size_t text_at;
 
-	trace_format_line_start(f, p, rec, buffer, b, cell);
+	trace_format_line_start(f, p, rec, buffer, b, s);
 	text_at = b->len;
 	jbuf_put(b, text, len);
-	trace_format_line_end(f, b, text_at, cell);
+	trace_format_line_end(f, b, text_at, s, 0);
 }
 
 const char *trace_format_record(struct trace_format *f, struct trace_input *in,
@@ -1175,7 +1231,7 @@ const char *trace_format_record(struct trace_format *f, struct trace_input *in,
 
 	trace_format_prepare(f, in, rec, &p);
 	f->b.len = 0;
-	trace_format_line(f, &p, rec, buffer, text, len, &f->b, &f->cell);
+	trace_format_line(f, &p, rec, buffer, text, len, &f->b, &f->scratch);
 	*out_len = f->b.len;
 	return f->b.data;
 }

@@ -62,6 +62,29 @@ static inline int decimal_digits(unsigned long long v)
 	return v < 10 ? 1 : t + 1 - (v < pow10[t]);
 }
 
+/*
+ * @v (below 10^8) as exactly 8 digits at @p.  On a little-endian host all
+ * eight at once: the two halves, their pairs, then the pairs' digits, each
+ * split in its own lane of one 64-bit word by a multiply and shift
+ * (y / 100 is y * 10486 >> 20 below 10^4, z / 10 is z * 103 >> 10 below 100).
+ */
+static inline void put_8_digits(char *p, unsigned int v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t halves = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t hundreds = (halves * 10486 >> 20) & 0x0000007f0000007fULL;
+	uint64_t pairs = hundreds | (halves - hundreds * 100) << 16;
+	uint64_t tens = (pairs * 103 >> 10) & 0x000f000f000f000fULL;
+	uint64_t digits = tens | (pairs - tens * 10) << 8;
+
+	digits += 0x3030303030303030ULL;
+	memcpy(p, &digits, 8);
+#else
+	for (int i = 8; i > 0; i--, v /= 10)
+		p[i - 1] = '0' + v % 10;
+#endif
+}
+
 static inline char *put_decimal(char *p, unsigned long long v, int width, char pad)
 {
 	/* Two digits a division: jsonl writes a dozen numbers an event. */
@@ -79,15 +102,11 @@ static inline char *put_decimal(char *p, unsigned long long v, int width, char p
 		*p++ = pad;
 	/* ...and written in place, from the end. */
 	q = p + n;
-	/* Eight digits a 64-bit division, the rest in 32 bits: time stamps have 14. */
+	/* Eight digits a 64-bit division, the rest in 32 bits: addresses have 20. */
 	while (v >= 100000000) {
-		unsigned int lo = v % 100000000;
-
+		q -= 8;
+		put_8_digits(q, v % 100000000);
 		v /= 100000000;
-		for (int i = 0; i < 4; i++, lo /= 100) {
-			*--q = pairs[2 * (lo % 100) + 1];
-			*--q = pairs[2 * (lo % 100)];
-		}
 	}
 	for (w = v; w >= 100; w /= 100) {
 		*--q = pairs[2 * (w % 100) + 1];
@@ -115,6 +134,10 @@ static inline char *put_fixed_digits(char *p, unsigned int v, int n)
 		"75767778798081828384858687888990919293949596979899";
 	char *end = p + n, *q = end;
 
+	if (n == 8) {
+		put_8_digits(p, v);
+		return end;
+	}
 	for (; n >= 2; n -= 2, v /= 100) {
 		*--q = pairs[2 * (v % 100) + 1];
 		*--q = pairs[2 * (v % 100)];
@@ -167,6 +190,8 @@ static inline void jbuf_u64(struct jbuf *b, uint64_t v)
 }
 
 void jbuf_i64(struct jbuf *b, int64_t v);
+/* 1 when @len bytes of @s go into a JSON string as they are (printable ASCII, no '"' or '\\'). */
+int trace_format_json_plain(const char *s, size_t len);
 /* @s (at most @len bytes, up to a NUL) as a quoted JSON string; bad UTF-8 bytes as \u00XX. */
 void jbuf_jstr(struct jbuf *b, const char *s, size_t len);
 
@@ -233,30 +258,45 @@ const char *trace_format_record(struct trace_format *f, struct trace_input *in,
 /*
  * The same in two steps, for report's threads: what the record needs of
  * @f's caches and libtraceevent, found in the reading thread; then its
- * record appended to @b (@cell: scratch), in any thread, @f only read.
+ * record appended to @b (@s: the writing thread's own), in any thread, @f
+ * only read.
  */
 struct ev_desc;
 struct comm_form;
+/* A writing thread's own, kept from record to record. */
+struct trace_format_scratch {
+	struct jbuf	cell;		/* a value or a text, escaped again */
+	/* the time stamp's digits above the last eight, and that number + 1 */
+	uint64_t	ts_high;
+	size_t		ts_high_len;
+	char		ts_high_text[20 + COPY_SLACK];
+};
 struct trace_format_prep {
 	const struct ev_desc	*desc;
-	const struct comm_form	*comm;	/* the task's name as jsonl and csv write it */
-	int			pid, flags;
+	const struct comm_form	*comm;	/* the task's pid and name as jsonl and csv write them */
+	int			flags;
 };
 void trace_format_prepare(struct trace_format *f, struct trace_input *in,
 			  struct tep_record *rec, struct trace_format_prep *p);
+/* The same with the record's event id @type and @pid already read. */
+void trace_format_prepare_known(struct trace_format *f, struct trace_input *in,
+				struct tep_record *rec, int type, int pid,
+				struct trace_format_prep *p);
 void trace_format_line(const struct trace_format *f, const struct trace_format_prep *p,
 		       struct tep_record *rec, int buffer, const char *text, size_t len,
-		       struct jbuf *b, struct jbuf *cell);
+		       struct jbuf *b, struct trace_format_scratch *s);
 /*
  * trace_format_line() in two halves, for a text written straight into @b
  * between them (from @text_at on, raw): the start appends the record up to
  * its text, the end escapes or quotes the text where it stands and ends
- * the record.
+ * the record.  @plain: the text is known to need no JSON escaping
+ * (trace_format_json_plain() of each of its pieces), so jsonl skips its scan.
  */
 void trace_format_line_start(const struct trace_format *f, const struct trace_format_prep *p,
-			     struct tep_record *rec, int buffer, struct jbuf *b, struct jbuf *cell);
+			     struct tep_record *rec, int buffer, struct jbuf *b,
+			     struct trace_format_scratch *s);
 void trace_format_line_end(const struct trace_format *f, struct jbuf *b, size_t text_at,
-			   struct jbuf *cell);
+			   struct trace_format_scratch *s, int plain);
 void trace_format_free(struct trace_format *f);
 
 #endif

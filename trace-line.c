@@ -34,6 +34,7 @@ struct task_name {
 struct comm_slot {
 	int		pid;
 	struct task_name name;
+	int		json_plain;	/* the name needs no JSON escaping (jsonl's text) */
 };
 
 /*
@@ -115,10 +116,14 @@ struct line_source {
 	struct trace_printer *printer;	/* each event's print fmt, compiled */
 };
 
-/* An event's name as a line shows it, and its length, which every line needs. */
+/*
+ * An event's name as a line shows it, and its length, which every line
+ * needs (sixteen bytes: an array of them is indexed by the line's event id).
+ */
 struct event_name {
-	char	*text;
-	size_t	len;
+	char		*text;
+	unsigned int	len;
+	int		json_plain;	/* needs no JSON escaping (jsonl's text) */
 };
 
 /* The event name as upstream spaces it: " name: " padded to 20 columns. */
@@ -148,6 +153,7 @@ static const struct event_name *cached_name(struct line_source *src, struct tep_
 	if (!name->text) {
 		name->text = name_text(ev);
 		name->len = strlen(name->text);
+		name->json_plain = trace_format_json_plain(name->text, name->len);
 		if (ev->id >= src->names_end)
 			src->names_end = ev->id + 1;
 	}
@@ -379,8 +385,19 @@ static struct task_name comm_of(struct line_source *src, int pid)
 	if (strcmp(name.comm, "<...>")) {
 		c->pid = pid;
 		c->name = name;
+		c->json_plain = trace_format_json_plain(name.comm, name.len);
 	}
 	return name;
+}
+
+/* Whether @comm, comm_of() @pid just now, needs no JSON escaping. */
+static int comm_json_plain(const struct line_source *src, int pid, struct task_name comm)
+{
+	const struct comm_slot *c = &src->comms[(unsigned int)pid % COMM_CACHE];
+
+	if (c->name.comm == comm.comm && c->pid == pid)
+		return c->json_plain;
+	return trace_format_json_plain(comm.comm, comm.len);
 }
 
 /*
@@ -807,13 +824,14 @@ struct plain_job {
 	struct trace_format_prep prep;	/* --format's */
 	uint64_t		ts;
 	int			cpu, pid, size, buffer;
+	int			json_plain;	/* the line the program prints needs no escaping */
 };
 
 /* A worker's own printing state. */
 struct line_worker {
 	struct trace_printer	*runner;
 	struct prefix_cache	prefix;
-	struct jbuf		cell;
+	struct trace_format_scratch fmt;	/* --format's */
 };
 
 static void *line_worker_new(void *arg)
@@ -830,7 +848,7 @@ static void line_worker_free(void *ctx)
 	struct line_worker *w = ctx;
 
 	trace_printer_free(w->runner);
-	jbuf_free(&w->cell);
+	jbuf_free(&w->fmt.cell);
 	free(w);
 }
 
@@ -896,6 +914,8 @@ static int put_job(struct line_worker *w, const struct plain_job *j, struct tep_
 		   const char *text, size_t text_len, struct jbuf *out)
 {
 	size_t start = out->len, text_at;
+	/* the prefix is digits and marks but for the task's and event's names */
+	int plain = !text && j->json_plain;
 
 	if (!j->l->fmt) {
 		if (put_job_text(w, j, rec, text, text_len, out) < 0)
@@ -903,13 +923,13 @@ static int put_job(struct line_worker *w, const struct plain_job *j, struct tep_
 		jbuf_putc(out, '\n');
 		return 0;
 	}
-	trace_format_line_start(j->l->fmt, &j->prep, rec, j->buffer, out, &w->cell);
+	trace_format_line_start(j->l->fmt, &j->prep, rec, j->buffer, out, &w->fmt);
 	text_at = out->len;
 	if (put_job_text(w, j, rec, text, text_len, out) < 0) {
 		out->len = start;
 		return -1;
 	}
-	trace_format_line_end(j->l->fmt, out, text_at, &w->cell);
+	trace_format_line_end(j->l->fmt, out, text_at, &w->fmt, plain);
 	return 0;
 }
 
@@ -989,7 +1009,7 @@ static int queue_plain(struct trace_line *l, struct line_source *src, struct tep
 		return -1;
 	pid = trace_input_record_pid(src->in, rec);
 	if (l->fmt)
-		trace_format_prepare(l->fmt, src->in, rec, &prep);
+		trace_format_prepare_known(l->fmt, src->in, rec, ev->id, pid, &prep);
 	j = par_out_job(l->par, sizeof(*j) + rec->size);
 	j->prep = prep;
 	j->buffer = buffer;
@@ -999,6 +1019,9 @@ static int queue_plain(struct trace_line *l, struct line_source *src, struct tep
 	j->ev = ev;
 	j->comm = comm_of(src, pid);
 	j->name = cached_name(src, ev);
+	/* jsonl's alone: text lines pay nothing for it */
+	j->json_plain = l->fmt && j->name->json_plain && comm_json_plain(src, pid, j->comm) &&
+			trace_printer_program_json_plain(prog);
 	j->ts = rec->ts;
 	j->cpu = rec->cpu;
 	j->pid = pid;

@@ -38,60 +38,72 @@ static int atom_is_symbol(const char *atom)
 	return atom && !isdigit((unsigned char)atom[0]) && !strtoull(atom, NULL, 0);
 }
 
+/* The arguments inside @arg (operands, fields, counts): up to 3 into @inner. */
+static int inner_args(struct tep_print_arg *arg, struct tep_print_arg *inner[3])
+{
+	int n = 0;
+
+	switch (arg->type) {
+	case TEP_PRINT_TYPE:
+		inner[n++] = arg->typecast.item;
+		break;
+	case TEP_PRINT_OP:
+		inner[n++] = arg->op.left;
+		inner[n++] = arg->op.right;
+		break;
+	case TEP_PRINT_FLAGS:
+		inner[n++] = arg->flags.field;
+		break;
+	case TEP_PRINT_SYMBOL:
+		inner[n++] = arg->symbol.field;
+		break;
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		inner[n++] = arg->hex.field;
+		inner[n++] = arg->hex.size;
+		break;
+	case TEP_PRINT_INT_ARRAY:
+		inner[n++] = arg->int_array.field;
+		inner[n++] = arg->int_array.count;
+		inner[n++] = arg->int_array.el_size;
+		break;
+	case TEP_PRINT_FUNC:
+		inner[n++] = arg->func.args;
+		break;
+	default:
+		break;
+	}
+	return n;
+}
+
+static int walk_print_args(struct tep_print_arg *arg,
+			   int (*visit)(struct tep_print_arg *arg, void *ctx), void *ctx);
+
 /*
- * Calls @visit on each argument of @arg's list and, depth first, on the
- * arguments inside it; stops at the first that returns non-zero, and
- * returns that.
+ * Calls @visit on @arg and, depth first, on the arguments inside it; stops
+ * at the first that returns non-zero, and returns that.
  */
+static int walk_print_arg(struct tep_print_arg *arg,
+			  int (*visit)(struct tep_print_arg *arg, void *ctx), void *ctx)
+{
+	struct tep_print_arg *inner[3];
+	int n, ret = visit(arg, ctx);
+
+	n = ret ? 0 : inner_args(arg, inner);
+	for (int i = 0; i < n && !ret; i++)
+		ret = walk_print_args(inner[i], visit, ctx);
+	return ret;
+}
+
+/* walk_print_arg() on each argument of @arg's list. */
 static int walk_print_args(struct tep_print_arg *arg,
 			   int (*visit)(struct tep_print_arg *arg, void *ctx), void *ctx)
 {
-	struct tep_print_arg *inner[3];
-	int ret;
+	int ret = 0;
 
-	for (; arg; arg = arg->next) {
-		int n = 0;
-
-		ret = visit(arg, ctx);
-		if (ret)
-			return ret;
-		switch (arg->type) {
-		case TEP_PRINT_TYPE:
-			inner[n++] = arg->typecast.item;
-			break;
-		case TEP_PRINT_OP:
-			inner[n++] = arg->op.left;
-			inner[n++] = arg->op.right;
-			break;
-		case TEP_PRINT_FLAGS:
-			inner[n++] = arg->flags.field;
-			break;
-		case TEP_PRINT_SYMBOL:
-			inner[n++] = arg->symbol.field;
-			break;
-		case TEP_PRINT_HEX:
-		case TEP_PRINT_HEX_STR:
-			inner[n++] = arg->hex.field;
-			inner[n++] = arg->hex.size;
-			break;
-		case TEP_PRINT_INT_ARRAY:
-			inner[n++] = arg->int_array.field;
-			inner[n++] = arg->int_array.count;
-			inner[n++] = arg->int_array.el_size;
-			break;
-		case TEP_PRINT_FUNC:
-			inner[n++] = arg->func.args;
-			break;
-		default:
-			break;
-		}
-		for (int i = 0; i < n; i++) {
-			ret = walk_print_args(inner[i], visit, ctx);
-			if (ret)
-				return ret;
-		}
-	}
-	return 0;
+	for (; arg && !ret; arg = arg->next)
+		ret = walk_print_arg(arg, visit, ctx);
+	return ret;
 }
 
 /* A print function, or a symbol name used as a value: libtraceevent needs kallsyms. */
@@ -102,9 +114,80 @@ static int needs_functions(struct tep_print_arg *arg, void *ctx)
 	       (arg->type == TEP_PRINT_ATOM && atom_is_symbol(arg->atom.atom));
 }
 
-static int args_need_functions(struct tep_print_arg *arg)
+/*
+ * libtraceevent looks an atom up as a function's name only where it takes
+ * it for a number (eval_num_arg()'s test_for_symbol()); an atom printed by
+ * a %s (print_str_arg(): "R" in sched_switch's "? :") is text.  Calls
+ * @visit on each atom taken for a number and each print function inside
+ * @arg, printed as a string when @string; stops at the first non-zero.
+ */
+static int walk_symbol_args(struct tep_print_arg *arg, int string,
+			    int (*visit)(struct tep_print_arg *arg, void *ctx), void *ctx)
 {
-	return walk_print_args(arg, needs_functions, NULL);
+	struct tep_print_arg *colon;
+	int ret;
+
+	if (!string)
+		return walk_print_arg(arg, visit, ctx);
+	switch (arg->type) {
+	case TEP_PRINT_ATOM:
+		return 0;
+	case TEP_PRINT_OP:
+		colon = arg->op.right;
+		if (!arg->op.op || strcmp(arg->op.op, "?") || !colon ||
+		    colon->type != TEP_PRINT_OP || !colon->op.op || strcmp(colon->op.op, ":"))
+			break;
+		ret = arg->op.left ? walk_print_arg(arg->op.left, visit, ctx) : 0;
+		if (!ret && colon->op.left)
+			ret = walk_symbol_args(colon->op.left, 1, visit, ctx);
+		if (!ret && colon->op.right)
+			ret = walk_symbol_args(colon->op.right, 1, visit, ctx);
+		return ret;
+	default:
+		break;
+	}
+	return walk_print_arg(arg, visit, ctx);
+}
+
+/*
+ * walk_symbol_args() on each argument of @ev's print fmt, paired with its
+ * conversion as libtraceevent's parse_arg_format() pairs them (a '*' takes
+ * a number first).  Past a conversion it does not know, every argument
+ * left counts as a number.
+ */
+static int walk_print_fmt_symbols(struct tep_event *ev,
+				  int (*visit)(struct tep_print_arg *arg, void *ctx), void *ctx)
+{
+	const char *f = ev->print_fmt.format;
+	struct tep_print_arg *arg = ev->print_fmt.args;
+	int ret = 0;
+
+	for (; f && *f && arg && !ret; f++) {
+		if (*f == '\\' && f[1]) {
+			f++;
+			continue;
+		}
+		if (*f != '%')
+			continue;
+		if (f[1] == '%') {
+			f++;
+			continue;
+		}
+		for (f++; *f && strchr("#-+ 0123456789.*hlLzZ", *f) && !ret; f++) {
+			if (*f == '*') {
+				ret = walk_print_arg(arg, visit, ctx);
+				arg = arg->next;
+				if (!arg)
+					return ret;
+			}
+		}
+		if (!*f || !strchr("pduixXos", *f))
+			break;
+		if (!ret)
+			ret = walk_symbol_args(arg, *f == 's', visit, ctx);
+		arg = arg->next;
+	}
+	return ret ? ret : walk_print_args(arg, visit, ctx);
 }
 
 /* A %p followed by one of the letters that print a symbol. */
@@ -117,16 +200,6 @@ static int format_prints_symbol(const char *fmt)
 			return 1;
 	}
 	return 0;
-}
-
-int trace_print_needs_functions(struct tep_event *ev)
-{
-	if (!ev)
-		return 0;
-	if (ev->handler || (ev->flags & TEP_EVENT_FL_ISBPRINT))
-		return 1;
-	return format_prints_symbol(ev->print_fmt.format) ||
-	       args_need_functions(ev->print_fmt.args);
 }
 
 /* ---- compiled programs ---------------------------------------------------- */
@@ -196,6 +269,7 @@ struct program {
 	struct item	*items;
 	int		nr_items;
 	int		needs_functions;
+	int		json_plain;	/* its every text needs no JSON escaping */
 };
 
 enum { PROG_NONE, PROG_OK, PROG_SLOW, PROG_RETRY };
@@ -748,6 +822,38 @@ static enum handler handler_of(const struct tep_event *ev)
 }
 
 /*
+ * Plugins whose handlers never look a function up (none imports
+ * tep_find_function* or tep_print_func_field): their events need kallsyms
+ * only for their print fmt, which libtraceevent prints when the handler
+ * gives up.
+ */
+static int handler_needs_functions(const struct tep_event *ev)
+{
+	const char *file;
+
+	if (handler_of(ev) == H_NONE)
+		return 0;
+	file = plugin_file(ev->handler);
+	return strcmp(file, "plugin_sched_switch.so") && strcmp(file, "plugin_futex.so");
+}
+
+/* Whether libtraceevent's print of @ev may look a function up. */
+static int fmt_needs_functions(struct tep_event *ev)
+{
+	return format_prints_symbol(ev->print_fmt.format) ||
+	       walk_print_fmt_symbols(ev, needs_functions, NULL);
+}
+
+int trace_print_needs_functions(struct tep_event *ev)
+{
+	if (!ev)
+		return 0;
+	if (handler_needs_functions(ev) || (ev->flags & TEP_EVENT_FL_ISBPRINT))
+		return 1;
+	return fmt_needs_functions(ev);
+}
+
+/*
  * plugin_kmem's call_site_handler(): "(FUNC+0xOFF) " before the event's own
  * text when the call_site field (found by tep_find_field, read by its size)
  * names a function; nothing when it does not.
@@ -843,6 +949,67 @@ static struct program *compile_failed(struct trace_printer *p, struct tep_event 
 	return prog;
 }
 
+static int text_plain(const char *text)
+{
+	return trace_format_json_plain(text, strlen(text));
+}
+
+/* Whether each string @s may print is one known now, needing no JSON escaping. */
+static int str_json_plain(const struct str *s)
+{
+	switch (s->kind) {
+	case S_CONST:
+		return text_plain(s->text);
+	case S_COND:
+		return str_json_plain(s->yes) && str_json_plain(s->no);
+	case S_FLAGS:
+		if (s->text && !text_plain(s->text))
+			return 0;
+		/* the names, and the value left in hex: as a symbol's */
+		__attribute__((fallthrough));
+	case S_SYMBOL:
+		for (int i = 0; i < s->nr_syms; i++)
+			if (!trace_format_json_plain(s->syms[i].str, s->syms[i].len))
+				return 0;
+		return 1;
+	default:
+		return 0;	/* the record's own bytes */
+	}
+}
+
+/*
+ * Whether every text @prog writes goes into a JSON string as it is: its
+ * own text, numbers (digits, signs, hex, padding), and strings it knows
+ * now; not the record's strings or function names.  jsonl then skips
+ * looking at the text for what to escape.
+ */
+static int program_json_plain(const struct program *prog)
+{
+	for (int i = 0; i < prog->nr_items; i++) {
+		const struct item *it = &prog->items[i];
+
+		if (it->pre_len && !trace_format_json_plain(it->pre, it->pre_len))
+			return 0;
+		switch (it->kind) {
+		case I_TEXT:
+			if (!trace_format_json_plain(it->text, it->len))
+				return 0;
+			break;
+		case I_NUM:
+		case I_PTR:
+		case I_END:
+			break;
+		case I_STR:
+			if (!str_json_plain(it->s))
+				return 0;
+			break;
+		default:
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /*
  * Each text item goes into the conversion after it as that item's prefix:
  * run() dispatches on half the items, and the dispatch is what its time
@@ -868,6 +1035,7 @@ static void finish_program(struct program *prog)
 	prog->items = xrealloc(prog->items, sizeof(*prog->items) * (n + 1));
 	memset(&prog->items[n], 0, sizeof(prog->items[n]));
 	prog->items[n].kind = I_END;
+	prog->json_plain = program_json_plain(prog);
 }
 
 static struct program *compile(struct trace_printer *p, struct tep_event *ev)
@@ -1431,9 +1599,9 @@ static int register_symbol_atom(struct tep_print_arg *arg, void *ctx)
 }
 
 /* Symbol names used as values: libtraceevent looks them up by name, once. */
-static void register_symbol_atoms(struct trace_printer *p, struct tep_print_arg *arg)
+static void register_symbol_atoms(struct trace_printer *p, struct tep_event *ev)
 {
-	walk_print_args(arg, register_symbol_atom, p);
+	walk_print_fmt_symbols(ev, register_symbol_atom, p);
 }
 
 static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *ev)
@@ -1449,7 +1617,7 @@ static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *
 		if (sl->prog)
 			sl->state = PROG_OK;
 		else if (compilable(p, ev) && sl->tries < COMPILE_TRIES &&
-			 args_need_functions(ev->print_fmt.args))
+			 walk_print_fmt_symbols(ev, needs_functions, NULL))
 			sl->state = PROG_RETRY;	/* after libtraceevent resolved its symbols */
 		else
 			sl->state = PROG_SLOW;
@@ -1457,7 +1625,7 @@ static void prepare(struct trace_printer *p, struct slot *sl, struct tep_event *
 	if (sl->prog ? sl->prog->needs_functions : trace_print_needs_functions(ev))
 		trace_input_load_functions(p->in);
 	if (!sl->prog && sl->tries == 1)
-		register_symbol_atoms(p, ev->print_fmt.args);
+		register_symbol_atoms(p, ev);
 }
 
 const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
@@ -1505,6 +1673,11 @@ const struct print_program *trace_printer_program(struct trace_printer *p, struc
 		p->functions_sorted = 1;
 	}
 	return (const struct print_program *)sl->prog;
+}
+
+int trace_printer_program_json_plain(const struct print_program *prog)
+{
+	return ((const struct program *)prog)->json_plain;
 }
 
 struct trace_printer *trace_printer_runner(const struct trace_printer *p)

@@ -19,8 +19,9 @@ struct print_program;
 
 /*
  * Whether printing @ev through libtraceevent may look up kernel functions
- * (kallsyms): a %pS-like conversion, a symbol name as a value, a helper
- * function, a plugin's handler, a trace_printk.
+ * (kallsyms): a %pS-like conversion, a symbol name taken for a number (not
+ * a string printed by %s), a helper function, a plugin's handler (but
+ * sched_switch's and futex's, which look none up), a trace_printk.
  */
 int trace_print_needs_functions(struct tep_event *ev);
 
@@ -59,6 +60,8 @@ const char *trace_printer_text(struct trace_printer *p, struct tep_event *ev,
  * libtraceevent (in the owner's thread).
  */
 const struct print_program *trace_printer_program(struct trace_printer *p, struct tep_event *ev);
+/* 1 when every text @prog writes needs no JSON escaping (trace_format_json_plain()). */
+int trace_printer_program_json_plain(const struct print_program *prog);
 struct trace_printer *trace_printer_runner(const struct trace_printer *p);
 const char *trace_printer_run(struct trace_printer *runner, const struct print_program *prog,
 			      struct tep_record *rec, size_t *len);

@@ -73,4 +73,43 @@ test_expect_success PYTHON 'the threads write the one-thread bytes, jsonl and cs
 	test_cmp one.jsonl out.jsonl
 '
 
+# symbols.dat: an event printed from numbers and names its format knows
+# (jsonl takes such a text as needing no escaping, unseen), some of them
+# with a quote or backslash, and from a task whose name needs escaping.
+test_expect_success PYTHON 'a file of known names with and without special characters' '
+	python3 - "$HELPERS" <<-\EOF &&
+	import json, sys
+	sys.path.insert(0, sys.argv[1])
+	import mkdat_scenarios as m
+	fmt = m.SOFTIRQ_ENTRY.split("print fmt:")[0] + \
+		"print fmt: \"vec=%u [%s] %s\", REC->vec, __print_symbolic(REC->vec, " \
+		"{ 0, \"HI\" }, { 1, \"T\\\\\"M\" }, { 2, \"N\\\\\\\\X\" }, { 3, \"plain\" }), " \
+		"REC->vec > 4 ? \"big\" : \"small\"\n"
+	spec = m.custom()
+	spec["events"] = []
+	spec["formats"] = {"irq": [fmt]}
+	spec["cmdlines"] = m.CMDLINES + [[77, "a,b\"c\\d\u00e9e"]]
+	spec["records"] = [{"cpu": 0, "ts": m.T0 + 1000 * i, "event": "softirq_entry",
+			    "pid": 77 if i % 3 == 0 else 1234, "fields": {"vec": i % 6}}
+			   for i in range(60)]
+	json.dump(spec, open("spec.json", "w"))
+	EOF
+	python3 "$HELPERS/mkdat.py" spec.json symbols.dat
+'
+
+test_expect_success PYTHON 'known names: jsonl texts are the lines report prints, in threads too' '
+	"$TRACE_CMD" report symbols.dat >text.out &&
+	grep -q "a,b\"c\\\\d" text.out && grep -q "\\\\" text.out && grep -q "\"" text.out &&
+	TRACE_CMD_THREADS=1 "$TRACE_CMD" report --format jsonl symbols.dat >one.jsonl &&
+	TRACE_CMD_THREADS=2 TRACE_CMD_THREADS_TEST=1 "$TRACE_CMD" report --format jsonl \
+		symbols.dat >par.jsonl &&
+	test_cmp one.jsonl par.jsonl &&
+	python3 - <<-\EOF
+	import json
+	lines = open("text.out", encoding="utf-8").read().split("\n")[1:-1]
+	recs = [json.loads(l) for l in open("par.jsonl", encoding="utf-8")]
+	assert [r["text"] for r in recs] == lines, (recs[0]["text"], lines[0])
+	EOF
+'
+
 test_done
