@@ -180,43 +180,55 @@ static int field_in_event(struct tep_event *ev, const char *name)
 	return tep_find_any_field(ev, name) != NULL;
 }
 
-static int names_match(const char *system, const char *name, const char *pat)
+struct name_pattern {
+	regex_t	sys, ev;
+	int	has_sys;	/* SYSTEM/EVENT */
+	int	ok;		/* compiled */
+};
+
+struct name_pattern *name_pattern_new(const char *pat)
 {
-	char buf[512];
+	struct name_pattern *np = xcalloc(1, sizeof(*np));
 	const char *slash = strchr(pat, '/');
-	regex_t sys_re, ev_re;
-	int ok;
+	char buf[512];
 
-	/* SYSTEM/EVENT, or one name matched against either, as regexes. */
-	if (slash) {
-		snprintf(buf, sizeof(buf), "^%.*s$", (int)(slash - pat), pat);
-		if (regcomp(&sys_re, buf, REG_ICASE | REG_NOSUB))
-			return 0;
-		snprintf(buf, sizeof(buf), "^%s$", slash + 1);
-		if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB)) {
-			regfree(&sys_re);
-			return 0;
-		}
-		ok = !regexec(&sys_re, system, 0, NULL, 0) &&
-		     !regexec(&ev_re, name, 0, NULL, 0);
-		regfree(&sys_re);
-		regfree(&ev_re);
-		return ok;
+	if (!slash) {
+		snprintf(buf, sizeof(buf), "^%s$", pat);
+		np->ok = !regcomp(&np->ev, buf, REG_ICASE | REG_NOSUB);
+		return np;
 	}
-	snprintf(buf, sizeof(buf), "^%s$", pat);
-	if (regcomp(&ev_re, buf, REG_ICASE | REG_NOSUB))
-		return 0;
-	ok = !regexec(&ev_re, name, 0, NULL, 0) || !regexec(&ev_re, system, 0, NULL, 0);
-	regfree(&ev_re);
-	return ok;
+	snprintf(buf, sizeof(buf), "^%.*s$", (int)(slash - pat), pat);
+	if (regcomp(&np->sys, buf, REG_ICASE | REG_NOSUB))
+		return np;
+	snprintf(buf, sizeof(buf), "^%s$", slash + 1);
+	if (regcomp(&np->ev, buf, REG_ICASE | REG_NOSUB)) {
+		regfree(&np->sys);
+		return np;
+	}
+	np->has_sys = np->ok = 1;
+	return np;
 }
 
-int event_name_matches(struct tep_event *ev, const char *pat)
+int name_pattern_match(const struct name_pattern *np, const char *system, const char *name)
 {
-	return names_match(ev->system, ev->name, pat);
+	if (!np->ok)
+		return 0;
+	if (np->has_sys)
+		return !regexec(&np->sys, system, 0, NULL, 0) && !regexec(&np->ev, name, 0, NULL, 0);
+	return !regexec(&np->ev, name, 0, NULL, 0) || !regexec(&np->ev, system, 0, NULL, 0);
 }
 
-/* -r and -n: a pattern names_match() can use, checked when given. */
+void name_pattern_free(struct name_pattern *np)
+{
+	if (np && np->ok) {
+		regfree(&np->ev);
+		if (np->has_sys)
+			regfree(&np->sys);
+	}
+	free(np);
+}
+
+/* -r and -n: a pattern name_pattern_new() compiles, checked when given. */
 int check_event_regex(const char *opt, const char *pat)
 {
 	const char *slash = strchr(pat, '/');
@@ -318,13 +330,16 @@ static int check_filter(struct file_filter *ff, const char *spec)
 			ret = error("filter '%s': empty event name", spec);
 			goto out;
 		}
+		struct name_pattern *np = name_pattern_new(pat);
+
 		for (int i = 0; all && all[i]; i++) {
-			if (!event_name_matches(all[i], pat))
+			if (!name_pattern_match(np, all[i]->system, all[i]->name))
 				continue;
 			evs = xrealloc(evs, sizeof(*evs) * (nr + 1));
 			evs[nr++] = all[i];
 			matched = 1;
 		}
+		name_pattern_free(np);
 		if (!matched) {
 			ret = error("filter '%s': no event '%s' in '%s'", spec, pat, trace_input_file(ff->in));
 			goto out;
@@ -642,18 +657,26 @@ int file_filter_pass(struct file_filter *ff, struct tep_record *rec)
 	return shown;
 }
 
-/* Whether -F @spec names the event @name of @system (what check_filter() matches). */
-static int filter_names(const char *spec, const char *system, const char *name)
+/* The event patterns of every -F (before each one's ':'), compiled; *@nr of them. */
+static struct name_pattern **filter_patterns(const struct filter_set *set, int *nr)
 {
-	char *copy = xstrdup(spec), *colon = strchr(copy, ':'), *save, *tok;
-	int found = 0;
+	struct name_pattern **nps = NULL;
 
-	if (colon)
-		*colon = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !found; tok = strtok_r(NULL, ",", &save))
-		found = *trim(tok) && names_match(system, name, trim(tok));
-	free(copy);
-	return found;
+	*nr = 0;
+	for (int k = 0; k < set->nr_filters; k++) {
+		char *copy = xstrdup(set->filters[k]), *colon = strchr(copy, ':'), *save, *tok;
+
+		if (colon)
+			*colon = 0;
+		for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (!*trim(tok))
+				continue;
+			nps = xrealloc(nps, (*nr + 1) * sizeof(*nps));
+			nps[(*nr)++] = name_pattern_new(trim(tok));
+		}
+		free(copy);
+	}
+	return nps;
 }
 
 /*
@@ -663,9 +686,11 @@ static int filter_names(const char *spec, const char *system, const char *name)
  */
 int filter_set_parse_events(const struct filter_set *set, struct trace_input *in)
 {
-	int conditions = 0;
+	int conditions = 0, nr_pats;
+	struct name_pattern **pats = filter_patterns(set, &nr_pats);
+	int ret = 0;
 
-	for (int i = 0; i < trace_input_nr_formats(in); i++) {
+	for (int i = 0; i < trace_input_nr_formats(in) && !ret; i++) {
 		const char *system, *text = NULL;
 		char name[256];
 		size_t len, n;
@@ -677,14 +702,18 @@ int filter_set_parse_events(const struct filter_set *set, struct trace_input *in
 		if (n > len - 6)
 			n = len - 6;
 		snprintf(name, sizeof(name), "%.*s", (int)n, text + 6);
-		for (int k = 0; k < set->nr_filters; k++) {
-			if (filter_names(set->filters[k], system, name)) {
-				if (trace_input_parse_format(in, i) < 0)
-					return -1;
+		for (int k = 0; k < nr_pats; k++) {
+			if (name_pattern_match(pats[k], system, name)) {
+				ret = trace_input_parse_format(in, i);
 				break;
 			}
 		}
 	}
+	for (int k = 0; k < nr_pats; k++)
+		name_pattern_free(pats[k]);
+	free(pats);
+	if (ret < 0)
+		return -1;
 	for (int k = 0; k < set->nr_filters; k++)
 		conditions |= strchr(set->filters[k], ':') != NULL;
 	if (conditions)

@@ -71,10 +71,15 @@ int file_filter_pass(struct file_filter *ff, struct tep_record *rec);
 void file_filter_print(struct file_filter *ff);
 
 /*
- * Whether @ev matches @pat: "SYSTEM/EVENT", or one name matched against the
- * event's name or its system's, each a case-insensitive regex matched whole.
+ * An event pattern: "SYSTEM/EVENT", or one name matched against the event's
+ * name or its system's, each a case-insensitive regex matched whole;
+ * compiled once (a file has thousands of events to match).  A pattern that
+ * does not compile matches nothing.
  */
-int event_name_matches(struct tep_event *ev, const char *pat);
+struct name_pattern;
+struct name_pattern *name_pattern_new(const char *pat);
+int name_pattern_match(const struct name_pattern *np, const char *system, const char *name);
+void name_pattern_free(struct name_pattern *np);
 /* Checks @pat, an event regex given to option @opt (-r, -n): 0, or -1 with a message. */
 int check_event_regex(const char *opt, const char *pat);
 

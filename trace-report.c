@@ -554,10 +554,14 @@ static void flag_events(struct file_ctx *f, char **pats, int n, int flag)
 {
 	struct tep_event **evs = tep_list_events(f->tep, TEP_EVENT_SORT_ID);
 
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
+		struct name_pattern *np = name_pattern_new(pats[k]);
+
 		for (int i = 0; evs && evs[i]; i++)
-			if (event_name_matches(evs[i], pats[k]))
+			if (name_pattern_match(np, evs[i]->system, evs[i]->name))
 				evs[i]->flags |= flag;
+		name_pattern_free(np);
+	}
 }
 
 static int needs_all_events(struct report *r)
