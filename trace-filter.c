@@ -443,8 +443,10 @@ int file_filter_compile(struct file_filter *ff)
 		enum tep_errno err;
 		char msg[TEP_FILTER_ERROR_BUFSZ + 1];
 
+		/* The crashes are in conditions: event names alone need no child. */
 		if (check_filter(ff, ff->set->filters[i]) < 0 ||
-		    filter_parses_safely(ff, ff->set->filters[i]) < 0)
+		    (strchr(ff->set->filters[i], ':') &&
+		     filter_parses_safely(ff, ff->set->filters[i]) < 0))
 			return -1;
 		if (!*f)
 			*f = tep_filter_alloc(ff->tep);
