@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "ptp" time sync of record -A and its agent, both roles, and the
- * agent's process that serves it (see trace-tsync.h for the exchange).  Times come from raw markers written in
- * an instance of our own with the recording's trace clock and read back
- * from its trace_pipe_raw, so they are the times the trace's events carry.
+ * The "ptp" and "kvm" time syncs of record -A and its agent, both roles,
+ * and the agent's process that serves them (see trace-tsync.h for the
+ * exchanges).  Times come from raw markers written in an instance of our
+ * own with the recording's trace clock and read back from its
+ * trace_pipe_raw, so they are the times the trace's events carry; kvm's
+ * host side reads KVM's settings instead (trace-tsync-kvm.c).
  */
 #include <errno.h>
 #include <signal.h>

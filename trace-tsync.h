@@ -58,7 +58,8 @@ const char *tsync_clock_arg(int argc, const char *const *argv);
 
 /*
  * The guest's side, over the connected time-sync socket of @peer: answers
- * the host's sample requests, marking times on @clock, until the host's STOP
+ * the host's sample requests by @proto (TSYNC_PTP or TSYNC_KVM), marking
+ * times on @clock, until the host's STOP
  * (0), or an error or *@stop (-1 after a message, none for *@stop).
  */
 int tsync_guest_serve(struct net_peer *peer, const char *proto, const char *clock,
